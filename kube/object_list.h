@@ -1,0 +1,26 @@
+// ObjectList<T>: one page of a LIST answer. A non-empty continue_token means
+// more pages follow; remaining_item_count is the server's estimate, when sent.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace kube {
+
+struct ListMeta {
+  std::string resource_version;
+  std::string continue_token;
+  std::optional<int64_t> remaining_item_count;
+
+  bool operator==(const ListMeta&) const = default;
+};
+
+template <class T>
+struct ObjectList {
+  ListMeta metadata;
+  std::vector<T> items;
+};
+
+}  // namespace kube

@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# Runs every test from a fresh machine: installs packages, builds (or finds
+# cached) the real peers, builds both presets, runs unit tests under `default`
+# and `asan`, and integration tests (real etcd + kube-apiserver + CSI driver)
+# under `default`. Prints how long each phase took and a closing
+# "N passed, N failed" line over all three runs.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+declare -a PHASES=()
+phase() {
+  local name=$1; shift
+  local start=$SECONDS
+  echo "=== $name"
+  "$@"
+  PHASES+=("$(printf '%-28s %5ds' "$name" $((SECONDS - start)))")
+}
+
+PASSED=0
+FAILED=0
+run_ctest() {
+  local preset=$1 label=$2 log
+  log=$(mktemp)
+  local rc=0
+  ctest --preset "$preset" -L "$label" -j2 2>&1 | tee "$log" || rc=$?
+  local summary
+  summary=$(grep -E '[0-9]+ tests failed out of [0-9]+' "$log" | tail -1)
+  if [ -z "$summary" ]; then
+    echo "test.sh: ctest ($preset, $label) printed no summary" >&2
+    FAILED=$((FAILED + 1))
+  else
+    local failed total
+    failed=$(sed -E 's/.* ([0-9]+) tests failed out of ([0-9]+).*/\1/' <<<"$summary")
+    total=$(sed -E 's/.* ([0-9]+) tests failed out of ([0-9]+).*/\2/' <<<"$summary")
+    PASSED=$((PASSED + total - failed))
+    FAILED=$((FAILED + failed))
+  fi
+  rm -f "$log"
+  return 0
+}
+
+build() {
+  cmake --preset "$1" >/dev/null
+  cmake --build --preset "$1"
+}
+
+peers() {
+  local out
+  out=$(tools/peers/build.sh)
+  echo "$out"
+  eval "$(grep -E '^[A-Z_]+_BIN=' <<<"$out")"
+  export ETCD_BIN KUBE_APISERVER_BIN CSI_MOCK_BIN UPSTREAM_ATTACHER_BIN
+}
+
+TOTAL_START=$SECONDS
+phase "install packages" scripts/install-deps.sh
+phase "peers (build or cache)" peers
+phase "build default" build default
+phase "unit tests (default)" run_ctest default unit
+phase "build asan" build asan
+phase "unit tests (asan)" run_ctest asan unit
+phase "integration tests" run_ctest default integration
+
+echo
+echo "Phase timings:"
+printf '  %s\n' "${PHASES[@]}"
+printf '  %-28s %5ds\n' "total" $((SECONDS - TOTAL_START))
+echo
+echo "$PASSED passed, $FAILED failed"
+[ "$FAILED" -eq 0 ]

@@ -1,0 +1,46 @@
+// Minimal valid objects for integration tests.
+#pragma once
+
+#include <string>
+
+#include "kube/csi_node.h"
+#include "kube/persistent_volume.h"
+#include "kube/volume_attachment.h"
+
+namespace kube::testobjects {
+
+inline PersistentVolume CsiPv(const std::string& name, const std::string& driver) {
+  PersistentVolume pv;
+  pv.metadata.name = name;
+  pv.spec.capacity_storage = "1Gi";
+  pv.spec.access_modes = {"ReadWriteOnce"};
+  pv.spec.persistent_volume_reclaim_policy = "Retain";
+  CsiPersistentVolumeSource csi;
+  csi.driver = driver;
+  csi.volume_handle = name + "-handle";
+  pv.spec.source = csi;
+  return pv;
+}
+
+inline VolumeAttachment Va(const std::string& name, const std::string& driver,
+                           const std::string& pv, const std::string& node) {
+  VolumeAttachment va;
+  va.metadata.name = name;
+  va.spec.attacher = driver;
+  va.spec.node_name = node;
+  va.spec.source.persistent_volume_name = pv;
+  return va;
+}
+
+inline CSINode Node(const std::string& name, const std::string& driver,
+                    const std::string& node_id) {
+  CSINode node;
+  node.metadata.name = name;
+  CSINodeDriver d;
+  d.name = driver;
+  d.node_id = node_id;
+  node.spec.drivers.push_back(d);
+  return node;
+}
+
+}  // namespace kube::testobjects

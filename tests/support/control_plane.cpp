@@ -1,0 +1,287 @@
+#include "tests/support/control_plane.h"
+
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "base/file.h"
+#include "base/log.h"
+#include "tests/support/credentials.h"
+#include "tests/support/files.h"
+#include "tests/support/free_port.h"
+#include "tests/support/kubeconfig_file.h"
+#include "tests/support/manifest.h"
+#include "tests/support/peer_binaries.h"
+#include "tests/support/readiness.h"
+
+namespace testsupport {
+namespace {
+
+namespace fs = std::filesystem;
+using std::chrono::seconds;
+
+constexpr int kApiServerStartAttempts = 3;
+constexpr seconds kApiServerReadyTimeout{90};
+constexpr seconds kSetupStepTimeout{30};
+constexpr char kApiServer[] = "kube-apiserver";
+constexpr char kDefaultRbacManifest[] = CSI_ATTACHER_SOURCE_DIR "/deploy/kubernetes/rbac.yaml";
+constexpr char kAttacherTokenPath[] =
+    "/api/v1/namespaces/default/serviceaccounts/csi-attacher/token";
+constexpr int kAttacherTokenSeconds = 86400;
+
+double SecondsSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// A client for setup and polling: the limiter must never slow the launcher,
+// and a hung request must not eat a whole readiness timeout.
+base::Result<std::unique_ptr<kube::Client>> SetupClient(base::Result<kube::RestConfig> config) {
+  if (!config.ok()) return config.error();
+  config->qps = 1000;
+  config->burst = 1000;
+  config->user_agent = "local-control-plane";
+  return kube::Client::Create(*config, base::Clock::Real(), {.request_timeout = seconds(10)});
+}
+
+base::Status Get(kube::Client& client, const std::string& path) {
+  auto body = client.Request("GET", path);
+  if (!body.ok()) return body.error().Wrap("GET " + path);
+  return {};
+}
+
+}  // namespace
+
+base::Result<std::unique_ptr<ControlPlane>> ControlPlane::Start(ControlPlaneOptions options) {
+  auto start = std::chrono::steady_clock::now();
+  std::unique_ptr<ControlPlane> plane(new ControlPlane(std::move(options)));
+  if (auto status = plane->Setup(); !status.ok()) {
+    // The logs the error points at stay for a post-mortem.
+    plane->owns_work_dir_ = false;
+    plane->Stop();
+    std::string where =
+        plane->work_dir_.empty() ? "" : " (work directory kept: " + plane->work_dir_ + ")";
+    return status.error().Wrap("start local control plane" + where);
+  }
+  LOG_INFO("Local control plane ready")
+      .With("server", plane->server_url_)
+      .With("workDir", plane->work_dir_)
+      .With("seconds", SecondsSince(start));
+  return plane;
+}
+
+base::Status ControlPlane::Setup() {
+  if (options_.work_dir.empty()) {
+    auto dir = MakeTempDir("control-plane-");
+    if (!dir.ok()) return dir.error();
+    work_dir_ = *dir;
+    owns_work_dir_ = !options_.keep_work_dir;
+  } else {
+    std::error_code error;
+    work_dir_ = fs::absolute(options_.work_dir, error).string();
+    fs::create_directories(work_dir_, error);
+    if (error) return base::Error("create work directory " + work_dir_ + ": " + error.message());
+  }
+
+  auto binaries =
+      FindPeerBinaries({options_.etcd_bin, options_.apiserver_bin}, work_dir_ + "/peers-build.log");
+  if (!binaries.ok()) return binaries.error();
+  if (auto status = WriteCredentials(); !status.ok()) return status;
+
+  auto step = std::chrono::steady_clock::now();
+  auto etcd = EtcdServer::Start(binaries->etcd, work_dir_ + "/etcd-data", work_dir_ + "/etcd.log");
+  if (!etcd.ok()) return etcd.error();
+  etcd_ = std::move(*etcd);
+  LOG_INFO("Started etcd").With("url", etcd_->client_url()).With("seconds", SecondsSince(step));
+
+  const std::string pki = work_dir_ + "/pki";
+  apiserver_argv_ = {
+      binaries->apiserver,
+      "--etcd-servers=" + etcd_->client_url(),
+      "--bind-address=127.0.0.1",
+      // Without it a loopback-bound apiserver looks for a default route.
+      "--advertise-address=127.0.0.1",
+      "--cert-dir=" + work_dir_ + "/apiserver-certs",
+      "--tls-cert-file=" + pki + "/apiserver.crt",
+      "--tls-private-key-file=" + pki + "/apiserver.key",
+      "--service-cluster-ip-range=10.0.0.0/24",
+      "--service-account-issuer=https://kubernetes.default.svc.cluster.local",
+      "--service-account-key-file=" + pki + "/sa.pub",
+      "--service-account-signing-key-file=" + pki + "/sa.key",
+      "--token-auth-file=" + work_dir_ + "/tokens.csv",
+      "--authorization-mode=RBAC",
+      // ServiceAccount admission concerns pods only; StorageObjectInUseProtection
+      // adds a PV finalizer that only kube-controller-manager (absent) removes.
+      "--disable-admission-plugins=ServiceAccount,StorageObjectInUseProtection",
+      // Keeps benchmark throughput free of priority-and-fairness queuing.
+      "--enable-priority-and-fairness=false",
+  };
+  apiserver_argv_.insert(apiserver_argv_.end(), options_.extra_apiserver_args.begin(),
+                         options_.extra_apiserver_args.end());
+
+  step = std::chrono::steady_clock::now();
+  if (auto status = StartApiServerOnFreePort(); !status.ok()) return status;
+  LOG_INFO("Started kube-apiserver").With("url", server_url_).With("seconds", SecondsSince(step));
+
+  // The apiserver creates it shortly after /readyz passes.
+  if (auto status =
+          WaitFor(kApiServer, "namespace default to exist", *apiserver_, kSetupStepTimeout,
+                  [&] { return Get(*admin_, "/api/v1/namespaces/default"); });
+      !status.ok()) {
+    return status;
+  }
+  if (auto status = ApplyRbac(); !status.ok()) return status;
+  if (auto status = WriteAttacherKubeconfig(); !status.ok()) return status;
+  return WaitForAttacherRbac();
+}
+
+base::Status ControlPlane::WriteCredentials() {
+  const std::string pki = work_dir_ + "/pki";
+  std::error_code error;
+  fs::create_directories(pki, error);
+  if (error) return base::Error("create " + pki + ": " + error.message());
+
+  auto ca = GenerateCertificateAuthority("local-control-plane-ca");
+  if (!ca.ok()) return ca.error();
+  auto serving = IssueServingCertificate(*ca, "kube-apiserver", {"localhost"}, {"127.0.0.1"});
+  if (!serving.ok()) return serving.error();
+  auto service_account_key = GenerateKeyPair();
+  if (!service_account_key.ok()) return service_account_key.error();
+  auto admin_token = RandomToken();
+  if (!admin_token.ok()) return admin_token.error();
+
+  ca_file_ = pki + "/ca.crt";
+  admin_kubeconfig_ = work_dir_ + "/admin.kubeconfig";
+  attacher_kubeconfig_ = work_dir_ + "/attacher.kubeconfig";
+  // Columns: token,user,uid,"groups". system:masters bypasses RBAC.
+  const std::string tokens = *admin_token + ",admin,admin-uid,\"system:masters\"\n";
+  for (const auto& [path, contents] : std::vector<std::pair<std::string, std::string>>{
+           {ca_file_, ca->cert_pem},
+           {pki + "/ca.key", ca->key_pem},
+           {pki + "/apiserver.crt", serving->cert_pem},
+           {pki + "/apiserver.key", serving->key_pem},
+           {pki + "/sa.key", service_account_key->private_key_pem},
+           {pki + "/sa.pub", service_account_key->public_key_pem},
+           {work_dir_ + "/tokens.csv", tokens},
+       }) {
+    if (auto status = WriteFile(path, contents); !status.ok()) return status;
+  }
+  // The admin kubeconfig needs the port; keep the token until it is written.
+  admin_token_ = *admin_token;
+  return {};
+}
+
+base::Status ControlPlane::StartApiServerOnFreePort() {
+  base::Status last;
+  for (int attempt = 1; attempt <= kApiServerStartAttempts; ++attempt) {
+    auto port = PickFreeLoopbackPort();
+    if (!port.ok()) return port.error();
+    apiserver_port_ = *port;
+    server_url_ = fmt::format("https://127.0.0.1:{}", apiserver_port_);
+    if (auto status = WriteKubeconfig(
+            admin_kubeconfig_,
+            {.server = server_url_, .ca_file = ca_file_, .user = "admin", .token = admin_token_});
+        !status.ok()) {
+      return status;
+    }
+    auto admin = SetupClient(AdminConfig());
+    if (!admin.ok()) return admin.error().Wrap("admin client");
+    admin_ = std::move(*admin);
+
+    last = LaunchApiServer();
+    // Only an early exit can be a lost port race; a hang will not improve.
+    if (last.ok() || !apiserver_ || apiserver_->IsRunning()) return last;
+    LOG_WARNING("kube-apiserver exited during start, retrying on another port")
+        .With("attempt", attempt);
+  }
+  return last;
+}
+
+base::Status ControlPlane::LaunchApiServer() {
+  std::vector<std::string> argv = apiserver_argv_;
+  argv.push_back(fmt::format("--secure-port={}", apiserver_port_));
+  apiserver_.reset();
+  auto process = Process::Spawn({.argv = argv, .log_file = work_dir_ + "/apiserver.log"});
+  if (!process.ok()) return process.error().Wrap("start kube-apiserver");
+  apiserver_ = std::move(*process);
+  return WaitFor(kApiServer, "GET /readyz to answer ok", *apiserver_, kApiServerReadyTimeout,
+                 [&]() -> base::Status {
+                   auto body = admin_->Request("GET", "/readyz");
+                   if (!body.ok()) return body.error().Wrap("GET /readyz");
+                   if (base::TrimSpace(*body) != "ok") return base::Error("/readyz: " + *body);
+                   return {};
+                 });
+}
+
+base::Status ControlPlane::ApplyRbac() {
+  const std::string path =
+      options_.rbac_manifest.empty() ? kDefaultRbacManifest : options_.rbac_manifest;
+  auto manifest = base::ReadFile(path);
+  if (!manifest.ok()) return manifest.error().Wrap("RBAC manifest");
+  return ApplyManifest(*admin_, *manifest, path);
+}
+
+base::Status ControlPlane::WriteAttacherKubeconfig() {
+  const nlohmann::json request = {
+      {"apiVersion", "authentication.k8s.io/v1"},
+      {"kind", "TokenRequest"},
+      {"spec", {{"expirationSeconds", kAttacherTokenSeconds}}},
+  };
+  auto body = admin_->Request("POST", kAttacherTokenPath, request.dump(), "application/json");
+  if (!body.ok()) return body.error().Wrap("TokenRequest for default/csi-attacher");
+  auto answer = nlohmann::json::parse(*body, nullptr, false);
+  auto token = answer.is_object() ? answer.value(nlohmann::json::json_pointer("/status/token"), "")
+                                  : std::string();
+  if (token.empty()) return base::Error("TokenRequest for default/csi-attacher: no status.token");
+  return WriteKubeconfig(
+      attacher_kubeconfig_,
+      {.server = server_url_, .ca_file = ca_file_, .user = "csi-attacher", .token = token});
+}
+
+// RBAC objects reach the authorizer through its informers a moment after they
+// are created; callers get a cluster where the attacher's rules already hold.
+base::Status ControlPlane::WaitForAttacherRbac() {
+  auto attacher = SetupClient(AttacherConfig());
+  if (!attacher.ok()) return attacher.error().Wrap("attacher client");
+  return WaitFor(
+      kApiServer, "the csi-attacher RBAC rules to take effect", *apiserver_, kSetupStepTimeout,
+      [&]() -> base::Status {
+        // One check per binding: the ClusterRoleBinding and the RoleBinding.
+        if (auto status = Get(**attacher, "/apis/storage.k8s.io/v1/volumeattachments?limit=1");
+            !status.ok()) {
+          return status;
+        }
+        return Get(**attacher, "/apis/coordination.k8s.io/v1/namespaces/default/leases?limit=1");
+      });
+}
+
+base::Status ControlPlane::StopApiServer() {
+  if (apiserver_) apiserver_->Stop();
+  return {};
+}
+
+base::Status ControlPlane::StartApiServer() {
+  if (apiserver_ && apiserver_->IsRunning()) {
+    return base::Error("StartApiServer: kube-apiserver is already running");
+  }
+  auto start = std::chrono::steady_clock::now();
+  if (auto status = LaunchApiServer(); !status.ok()) return status;
+  LOG_INFO("Restarted kube-apiserver")
+      .With("url", server_url_)
+      .With("seconds", SecondsSince(start));
+  return {};
+}
+
+void ControlPlane::Stop() {
+  if (stopped_) return;
+  stopped_ = true;
+  admin_.reset();
+  if (apiserver_) apiserver_->Stop();
+  if (etcd_) etcd_->Stop();
+  if (owns_work_dir_) {
+    std::error_code ignored;
+    fs::remove_all(work_dir_, ignored);
+  }
+}
+
+}  // namespace testsupport

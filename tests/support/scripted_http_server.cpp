@@ -1,0 +1,165 @@
+#include "tests/support/scripted_http_server.h"
+
+#include <arpa/inet.h>
+#include <fmt/format.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+
+namespace testsupport {
+namespace {
+
+void WriteAll(int fd, std::string_view data) {
+  while (!data.empty()) {
+    ssize_t n = ::send(fd, data.data(), data.size(), MSG_NOSIGNAL);
+    if (n <= 0) return;
+    data.remove_prefix(static_cast<size_t>(n));
+  }
+}
+
+std::string Lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
+  return s;
+}
+
+const char* ReasonPhrase(int status) {
+  switch (status) {
+    case 200:
+      return "OK";
+    case 201:
+      return "Created";
+    case 404:
+      return "Not Found";
+    case 409:
+      return "Conflict";
+    case 410:
+      return "Gone";
+    case 429:
+      return "Too Many Requests";
+    case 500:
+      return "Internal Server Error";
+    case 503:
+      return "Service Unavailable";
+    default:
+      return "Status";
+  }
+}
+
+}  // namespace
+
+std::string StatusBody(int code, std::string_view reason, std::string_view message) {
+  return nlohmann::json{{"kind", "Status"},   {"apiVersion", "v1"}, {"status", "Failure"},
+                        {"message", message}, {"reason", reason},   {"code", code}}
+      .dump();
+}
+
+ScriptedHttpServer::ScriptedHttpServer() {
+  listen_fd_ = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  if (listen_fd_ < 0 || ::bind(listen_fd_, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0 ||
+      ::listen(listen_fd_, 16) != 0) {
+    throw std::runtime_error("ScriptedHttpServer: cannot listen on 127.0.0.1");
+  }
+  socklen_t len = sizeof addr;
+  ::getsockname(listen_fd_, reinterpret_cast<sockaddr*>(&addr), &len);
+  port_ = ntohs(addr.sin_port);
+  thread_ = std::jthread([this] { Serve(); });
+}
+
+ScriptedHttpServer::~ScriptedHttpServer() {
+  thread_.request_stop();
+  ::shutdown(listen_fd_, SHUT_RDWR);
+  if (thread_.joinable()) thread_.join();
+  ::close(listen_fd_);
+}
+
+std::string ScriptedHttpServer::url() const { return fmt::format("http://127.0.0.1:{}", port_); }
+
+void ScriptedHttpServer::Script(ScriptedResponse response) {
+  std::lock_guard lock(mu_);
+  script_.push_back(std::move(response));
+}
+
+std::vector<RecordedRequest> ScriptedHttpServer::requests() const {
+  std::lock_guard lock(mu_);
+  return requests_;
+}
+
+void ScriptedHttpServer::Serve() {
+  while (!thread_.get_stop_token().stop_requested()) {
+    pollfd p{listen_fd_, POLLIN, 0};
+    if (::poll(&p, 1, 100) <= 0) continue;
+    int fd = ::accept4(listen_fd_, nullptr, nullptr, SOCK_CLOEXEC);
+    if (fd < 0) continue;
+    Handle(fd);
+    ::close(fd);
+  }
+}
+
+void ScriptedHttpServer::Handle(int fd) {
+  std::string data;
+  char buf[4096];
+  size_t header_end;
+  while ((header_end = data.find("\r\n\r\n")) == std::string::npos) {
+    ssize_t n = ::recv(fd, buf, sizeof buf, 0);
+    if (n <= 0) return;
+    data.append(buf, static_cast<size_t>(n));
+  }
+  RecordedRequest request;
+  std::string head = data.substr(0, header_end);
+  size_t line_end = head.find("\r\n");
+  std::string request_line = head.substr(0, line_end);
+  size_t sp1 = request_line.find(' '), sp2 = request_line.rfind(' ');
+  request.method = request_line.substr(0, sp1);
+  request.target = request_line.substr(sp1 + 1, sp2 - sp1 - 1);
+  size_t pos = line_end == std::string::npos ? head.size() : line_end + 2;
+  while (pos < head.size()) {
+    size_t end = head.find("\r\n", pos);
+    if (end == std::string::npos) end = head.size();
+    std::string line = head.substr(pos, end - pos);
+    if (size_t colon = line.find(':'); colon != std::string::npos) {
+      std::string value = line.substr(colon + 1);
+      value.erase(0, value.find_first_not_of(' '));
+      request.headers[Lower(line.substr(0, colon))] = value;
+    }
+    pos = end + 2;
+  }
+  size_t content_length = 0;
+  if (auto it = request.headers.find("content-length"); it != request.headers.end()) {
+    content_length = std::stoul(it->second);
+  }
+  request.body = data.substr(header_end + 4);
+  while (request.body.size() < content_length) {
+    ssize_t n = ::recv(fd, buf, sizeof buf, 0);
+    if (n <= 0) break;
+    request.body.append(buf, static_cast<size_t>(n));
+  }
+
+  ScriptedResponse response;
+  {
+    std::lock_guard lock(mu_);
+    requests_.push_back(std::move(request));
+    if (script_.empty()) {
+      response.status = 500;
+      response.body_chunks = {StatusBody(500, "InternalError", "no scripted response")};
+    } else {
+      response = std::move(script_.front());
+      script_.pop_front();
+    }
+  }
+  std::string out = fmt::format("HTTP/1.1 {} {}\r\nConnection: close\r\n", response.status,
+                                ReasonPhrase(response.status));
+  for (const auto& [name, value] : response.headers) out += fmt::format("{}: {}\r\n", name, value);
+  out += "\r\n";
+  WriteAll(fd, out);
+  for (const auto& chunk : response.body_chunks) WriteAll(fd, chunk);
+}
+
+}  // namespace testsupport

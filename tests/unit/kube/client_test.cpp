@@ -1,0 +1,193 @@
+// Client behaviour that the real API server cannot be made to show on demand
+// (429 + Retry-After, 5xx, non-Status bodies, broken watch streams), against a
+// scripted loopback HTTP server. The same Client is exercised against the real
+// kube-apiserver in tests/integration/kube.
+#include "kube/client.h"
+
+#include <gtest/gtest.h>
+
+#include <thread>
+
+#include "kube/api_error.h"
+#include "kube/volume_attachment.h"
+#include "tests/support/scripted_http_server.h"
+
+namespace kube {
+namespace {
+
+using testsupport::ScriptedHttpServer;
+using testsupport::ScriptedResponse;
+using testsupport::StatusBody;
+using namespace std::chrono_literals;
+
+constexpr std::string_view kVa =
+    R"({"apiVersion":"storage.k8s.io/v1","kind":"VolumeAttachment","metadata":{"name":"va-1","resourceVersion":"7"},"spec":{"attacher":"d","nodeName":"n","source":{"persistentVolumeName":"pv"}}})";
+
+class ClientTest : public ::testing::Test {
+ protected:
+  std::unique_ptr<Client> MakeClient(double qps = 0, int burst = 0) {
+    RestConfig config;
+    config.server = server_.url();
+    config.bearer_token = "s3cr3t-token";
+    config.user_agent = "csi-attacher/test";
+    config.qps = qps;
+    config.burst = burst;
+    auto client = Client::Create(config, clock_);
+    EXPECT_TRUE(client.ok()) << client.error().message;
+    return std::move(client).value();
+  }
+
+  ScriptedHttpServer server_;
+  base::FakeClock clock_;
+};
+
+TEST_F(ClientTest, GetSendsIdentityAndDecodesObject) {
+  server_.Script({200, {{"Content-Type", "application/json"}}, {std::string(kVa)}});
+  auto va = MakeClient()->Get<VolumeAttachment>("", "va-1");
+  ASSERT_TRUE(va.ok()) << va.error().message;
+  EXPECT_EQ(va->metadata.name, "va-1");
+  auto requests = server_.requests();
+  ASSERT_EQ(requests.size(), 1u);
+  EXPECT_EQ(requests[0].method, "GET");
+  EXPECT_EQ(requests[0].target, "/apis/storage.k8s.io/v1/volumeattachments/va-1");
+  EXPECT_EQ(requests[0].headers["authorization"], "Bearer s3cr3t-token");
+  EXPECT_EQ(requests[0].headers["user-agent"], "csi-attacher/test");
+}
+
+TEST_F(ClientTest, ApiErrorIsDecodedFromStatusObject) {
+  server_.Script({404, {}, {StatusBody(404, "NotFound",
+                                       R"(volumeattachments.storage.k8s.io "x" not found)")}});
+  auto va = MakeClient()->Get<VolumeAttachment>("", "x");
+  ASSERT_FALSE(va.ok());
+  EXPECT_TRUE(IsNotFound(va.error()));
+  EXPECT_EQ(va.error().message, R"(volumeattachments.storage.k8s.io "x" not found)");
+}
+
+TEST_F(ClientTest, NonStatusErrorBodyGivesHttpCodeAndExcerpt) {
+  server_.Script({502, {}, {"<html>bad gateway</html>"}});
+  auto va = MakeClient()->Get<VolumeAttachment>("", "x");
+  ASSERT_FALSE(va.ok());
+  EXPECT_EQ(va.error().code, 502);
+  EXPECT_NE(va.error().message.find("HTTP 502"), std::string::npos) << va.error().message;
+  EXPECT_NE(va.error().message.find("bad gateway"), std::string::npos);
+}
+
+TEST_F(ClientTest, TooManyRequestsWaitsRetryAfterThenRetries) {
+  server_.Script({429, {{"Retry-After", "3"}}, {StatusBody(429, "TooManyRequests", "slow down")}});
+  server_.Script({200, {}, {std::string(kVa)}});
+  auto client = MakeClient();
+  base::Result<VolumeAttachment> result = base::Error("not run");
+  std::thread caller([&] { result = client->Get<VolumeAttachment>("", "va-1"); });
+  clock_.AwaitSleepers(1);
+  clock_.Advance(2999ms);
+  EXPECT_EQ(server_.requests().size(), 1u) << "retried before Retry-After elapsed";
+  clock_.Advance(1ms);
+  caller.join();
+  ASSERT_TRUE(result.ok()) << result.error().message;
+  EXPECT_EQ(server_.requests().size(), 2u);
+}
+
+TEST_F(ClientTest, TooManyRequestsGivesUpAfterMaxRetries) {
+  for (int i = 0; i <= Client::kMaxRetries; ++i) {
+    server_.Script({429, {{"Retry-After", "0"}}, {StatusBody(429, "TooManyRequests", "no")}});
+  }
+  auto result = MakeClient()->Get<VolumeAttachment>("", "va-1");
+  ASSERT_FALSE(result.ok());
+  EXPECT_TRUE(IsTooManyRequests(result.error()));
+  EXPECT_EQ(server_.requests().size(), static_cast<size_t>(Client::kMaxRetries + 1));
+}
+
+TEST_F(ClientTest, ServerErrorWithoutRetryAfterIsNotRetried) {
+  server_.Script({500, {}, {StatusBody(500, "InternalError", "etcd leader changed")}});
+  auto result = MakeClient()->Get<VolumeAttachment>("", "va-1");
+  ASSERT_FALSE(result.ok());
+  EXPECT_EQ(result.error().code, 500);
+  EXPECT_EQ(server_.requests().size(), 1u);
+}
+
+TEST_F(ClientTest, PatchUsesContentTypeAndSubresource) {
+  server_.Script({200, {}, {std::string(kVa)}});
+  auto result = MakeClient()->Patch<VolumeAttachment>("", "va-1", PatchType::kMerge,
+                                                      R"({"status":{"attached":true}})", "status");
+  ASSERT_TRUE(result.ok()) << result.error().message;
+  auto r = server_.requests().at(0);
+  EXPECT_EQ(r.method, "PATCH");
+  EXPECT_EQ(r.target, "/apis/storage.k8s.io/v1/volumeattachments/va-1/status");
+  EXPECT_EQ(r.headers["content-type"], "application/merge-patch+json");
+  EXPECT_EQ(r.body, R"({"status":{"attached":true}})");
+}
+
+TEST_F(ClientTest, ListAndWatchQueriesCarryOptions) {
+  server_.Script({200, {}, {R"({"kind":"VolumeAttachmentList","metadata":{"resourceVersion":"9","continue":"c2"},"items":[)" +
+                            std::string(kVa) + "]}"}});
+  server_.Script({200, {}, {}});
+  auto client = MakeClient();
+  ListOptions list_options;
+  list_options.limit = 50;
+  list_options.continue_token = "c1";
+  auto list = client->List<VolumeAttachment>("", list_options);
+  ASSERT_TRUE(list.ok()) << list.error().message;
+  EXPECT_EQ(list->items.size(), 1u);
+  EXPECT_EQ(list->metadata.continue_token, "c2");
+  std::function<bool(WatchEvent<VolumeAttachment>&&)> ignore = [](auto&&) { return true; };
+  WatchOptions watch_options;
+  watch_options.resource_version = "9";
+  watch_options.timeout_seconds = 300;
+  ASSERT_TRUE(client->Watch<VolumeAttachment>("", watch_options, ignore, {}).ok());
+  auto requests = server_.requests();
+  EXPECT_EQ(requests[0].target, "/apis/storage.k8s.io/v1/volumeattachments?limit=50&continue=c1");
+  EXPECT_EQ(requests[1].target,
+            "/apis/storage.k8s.io/v1/volumeattachments?watch=true&resourceVersion=9&"
+            "allowWatchBookmarks=true&timeoutSeconds=300");
+}
+
+TEST_F(ClientTest, WatchWithGarbageOnStreamReturnsErrorAfterGoodEvents) {
+  server_.Script({200, {}, {R"({"type":"ADDED","object":)" + std::string(kVa) + "}\n",
+                            "this is not json\n"}});
+  int events = 0;
+  std::function<bool(WatchEvent<VolumeAttachment>&&)> count = [&](auto&&) {
+    ++events;
+    return true;
+  };
+  auto status = MakeClient()->Watch<VolumeAttachment>("", {}, count, {});
+  ASSERT_FALSE(status.ok());
+  EXPECT_EQ(events, 1);
+  EXPECT_NE(status.error().message.find("decoding watch event"), std::string::npos);
+}
+
+TEST_F(ClientTest, WatchStreamCutMidObjectIsAnError) {
+  server_.Script({200, {}, {R"({"type":"ADDED","object":{"metadata":{"na)"}});
+  std::function<bool(WatchEvent<VolumeAttachment>&&)> ignore = [](auto&&) { return true; };
+  auto status = MakeClient()->Watch<VolumeAttachment>("", {}, ignore, {});
+  ASSERT_FALSE(status.ok());
+  EXPECT_NE(status.error().message.find("truncated"), std::string::npos) << status.error().message;
+}
+
+TEST_F(ClientTest, WatchOpenFailureCarriesHttpStatus) {
+  server_.Script({410, {}, {StatusBody(410, "Expired", "too old resource version")}});
+  std::function<bool(WatchEvent<VolumeAttachment>&&)> ignore = [](auto&&) { return true; };
+  auto status = MakeClient()->Watch<VolumeAttachment>("", {}, ignore, {});
+  ASSERT_FALSE(status.ok());
+  EXPECT_TRUE(IsGone(status.error()));
+}
+
+TEST_F(ClientTest, ServerDownIsTransportError) {
+  RestConfig config;
+  config.server = "http://127.0.0.1:1";
+  auto client = Client::Create(config, clock_);
+  ASSERT_TRUE(client.ok());
+  auto result = (*client)->Get<VolumeAttachment>("", "x");
+  ASSERT_FALSE(result.ok());
+  EXPECT_TRUE(IsTransportError(result.error())) << result.error().message;
+}
+
+TEST_F(ClientTest, RejectsServerUrlWithoutScheme) {
+  RestConfig config;
+  config.server = "127.0.0.1:6443";
+  auto client = Client::Create(config, clock_);
+  ASSERT_FALSE(client.ok());
+  EXPECT_NE(client.error().message.find("https://"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace kube

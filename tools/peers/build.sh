@@ -1,0 +1,142 @@
+#!/usr/bin/env bash
+# Builds the real test peers from the Go module proxy into a cache outside the
+# clone, keyed by version:  $PEERS_CACHE/<peer>-<version>/bin/<binary>.
+# A peer whose binary is already cached is skipped, so a warm run takes seconds.
+# Prints the bin directory of every peer on the last lines as NAME=PATH.
+#
+# Usage: tools/peers/build.sh [etcd] [kube] [csi-mock] [upstream]   (default: all)
+set -euo pipefail
+
+ETCD_VERSION=v3.6.14
+KUBE_VERSION=v1.36.3   # v1.36.4 is not on the module proxy
+ATTACHER_VERSION=v4.12.0
+
+PEERS_CACHE=${PEERS_CACHE:-$HOME/.cache/csi-attacher-peers}
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+export GOTOOLCHAIN=local CGO_ENABLED=0 GOFLAGS=-trimpath GOPROXY=${GOPROXY:-https://proxy.golang.org,direct}
+
+log() { printf '[peers %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
+
+# Runs a command with its output in a log file, shown only when it fails.
+quiet() {
+  local logf
+  logf=$(mktemp)
+  if ! "$@" >"$logf" 2>&1; then
+    tail -n 40 "$logf" >&2
+    rm -f "$logf"
+    return 1
+  fi
+  rm -f "$logf"
+}
+
+# Runs a long go command with a heartbeat so it is never silent for minutes.
+with_progress() {
+  local what=$1; shift
+  local start=$SECONDS
+  "$@" &
+  local pid=$!
+  while kill -0 "$pid" 2>/dev/null; do
+    sleep 30
+    kill -0 "$pid" 2>/dev/null && log "$what: still building ($((SECONDS - start))s)"
+  done
+  wait "$pid"
+  log "$what: done in $((SECONDS - start))s"
+}
+
+# Throwaway module that replaces every k8s.io staging module of k8s.io/kubernetes
+# $1 (e.g. v1.36.4) with its published v0.Y.Z tag: the kubernetes go.mod points
+# them at ./staging, which is not in the module zip.
+init_kube_module() {
+  local dir=$1 kver=$2
+  local sver="v0.${kver#v1.}"
+  rm -rf "$dir" && mkdir -p "$dir"
+  local gomod
+  gomod=$(cd / && go mod download -json "k8s.io/kubernetes@$kver" | jq -r .GoMod)
+  (cd "$dir" && go mod init peers.invalid/build >/dev/null 2>&1
+   for m in $(sed -n 's|^[[:space:]]*\(k8s.io/[^ ]*\) => ./staging/.*|\1|p' "$gomod"); do
+     go mod edit -replace="$m=$m@$sver"
+   done)
+}
+
+build_etcd() {
+  local out=$PEERS_CACHE/etcd-$ETCD_VERSION
+  [ -x "$out/bin/etcd" ] && return 0
+  log "etcd $ETCD_VERSION: building"
+  local work=$PEERS_CACHE/src/etcd
+  rm -rf "$work" && mkdir -p "$work" "$out/bin.tmp"
+  (cd "$work" && go mod init peers.invalid/etcd >/dev/null 2>&1 &&
+   quiet go get "go.etcd.io/etcd/server/v3@${ETCD_VERSION}" &&
+   with_progress etcd go build -ldflags "-s -w" -o "$out/bin.tmp/etcd" go.etcd.io/etcd/server/v3)
+  mv "$out/bin.tmp" "$out/bin"
+}
+
+build_kube() {
+  local out=$PEERS_CACHE/kube-$KUBE_VERSION
+  [ -x "$out/bin/kube-apiserver" ] && return 0
+  log "kube-apiserver $KUBE_VERSION: building (10-20 min cold on 2 cores)"
+  local work=$PEERS_CACHE/src/kube minor
+  minor=$(echo "$KUBE_VERSION" | cut -d. -f2)
+  init_kube_module "$work" "$KUBE_VERSION"
+  mkdir -p "$out/bin.tmp"
+  (cd "$work" &&
+   quiet go get -tool "k8s.io/kubernetes/cmd/kube-apiserver@$KUBE_VERSION" &&
+   with_progress kube-apiserver go build -ldflags "-s -w \
+       -X k8s.io/component-base/version.gitVersion=$KUBE_VERSION \
+       -X k8s.io/component-base/version.gitMajor=1 -X k8s.io/component-base/version.gitMinor=$minor" \
+     -o "$out/bin.tmp/" k8s.io/kubernetes/cmd/kube-apiserver)
+  mv "$out/bin.tmp" "$out/bin"
+}
+
+# The Kubernetes e2e mock CSI driver behind a small main of ours (csi-mock/).
+# csi-driver-host-path would be the first choice, but the module proxy answers
+# 403 for every version of it.
+build_csimock() {
+  local out=$PEERS_CACHE/csi-mock-$KUBE_VERSION-$(sha256sum "$HERE/csi-mock/main.go" | cut -c1-12)
+  [ -x "$out/bin/csi-mock" ] && { CSI_MOCK_DIR=$out; return 0; }
+  log "csi-mock (k8s.io/kubernetes $KUBE_VERSION e2e mock driver): building"
+  local work=$PEERS_CACHE/src/csi-mock
+  init_kube_module "$work" "$KUBE_VERSION"
+  mkdir -p "$out/bin.tmp" "$work/csi-mock"
+  cp "$HERE/csi-mock/main.go" "$work/csi-mock/"
+  (cd "$work" &&
+   quiet go get "k8s.io/kubernetes@$KUBE_VERSION" &&
+   quiet go mod tidy &&
+   with_progress csi-mock go build -ldflags "-s -w" -o "$out/bin.tmp/csi-mock" ./csi-mock)
+  mv "$out/bin.tmp" "$out/bin"
+  CSI_MOCK_DIR=$out
+}
+
+build_upstream() {
+  local out=$PEERS_CACHE/external-attacher-$ATTACHER_VERSION
+  [ -x "$out/bin/csi-attacher" ] && return 0
+  log "external-attacher $ATTACHER_VERSION: building"
+  local work=$PEERS_CACHE/src/external-attacher
+  rm -rf "$work" && mkdir -p "$work" "$out/bin.tmp"
+  (cd "$work" && go mod init peers.invalid/attacher >/dev/null 2>&1 &&
+   quiet go get -tool "github.com/kubernetes-csi/external-attacher/v4/cmd/csi-attacher@$ATTACHER_VERSION" &&
+   with_progress csi-attacher go build -ldflags "-s -w -X main.version=$ATTACHER_VERSION" \
+     -o "$out/bin.tmp/" github.com/kubernetes-csi/external-attacher/v4/cmd/csi-attacher)
+  mv "$out/bin.tmp" "$out/bin"
+}
+
+command -v go >/dev/null || { echo "peers: go is required to build the test peers" >&2; exit 1; }
+command -v jq >/dev/null || { echo "peers: jq is required (scripts/install-deps.sh)" >&2; exit 1; }
+mkdir -p "$PEERS_CACHE"
+
+targets=("$@")
+[ ${#targets[@]} -eq 0 ] && targets=(etcd kube csi-mock upstream)
+for t in "${targets[@]}"; do
+  case $t in
+    etcd) build_etcd ;;
+    kube) build_kube ;;
+    csi-mock) build_csimock ;;
+    upstream) build_upstream ;;
+    *) echo "peers: unknown peer '$t'" >&2; exit 2 ;;
+  esac
+done
+
+echo "ETCD_BIN=$PEERS_CACHE/etcd-$ETCD_VERSION/bin/etcd"
+echo "KUBE_APISERVER_BIN=$PEERS_CACHE/kube-$KUBE_VERSION/bin/kube-apiserver"
+[ -n "${CSI_MOCK_DIR:-}" ] || build_csimock
+echo "CSI_MOCK_BIN=$CSI_MOCK_DIR/bin/csi-mock"
+echo "UPSTREAM_ATTACHER_BIN=$PEERS_CACHE/external-attacher-$ATTACHER_VERSION/bin/csi-attacher"

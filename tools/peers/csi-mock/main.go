@@ -1,0 +1,52 @@
+// csi-mock serves the Kubernetes e2e mock CSI driver
+// (k8s.io/kubernetes/test/e2e/storage/drivers/csi-test/mock/service) on a unix
+// socket. It is the real CSI driver peer of the tests: the module proxy refuses
+// csi-driver-host-path (403), and this is the driver Kubernetes' own e2e suite
+// attaches against. Its node ID is its driver name.
+package main
+
+import (
+	"flag"
+	"log"
+	"net"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"github.com/container-storage-interface/spec/lib/go/csi"
+	"google.golang.org/grpc"
+	"k8s.io/kubernetes/test/e2e/storage/drivers/csi-test/mock/service"
+)
+
+func main() {
+	endpoint := flag.String("endpoint", "/tmp/csi-mock.sock", "unix socket path (or unix://path)")
+	name := flag.String("name", "io.kubernetes.storage.mock", "CSI driver name (also its node ID)")
+	disableAttach := flag.Bool("disable-attach", false, "do not offer PUBLISH_UNPUBLISH_VOLUME")
+	attachLimit := flag.Int64("attach-limit", 0, "maximum volumes per node (0 = unlimited)")
+	flag.Parse()
+
+	path := strings.TrimPrefix(*endpoint, "unix://")
+	_ = os.Remove(path)
+	listener, err := net.Listen("unix", path)
+	if err != nil {
+		log.Fatalf("listen %s: %v", path, err)
+	}
+	driver := service.New(service.Config{
+		DriverName:    *name,
+		DisableAttach: *disableAttach,
+		AttachLimit:   *attachLimit,
+	})
+	server := grpc.NewServer()
+	csi.RegisterIdentityServer(server, driver)
+	csi.RegisterControllerServer(server, driver)
+	csi.RegisterNodeServer(server, driver)
+
+	signals := make(chan os.Signal, 1)
+	signal.Notify(signals, syscall.SIGTERM, syscall.SIGINT)
+	go func() { <-signals; server.Stop() }()
+	log.Printf("csi-mock %s serving on %s", *name, path)
+	if err := server.Serve(listener); err != nil {
+		log.Fatalf("serve: %v", err)
+	}
+}
