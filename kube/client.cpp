@@ -60,12 +60,13 @@ Client::Client(RestConfig config, base::Clock& clock, ClientOptions options,
       transport_(std::move(transport)),
       limiter_(config_.qps, config_.burst, clock) {}
 
-base::Result<std::unique_ptr<Client>> Client::Create(const RestConfig& config, base::Clock& clock,
+base::Result<std::unique_ptr<Client>> Client::Create(RestConfig config, base::Clock& clock,
                                                      ClientOptions options) {
+  if (config.user_agent.empty()) config.user_agent = kDefaultUserAgent;
   auto transport = HttpTransport::Create(config, clock);
   if (!transport.ok()) return transport.error();
   return std::unique_ptr<Client>(
-      new Client(config, clock, options, std::move(transport).value()));
+      new Client(std::move(config), clock, options, std::move(transport).value()));
 }
 
 base::Result<std::string> Client::Request(std::string_view method, const std::string& path,

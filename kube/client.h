@@ -51,7 +51,10 @@ class Client {
  public:
   static constexpr int kMaxRetries = 10;
 
-  static base::Result<std::unique_ptr<Client>> Create(const RestConfig& config,
+  // Sent when RestConfig::user_agent is empty.
+  static constexpr std::string_view kDefaultUserAgent = "csi-attacher/" CSI_ATTACHER_VERSION;
+
+  static base::Result<std::unique_ptr<Client>> Create(RestConfig config,
                                                       base::Clock& clock = base::Clock::Real(),
                                                       ClientOptions options = {});
 

@@ -31,8 +31,6 @@ class DecodeError : public std::runtime_error {
   // Prefixes the path with an object key ("spec" + "attacher") or an array
   // index segment ("items" + "[3]").
   void AddParent(std::string_view segment);
-  const std::string& path() const { return path_; }
-  const std::string& problem() const { return problem_; }
   const char* what() const noexcept override { return message_.c_str(); }
 
  private:

@@ -58,7 +58,11 @@ class ControlPlane {
   base::Status StopApiServer();
   base::Status StartApiServer();
 
-  // Compacts etcd at its current revision: older resourceVersions get 410.
+  // Compacts etcd at its current revision (idempotent). The apiserver's watch
+  // cache keeps answering for older resourceVersions from memory, so for 410
+  // Gone on them follow with StopApiServer() + StartApiServer(): after that,
+  // watches, exact lists and continue tokens from before all get 410
+  // (measured with kube-apiserver 1.36.3; without the restart none did).
   base::Status CompactEtcd() { return etcd_->Compact(); }
 
   const std::string& server_url() const { return server_url_; }

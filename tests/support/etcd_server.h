@@ -23,8 +23,8 @@ class EtcdServer {
   // Stops the process (SIGTERM, then SIGKILL after a grace period).
   void Stop() { process_->Stop(); }
 
-  // Compacts the key-value history at the current revision (physically), so
-  // watches and lists from any older resourceVersion get 410 Gone.
+  // Compacts the key-value history at the current revision (physically).
+  // Idempotent: compacting again with no write in between succeeds.
   base::Status Compact();
 
   const std::string& client_url() const { return client_url_; }

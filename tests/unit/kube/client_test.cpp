@@ -54,6 +54,17 @@ TEST_F(ClientTest, GetSendsIdentityAndDecodesObject) {
   EXPECT_EQ(requests[0].headers["user-agent"], "csi-attacher/test");
 }
 
+TEST_F(ClientTest, DefaultUserAgentIsCsiAttacherSlashVersion) {
+  server_.Script({200, {}, {std::string(kVa)}});
+  RestConfig config;
+  config.server = server_.url();
+  auto client = Client::Create(config, clock_);
+  ASSERT_TRUE(client.ok());
+  ASSERT_TRUE((*client)->Get<VolumeAttachment>("", "va-1").ok());
+  EXPECT_EQ(server_.requests().at(0).headers["user-agent"],
+            std::string("csi-attacher/") + CSI_ATTACHER_VERSION);
+}
+
 TEST_F(ClientTest, ApiErrorIsDecodedFromStatusObject) {
   server_.Script({404, {}, {StatusBody(404, "NotFound",
                                        R"(volumeattachments.storage.k8s.io "x" not found)")}});

@@ -1,0 +1,147 @@
+#include "csi/connection.h"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <grpcpp/channel.h>
+#include <grpcpp/client_context.h>
+#include <grpcpp/create_channel.h>
+#include <grpcpp/security/credentials.h>
+#include <grpcpp/support/channel_arguments.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <climits>
+#include <cstring>
+
+#include "csi/errors.h"
+#include "csi/proto_sanitizer.h"
+
+namespace csi {
+namespace {
+
+constexpr std::string_view kTerminationMessage = "Lost connection to CSI driver, exiting";
+// How long the loss watcher blocks before looking at its stop token.
+constexpr auto kWatchPollInterval = std::chrono::milliseconds(50);
+
+std::chrono::system_clock::time_point After(std::chrono::nanoseconds d) {
+  return std::chrono::system_clock::now() +
+         std::chrono::duration_cast<std::chrono::system_clock::duration>(d);
+}
+
+grpc::ChannelArguments ChannelArgs() {
+  grpc::ChannelArguments args;
+  // Retry a missing or refusing socket every second, like upstream's
+  // backoff.DefaultConfig with MaxDelay 1 s.
+  args.SetInt(GRPC_ARG_MAX_RECONNECT_BACKOFF_MS, 1000);
+  // INT_MAX disables the idle timeout: an idle channel would leave READY and
+  // look like a lost driver.
+  args.SetInt(GRPC_ARG_CLIENT_IDLE_TIMEOUT_MS, INT_MAX);
+  return args;
+}
+
+// os.WriteFile(path, message, 0644).
+base::Status WriteTerminationMessage(const std::string& path) {
+  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) return base::Error(fmt::format("open {}: {}", path, std::strerror(errno)));
+  ssize_t written = ::write(fd, kTerminationMessage.data(), kTerminationMessage.size());
+  int write_errno = errno;
+  ::close(fd);
+  if (written != static_cast<ssize_t>(kTerminationMessage.size())) {
+    return base::Error(fmt::format("write {}: {}", path,
+                                   written < 0 ? std::strerror(write_errno) : "short write"));
+  }
+  return base::Status::Ok();
+}
+
+std::string CappedResponse(std::string json, int max_length) {
+  if (max_length > 0 && json.size() > static_cast<size_t>(max_length)) {
+    json.resize(max_length);
+    json += fmt::format(" [response body too large, log capped to {} chars]", max_length);
+  }
+  return json;
+}
+
+}  // namespace
+
+base::Result<std::unique_ptr<Connection>> Connect(std::string_view address,
+                                                  ConnectOptions options) {
+  auto parsed = ParseAddress(address);
+  if (!parsed.ok()) return parsed.error();
+  const UnixAddress& unix_address = *parsed;
+
+  LOG_V(5, "Connecting").With("address", unix_address.uri);
+  auto channel = grpc::CreateCustomChannel(unix_address.GrpcTarget(),
+                                           grpc::InsecureChannelCredentials(), ChannelArgs());
+  auto deadline = After(options.connect_timeout);
+  while (true) {
+    auto wake = std::min(deadline, After(options.log_interval));
+    if (channel->WaitForConnected(wake)) break;
+    if (std::chrono::system_clock::now() >= deadline) {
+      return base::Error(fmt::format("connecting to {}: context deadline exceeded",
+                                     unix_address.uri),
+                         kNonGrpcCode);
+    }
+    LOG_INFO("Still connecting").With("address", unix_address.uri);
+  }
+  return std::unique_ptr<Connection>(
+      new Connection(std::move(parsed).value(), std::move(options), std::move(channel)));
+}
+
+Connection::Connection(UnixAddress address, ConnectOptions options,
+                       std::shared_ptr<grpc::Channel> channel)
+    : address_(std::move(address)),
+      options_(std::move(options)),
+      channel_(std::move(channel)),
+      watcher_([this](std::stop_token stop) { WatchForLoss(stop); }) {}
+
+Connection::~Connection() = default;
+
+void Connection::WatchForLoss(std::stop_token stop) {
+  // Any state but READY after a successful connect means the transport to
+  // the driver is gone; gRPC would quietly redial, upstream exits instead.
+  while (!stop.stop_requested()) {
+    grpc_connectivity_state state = channel_->GetState(/*try_to_connect=*/false);
+    if (state != GRPC_CHANNEL_READY) {
+      HandleLoss();
+      return;
+    }
+    channel_->WaitForStateChange(state, After(kWatchPollInterval));
+  }
+}
+
+void Connection::HandleLoss() {
+  LOG_ERROR("Lost connection").With("address", address_.uri);
+  if (auto written = WriteTerminationMessage(options_.termination_log_path); !written.ok()) {
+    LOG_ERROR("Failed to write a message to the termination logfile")
+        .With("err", written.error().message)
+        .With("terminationLogPath", options_.termination_log_path);
+  }
+  LOG_ERROR(kTerminationMessage);
+  options_.on_connection_loss();
+}
+
+base::Status Connection::Invoke(std::string_view method, const google::protobuf::Message& request,
+                                const google::protobuf::Message& response,
+                                const CallOptions& options,
+                                const std::function<grpc::Status(grpc::ClientContext*)>& rpc) {
+  LOG_V(5, "GRPC call").With("method", method).With("request", StripSecrets(request));
+
+  grpc::ClientContext context;
+  context.set_deadline(After(options.timeout));
+  auto start = options_.clock->Now();
+  grpc::Status status = rpc(&context);
+  std::chrono::duration<double> elapsed = options_.clock->Now() - start;
+  if (options_.metrics) {
+    options_.metrics(CallRecord{method, status.error_code(), elapsed.count(), options.migrated});
+  }
+
+  base::Status result = status.ok() ? base::Status::Ok() : base::Status(ErrorFromStatus(status));
+  // Go logs a nil error as null; our logger has strings only, hence "<nil>".
+  LOG_V(5, "GRPC response")
+      .With("response", CappedResponse(StripSecrets(response), options_.max_grpc_log_length))
+      .With("err", result.ok() ? std::string("<nil>") : result.error().message);
+  return result;
+}
+
+}  // namespace csi

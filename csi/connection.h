@@ -1,0 +1,104 @@
+// A connection to the CSI driver's unix socket, set up like upstream's
+// connection.Connect with ExitOnConnectionLoss (BEHAVIOR.md §2):
+//   - Connect blocks until the channel is READY, for at most
+//     `connect_timeout` (30 s), logging "Still connecting" every
+//     `log_interval` (10 s); no TLS, reconnect backoff capped at 1 s, no idle
+//     timeout, gRPC's default 4 MiB receive limit.
+//   - Once connected, a watcher notices the channel leaving READY (the driver
+//     closed its socket or died), logs "Lost connection", writes "Lost
+//     connection to CSI driver, exiting" to `termination_log_path` (0644;
+//     failure only logged), logs that message and calls `on_connection_loss`
+//     (default: exit 1). It fires at most once.
+//   - Invoke runs one unary call under its own deadline, the way upstream's
+//     interceptor chain does: a V(5) "GRPC call" / "GRPC response" log pair
+//     (secrets stripped, response capped at max_grpc_log_length characters
+//     when > 0) around a report to the metrics hook.
+// Thread-safe: any number of threads may Invoke at once. The Connection must
+// be destroyed before anything its callbacks use.
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <stop_token>
+#include <string>
+#include <string_view>
+#include <thread>
+
+#include "base/clock.h"
+#include "base/log.h"
+#include "base/result.h"
+#include "csi/address.h"
+
+namespace google::protobuf {
+class Message;
+}
+namespace grpc {
+class Channel;
+class ClientContext;
+class Status;
+}  // namespace grpc
+
+namespace csi {
+
+// What the metrics layer learns about every unary call.
+struct CallRecord {
+  std::string_view method;  // full gRPC method: "/csi.v1.Controller/ListVolumes"
+  int code;                 // gRPC status code, 0 = OK
+  double seconds;           // time spent in the call
+  bool migrated;            // the call serves an in-tree PV (CSI migration)
+};
+// Called on the calling thread after each call; must be thread-safe.
+using MetricsHook = std::function<void(const CallRecord&)>;
+
+struct ConnectOptions {
+  std::chrono::nanoseconds connect_timeout = std::chrono::seconds(30);
+  std::chrono::nanoseconds log_interval = std::chrono::seconds(10);
+  MetricsHook metrics;  // may be empty
+  int max_grpc_log_length = -1;
+  std::string termination_log_path = "/dev/termination-log";
+  std::function<void()> on_connection_loss = [] { base::FlushAndExit(1); };
+  // Measures call durations and paces ProbeForever's retries.
+  base::Clock* clock = &base::Clock::Real();
+};
+
+struct CallOptions {
+  std::chrono::nanoseconds timeout;
+  bool migrated = false;  // passed through to CallRecord::migrated
+};
+
+class Connection;
+
+base::Result<std::unique_ptr<Connection>> Connect(std::string_view address,
+                                                  ConnectOptions options = {});
+
+class Connection {
+ public:
+  ~Connection();
+  Connection(const Connection&) = delete;
+  Connection& operator=(const Connection&) = delete;
+
+  const std::shared_ptr<grpc::Channel>& channel() const { return channel_; }
+  base::Clock& clock() const { return *options_.clock; }
+
+  // Runs `rpc` (a generated stub call filling `response`) with a deadline of
+  // options.timeout from now, logging and reporting it as described above.
+  // A failed call becomes ErrorFromStatus(status).
+  base::Status Invoke(std::string_view method, const google::protobuf::Message& request,
+                      const google::protobuf::Message& response, const CallOptions& options,
+                      const std::function<grpc::Status(grpc::ClientContext*)>& rpc);
+
+ private:
+  friend base::Result<std::unique_ptr<Connection>> Connect(std::string_view, ConnectOptions);
+  Connection(UnixAddress address, ConnectOptions options, std::shared_ptr<grpc::Channel> channel);
+
+  void WatchForLoss(std::stop_token stop);
+  void HandleLoss();
+
+  const UnixAddress address_;
+  const ConnectOptions options_;
+  const std::shared_ptr<grpc::Channel> channel_;
+  std::jthread watcher_;  // declared last: stopped before the channel goes
+};
+
+}  // namespace csi

@@ -1,0 +1,21 @@
+// Full gRPC method names of the CSI calls this layer makes, as they appear
+// in logs and in the method_name label of csi_sidecar_operations_seconds.
+#pragma once
+
+#include <string_view>
+
+namespace csi {
+
+inline constexpr std::string_view kGetPluginInfoMethod = "/csi.v1.Identity/GetPluginInfo";
+inline constexpr std::string_view kGetPluginCapabilitiesMethod =
+    "/csi.v1.Identity/GetPluginCapabilities";
+inline constexpr std::string_view kProbeMethod = "/csi.v1.Identity/Probe";
+inline constexpr std::string_view kControllerPublishVolumeMethod =
+    "/csi.v1.Controller/ControllerPublishVolume";
+inline constexpr std::string_view kControllerUnpublishVolumeMethod =
+    "/csi.v1.Controller/ControllerUnpublishVolume";
+inline constexpr std::string_view kListVolumesMethod = "/csi.v1.Controller/ListVolumes";
+inline constexpr std::string_view kControllerGetCapabilitiesMethod =
+    "/csi.v1.Controller/ControllerGetCapabilities";
+
+}  // namespace csi
