@@ -12,12 +12,12 @@
 namespace csi {
 
 struct Capabilities {
-  bool controller_service = false;         // plugin: CONTROLLER_SERVICE
-  bool publish_unpublish = false;          // controller: PUBLISH_UNPUBLISH_VOLUME
-  bool publish_readonly = false;           // controller: PUBLISH_READONLY
-  bool list_volumes = false;               // controller: LIST_VOLUMES
+  bool controller_service = false;            // plugin: CONTROLLER_SERVICE
+  bool publish_unpublish = false;             // controller: PUBLISH_UNPUBLISH_VOLUME
+  bool publish_readonly = false;              // controller: PUBLISH_READONLY
+  bool list_volumes = false;                  // controller: LIST_VOLUMES
   bool list_volumes_published_nodes = false;  // controller: LIST_VOLUMES_PUBLISHED_NODES
-  bool single_node_multi_writer = false;   // controller: SINGLE_NODE_MULTI_WRITER
+  bool single_node_multi_writer = false;      // controller: SINGLE_NODE_MULTI_WRITER
 
   // The CSI handler is used; otherwise the trivial one (§5.6).
   bool CanAttach() const { return controller_service && publish_unpublish; }

@@ -13,11 +13,11 @@ ControllerClient::ControllerClient(Connection& connection)
 base::Result<std::map<std::string, std::string>> ControllerClient::ControllerPublishVolume(
     const v1::ControllerPublishVolumeRequest& request, const CallOptions& options) {
   v1::ControllerPublishVolumeResponse response;
-  auto status = connection_.Invoke(
-      kControllerPublishVolumeMethod, request, response, options,
-      [&](grpc::ClientContext* context) {
-        return stub_->ControllerPublishVolume(context, request, &response);
-      });
+  auto status =
+      connection_.Invoke(kControllerPublishVolumeMethod, request, response, options,
+                         [&](grpc::ClientContext* context) {
+                           return stub_->ControllerPublishVolume(context, request, &response);
+                         });
   if (!status.ok()) return status.error();
   return std::map<std::string, std::string>(response.publish_context().begin(),
                                             response.publish_context().end());
@@ -40,8 +40,7 @@ base::Result<PublishedVolumes> ControllerClient::ListVolumes(
   do {
     v1::ListVolumesResponse response;
     auto status = connection_.Invoke(kListVolumesMethod, request, response,
-                                     {.timeout = page_timeout},
-                                     [&](grpc::ClientContext* context) {
+                                     {.timeout = page_timeout}, [&](grpc::ClientContext* context) {
                                        return stub_->ListVolumes(context, request, &response);
                                      });
     if (!status.ok()) return status.error().Wrap("failed to list volumes");
@@ -59,11 +58,11 @@ base::Result<v1::ControllerGetCapabilitiesResponse> ControllerClient::Controller
     std::chrono::nanoseconds timeout) {
   v1::ControllerGetCapabilitiesRequest request;
   v1::ControllerGetCapabilitiesResponse response;
-  auto status = connection_.Invoke(
-      kControllerGetCapabilitiesMethod, request, response, {.timeout = timeout},
-      [&](grpc::ClientContext* context) {
-        return stub_->ControllerGetCapabilities(context, request, &response);
-      });
+  auto status =
+      connection_.Invoke(kControllerGetCapabilitiesMethod, request, response, {.timeout = timeout},
+                         [&](grpc::ClientContext* context) {
+                           return stub_->ControllerGetCapabilities(context, request, &response);
+                         });
   if (!status.ok()) return status.error();
   return response;
 }

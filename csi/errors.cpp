@@ -10,10 +10,10 @@ namespace csi {
 namespace {
 
 constexpr std::array<std::string_view, 17> kCodeNames = {
-    "OK",       "Canceled",           "Unknown", "InvalidArgument",  "DeadlineExceeded",
-    "NotFound", "AlreadyExists",      "PermissionDenied", "ResourceExhausted",
-    "FailedPrecondition",             "Aborted", "OutOfRange",       "Unimplemented",
-    "Internal", "Unavailable",        "DataLoss", "Unauthenticated",
+    "OK",       "Canceled",        "Unknown",          "InvalidArgument",   "DeadlineExceeded",
+    "NotFound", "AlreadyExists",   "PermissionDenied", "ResourceExhausted", "FailedPrecondition",
+    "Aborted",  "OutOfRange",      "Unimplemented",    "Internal",          "Unavailable",
+    "DataLoss", "Unauthenticated",
 };
 
 // The text gRPC C++ gives a call whose own deadline expired.

@@ -17,8 +17,7 @@ constexpr auto kProbeInterval = std::chrono::seconds(1);
 IdentityClient::IdentityClient(Connection& connection)
     : connection_(connection), stub_(v1::Identity::NewStub(connection.channel())) {}
 
-base::Status IdentityClient::ProbeForever(std::chrono::nanoseconds timeout,
-                                          std::stop_token stop) {
+base::Status IdentityClient::ProbeForever(std::chrono::nanoseconds timeout, std::stop_token stop) {
   base::Clock& clock = connection_.clock();
   while (true) {
     auto attempt_start = clock.Now();
@@ -43,10 +42,9 @@ base::Status IdentityClient::ProbeForever(std::chrono::nanoseconds timeout,
 base::Result<bool> IdentityClient::Probe(std::chrono::nanoseconds timeout) {
   v1::ProbeRequest request;
   v1::ProbeResponse response;
-  auto status = connection_.Invoke(kProbeMethod, request, response, {.timeout = timeout},
-                                   [&](grpc::ClientContext* context) {
-                                     return stub_->Probe(context, request, &response);
-                                   });
+  auto status = connection_.Invoke(
+      kProbeMethod, request, response, {.timeout = timeout},
+      [&](grpc::ClientContext* context) { return stub_->Probe(context, request, &response); });
   if (!status.ok()) return status.error();
   // The spec: "If not present, the caller SHALL assume that the plugin is in
   // a ready state".
@@ -69,11 +67,11 @@ base::Result<v1::GetPluginCapabilitiesResponse> IdentityClient::GetPluginCapabil
     std::chrono::nanoseconds timeout) {
   v1::GetPluginCapabilitiesRequest request;
   v1::GetPluginCapabilitiesResponse response;
-  auto status = connection_.Invoke(
-      kGetPluginCapabilitiesMethod, request, response, {.timeout = timeout},
-      [&](grpc::ClientContext* context) {
-        return stub_->GetPluginCapabilities(context, request, &response);
-      });
+  auto status =
+      connection_.Invoke(kGetPluginCapabilitiesMethod, request, response, {.timeout = timeout},
+                         [&](grpc::ClientContext* context) {
+                           return stub_->GetPluginCapabilities(context, request, &response);
+                         });
   if (!status.ok()) return status.error();
   return response;
 }

@@ -88,8 +88,9 @@ void AppendFloat(std::string* out, Float f) {
   char buf[64];
   Float magnitude = std::fabs(f);
   bool exponent = magnitude != 0 && (magnitude < Float(1e-6) || magnitude >= Float(1e21));
-  auto [end, ec] = std::to_chars(buf, buf + sizeof buf, f,
-                                 exponent ? std::chars_format::scientific : std::chars_format::fixed);
+  auto [end, ec] =
+      std::to_chars(buf, buf + sizeof buf, f,
+                    exponent ? std::chars_format::scientific : std::chars_format::fixed);
   std::string text(buf, end);
   size_t e = text.find('e');
   if (e != std::string::npos && e + 2 < text.size() && text[e + 2] == '0') text.erase(e + 2, 1);
@@ -125,8 +126,8 @@ void AppendValue(std::string* out, const Message& message, const FieldDescriptor
                                 : r->GetDouble(message, field));
       return;
     case FieldDescriptor::CPPTYPE_FLOAT:
-      AppendFloat(out, repeated ? r->GetRepeatedFloat(message, field, index)
-                                : r->GetFloat(message, field));
+      AppendFloat(
+          out, repeated ? r->GetRepeatedFloat(message, field, index) : r->GetFloat(message, field));
       return;
     case FieldDescriptor::CPPTYPE_BOOL:
       *out += (repeated ? r->GetRepeatedBool(message, field, index) : r->GetBool(message, field))

@@ -50,17 +50,50 @@ base::Status Get(kube::Client& client, const std::string& path) {
   return {};
 }
 
+// Every flag but --secure-port, which may change between start attempts.
+std::vector<std::string> ApiServerArgs(const std::string& binary, const std::string& etcd_url,
+                                       const std::string& work_dir,
+                                       const std::vector<std::string>& extra) {
+  const std::string pki = work_dir + "/pki";
+  std::vector<std::string> args = {
+      binary,
+      "--etcd-servers=" + etcd_url,
+      "--bind-address=127.0.0.1",
+      // Without it a loopback-bound apiserver looks for a default route.
+      "--advertise-address=127.0.0.1",
+      "--cert-dir=" + work_dir + "/apiserver-certs",
+      "--tls-cert-file=" + pki + "/apiserver.crt",
+      "--tls-private-key-file=" + pki + "/apiserver.key",
+      "--service-cluster-ip-range=10.0.0.0/24",
+      "--service-account-issuer=https://kubernetes.default.svc.cluster.local",
+      "--service-account-key-file=" + pki + "/sa.pub",
+      "--service-account-signing-key-file=" + pki + "/sa.key",
+      "--token-auth-file=" + work_dir + "/tokens.csv",
+      "--authorization-mode=RBAC",
+      // ServiceAccount admission concerns pods only; StorageObjectInUseProtection
+      // adds a PV finalizer that only kube-controller-manager (absent) removes.
+      "--disable-admission-plugins=ServiceAccount,StorageObjectInUseProtection",
+      // Keeps benchmark throughput free of priority-and-fairness queuing.
+      "--enable-priority-and-fairness=false",
+  };
+  args.insert(args.end(), extra.begin(), extra.end());
+  return args;
+}
+
 }  // namespace
 
 base::Result<std::unique_ptr<ControlPlane>> ControlPlane::Start(ControlPlaneOptions options) {
   auto start = std::chrono::steady_clock::now();
   std::unique_ptr<ControlPlane> plane(new ControlPlane(std::move(options)));
   if (auto status = plane->Setup(); !status.ok()) {
-    // The logs the error points at stay for a post-mortem.
-    plane->owns_work_dir_ = false;
+    // Logs the error points at stay for a post-mortem (apiserver.log comes
+    // only after etcd.log).
+    const std::string& dir = plane->work_dir_;
+    bool keep =
+        !dir.empty() && (fs::exists(dir + "/peers-build.log") || fs::exists(dir + "/etcd.log"));
+    if (keep) plane->owns_work_dir_ = false;
     plane->Stop();
-    std::string where =
-        plane->work_dir_.empty() ? "" : " (work directory kept: " + plane->work_dir_ + ")";
+    std::string where = keep ? " (work directory kept: " + dir + ")" : "";
     return status.error().Wrap("start local control plane" + where);
   }
   LOG_INFO("Local control plane ready")
@@ -94,31 +127,8 @@ base::Status ControlPlane::Setup() {
   etcd_ = std::move(*etcd);
   LOG_INFO("Started etcd").With("url", etcd_->client_url()).With("seconds", SecondsSince(step));
 
-  const std::string pki = work_dir_ + "/pki";
-  apiserver_argv_ = {
-      binaries->apiserver,
-      "--etcd-servers=" + etcd_->client_url(),
-      "--bind-address=127.0.0.1",
-      // Without it a loopback-bound apiserver looks for a default route.
-      "--advertise-address=127.0.0.1",
-      "--cert-dir=" + work_dir_ + "/apiserver-certs",
-      "--tls-cert-file=" + pki + "/apiserver.crt",
-      "--tls-private-key-file=" + pki + "/apiserver.key",
-      "--service-cluster-ip-range=10.0.0.0/24",
-      "--service-account-issuer=https://kubernetes.default.svc.cluster.local",
-      "--service-account-key-file=" + pki + "/sa.pub",
-      "--service-account-signing-key-file=" + pki + "/sa.key",
-      "--token-auth-file=" + work_dir_ + "/tokens.csv",
-      "--authorization-mode=RBAC",
-      // ServiceAccount admission concerns pods only; StorageObjectInUseProtection
-      // adds a PV finalizer that only kube-controller-manager (absent) removes.
-      "--disable-admission-plugins=ServiceAccount,StorageObjectInUseProtection",
-      // Keeps benchmark throughput free of priority-and-fairness queuing.
-      "--enable-priority-and-fairness=false",
-  };
-  apiserver_argv_.insert(apiserver_argv_.end(), options_.extra_apiserver_args.begin(),
-                         options_.extra_apiserver_args.end());
-
+  apiserver_argv_ = ApiServerArgs(binaries->apiserver, etcd_->client_url(), work_dir_,
+                                  options_.extra_apiserver_args);
   step = std::chrono::steady_clock::now();
   if (auto status = StartApiServerOnFreePort(); !status.ok()) return status;
   LOG_INFO("Started kube-apiserver").With("url", server_url_).With("seconds", SecondsSince(step));
@@ -189,9 +199,8 @@ base::Status ControlPlane::StartApiServerOnFreePort() {
     admin_ = std::move(*admin);
 
     last = LaunchApiServer();
-    // Only an early exit can be a lost port race; a hang will not improve.
-    if (last.ok() || !apiserver_ || apiserver_->IsRunning()) return last;
-    LOG_WARNING("kube-apiserver exited during start, retrying on another port")
+    if (last.ok() || !apiserver_ || !ExitedOnPortConflict(*apiserver_)) return last;
+    LOG_WARNING("kube-apiserver lost its port to another process, retrying on another port")
         .With("attempt", attempt);
   }
   return last;

@@ -101,7 +101,7 @@ class ControlPlane {
   std::string admin_kubeconfig_;
   std::string attacher_kubeconfig_;
   std::string admin_token_;
-  std::vector<std::string> apiserver_argv_;  // without --secure-port
+  std::vector<std::string> apiserver_argv_;  // all but --secure-port
 
   std::unique_ptr<EtcdServer> etcd_;
   std::unique_ptr<Process> apiserver_;

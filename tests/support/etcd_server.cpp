@@ -78,9 +78,9 @@ base::Result<std::unique_ptr<EtcdServer>> EtcdServer::Start(const std::string& b
           new EtcdServer(std::move(*process), client_url, std::move(*client)));
     }
     last_error = ready.error();
-    // Still running but not healthy: not a port race, retrying will not help.
-    if ((*process)->IsRunning()) break;
-    LOG_WARNING("etcd exited during start, retrying on other ports").With("attempt", attempt);
+    if (!ExitedOnPortConflict(**process)) break;
+    LOG_WARNING("etcd lost a port to another process, retrying on other ports")
+        .With("attempt", attempt);
   }
   return last_error;
 }

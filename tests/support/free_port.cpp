@@ -9,6 +9,8 @@
 #include <cstring>
 #include <string>
 
+#include "tests/support/readiness.h"
+
 namespace testsupport {
 
 base::Result<int> PickFreeLoopbackPort() {
@@ -27,6 +29,11 @@ base::Result<int> PickFreeLoopbackPort() {
   }
   close(fd);
   return static_cast<int>(ntohs(addr.sin_port));
+}
+
+bool ExitedOnPortConflict(Process& peer) {
+  return !peer.IsRunning() &&
+         peer.LogTail(kLogTailLines).find("address already in use") != std::string::npos;
 }
 
 }  // namespace testsupport

@@ -13,6 +13,7 @@
 #include <signal.h>
 
 #include <cstdio>
+#include <filesystem>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -77,6 +78,9 @@ int main(int argc, char** argv) {
   }
   if (dir.empty()) return Usage();
 
+  // A script polling for DIR/env must not pick up a previous run's.
+  std::error_code ignored;
+  std::filesystem::remove(dir + "/env", ignored);
   auto plane = testsupport::ControlPlane::Start({.work_dir = dir, .keep_work_dir = true});
   if (!plane.ok()) {
     std::fprintf(stderr, "local-control-plane: %s\n", plane.error().message.c_str());

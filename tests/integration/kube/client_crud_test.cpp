@@ -48,7 +48,8 @@ TEST_F(ClientCrudTest, VolumeAttachmentCreateGetListPatchDelete) {
       R"({"status":{"attached":true,"attachmentMetadata":{"dev":"/dev/xvdb"}}})", "status");
   ASSERT_TRUE(status.ok()) << status.error().message;
   EXPECT_TRUE(status->status.attached);
-  EXPECT_EQ(status->status.attachment_metadata.at("dev"), "/dev/xvdb");
+  ASSERT_TRUE(status->status.attachment_metadata.contains("dev"));
+  EXPECT_EQ(status->status.attachment_metadata.find("dev")->second, "/dev/xvdb");
 
   // A status write through the main resource is ignored by the server.
   auto ignored = admin_->Patch<VolumeAttachment>("", "crud-va", PatchType::kMerge,

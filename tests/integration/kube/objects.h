@@ -15,7 +15,7 @@ inline PersistentVolume CsiPv(const std::string& name, const std::string& driver
   pv.spec.capacity_storage = "1Gi";
   pv.spec.access_modes = {"ReadWriteOnce"};
   pv.spec.persistent_volume_reclaim_policy = "Retain";
-  CsiPersistentVolumeSource csi;
+  CSIPersistentVolumeSource csi;
   csi.driver = driver;
   csi.volume_handle = name + "-handle";
   pv.spec.source = csi;

@@ -189,10 +189,17 @@ TEST_F(ReflectorIntegrationTest, CompactedResourceVersionRelistsWithoutMissingOr
   ASSERT_TRUE(plane_->StartApiServer().ok());
   recorder.Release();
 
+  // Events still buffered in the old stream may arrive first; the re-watch
+  // from the held resourceVersion must then meet 410 and relist.
+  auto deadline = std::chrono::steady_clock::now() + 60s;
+  while (source_->lists.load() == lists_before && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(50ms);
+  }
+  ASSERT_GT(source_->lists.load(), lists_before) << "expected a relist after 410 Gone";
   ASSERT_TRUE(recorder.AwaitEvent("appears", "add"));
   ASSERT_TRUE(recorder.AwaitEvent("vanishes", "delete"));
   ASSERT_TRUE(recorder.AwaitEvent("changes", "update"));
-  EXPECT_GT(source_->lists.load(), lists_before) << "expected a relist after 410 Gone";
+  ASSERT_TRUE(reflector_->HasSynced());
   EXPECT_EQ(recorder.EventsFor("stays"), std::vector<std::string>{"add"});
   EXPECT_EQ(recorder.EventsFor("changes"), (std::vector<std::string>{"add", "update"}));
   EXPECT_EQ(recorder.EventsFor("vanishes"), (std::vector<std::string>{"add", "delete"}));

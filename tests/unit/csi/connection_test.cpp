@@ -219,8 +219,7 @@ TEST_F(ConnectionTest, FailedCallLogsEmptyResponseAndGoStyleError) {
   auto response = logs.Grep("\"GRPC response\"");
   ASSERT_EQ(response.size(), 1u);
   EXPECT_THAT(response[0], HasSubstr(R"(response="{}")"));
-  EXPECT_THAT(response[0],
-              HasSubstr(R"(err="rpc error: code = NotFound desc = no such volume")"));
+  EXPECT_THAT(response[0], HasSubstr(R"(err="rpc error: code = NotFound desc = no such volume")"));
 }
 
 TEST_F(ConnectionTest, ResponseLogIsCappedButRequestIsNot) {
@@ -239,7 +238,7 @@ TEST_F(ConnectionTest, ResponseLogIsCappedButRequestIsNot) {
   auto response = logs.Grep("\"GRPC response\"");
   ASSERT_EQ(response.size(), 1u);
   EXPECT_THAT(response[0],
-              HasSubstr(R"(response="{\"publish_context\":{\"d [response body too large, )"
+              HasSubstr(R"(response="{\"publish_context\":{ [response body too large, )"
                         R"(log capped to 20 chars]")"));
   EXPECT_THAT(logs.Grep("\"GRPC call\"").at(0), HasSubstr(R"(\"volume_id\":\"vol-1\"}")"));
 }

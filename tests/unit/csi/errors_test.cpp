@@ -3,8 +3,8 @@
 // maybe-in-progress classification of Publish/Unpublish failures.
 #include "csi/errors.h"
 
-#include <gtest/gtest.h>
 #include <grpcpp/support/status.h>
+#include <gtest/gtest.h>
 
 namespace csi {
 namespace {
@@ -43,9 +43,9 @@ TEST(ErrorFromStatusTest, ClientDeadlineReadsLikeGoContextError) {
       ErrorFromStatus(grpc::Status(grpc::StatusCode::DEADLINE_EXCEEDED, "Deadline Exceeded"));
   EXPECT_EQ(e.message, "rpc error: code = DeadlineExceeded desc = context deadline exceeded");
   // A driver's own text is kept.
-  EXPECT_EQ(ErrorFromStatus(grpc::Status(grpc::StatusCode::DEADLINE_EXCEEDED, "slow array"))
-                .message,
-            "rpc error: code = DeadlineExceeded desc = slow array");
+  EXPECT_EQ(
+      ErrorFromStatus(grpc::Status(grpc::StatusCode::DEADLINE_EXCEEDED, "slow array")).message,
+      "rpc error: code = DeadlineExceeded desc = slow array");
 }
 
 TEST(IsGrpcErrorTest, NonGrpcAndContextWrapping) {
@@ -63,12 +63,12 @@ TEST(IsFinalErrorTest, MaybeInProgressCodesAreNotFinal) {
                     grpc::StatusCode::ABORTED}) {
     EXPECT_FALSE(IsFinalError(ErrorFromStatus(grpc::Status(code, "x")))) << CodeName(code);
   }
-  for (auto code : {grpc::StatusCode::UNKNOWN, grpc::StatusCode::INVALID_ARGUMENT,
-                    grpc::StatusCode::NOT_FOUND, grpc::StatusCode::ALREADY_EXISTS,
-                    grpc::StatusCode::PERMISSION_DENIED, grpc::StatusCode::FAILED_PRECONDITION,
-                    grpc::StatusCode::OUT_OF_RANGE, grpc::StatusCode::UNIMPLEMENTED,
-                    grpc::StatusCode::INTERNAL, grpc::StatusCode::DATA_LOSS,
-                    grpc::StatusCode::UNAUTHENTICATED}) {
+  for (auto code :
+       {grpc::StatusCode::UNKNOWN, grpc::StatusCode::INVALID_ARGUMENT, grpc::StatusCode::NOT_FOUND,
+        grpc::StatusCode::ALREADY_EXISTS, grpc::StatusCode::PERMISSION_DENIED,
+        grpc::StatusCode::FAILED_PRECONDITION, grpc::StatusCode::OUT_OF_RANGE,
+        grpc::StatusCode::UNIMPLEMENTED, grpc::StatusCode::INTERNAL, grpc::StatusCode::DATA_LOSS,
+        grpc::StatusCode::UNAUTHENTICATED}) {
     EXPECT_TRUE(IsFinalError(ErrorFromStatus(grpc::Status(code, "x")))) << CodeName(code);
   }
   EXPECT_TRUE(IsFinalError(base::Error("not from gRPC", kNonGrpcCode)));

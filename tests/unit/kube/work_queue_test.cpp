@@ -142,8 +142,8 @@ TEST_F(WorkQueueTest, ForgetResetsBackoff) {
   EXPECT_EQ(queue_.NumRequeues("a"), 0);
   EXPECT_EQ(queue_.NumRequeues("b"), 1);
 
-  // "a" is still pending at 1 s (earliest wins), but a fresh key-level backoff
-  // starts from the base again.
+  // Forget does not cancel the pending retry (due at 1 s, the earlier deadline);
+  // the next failure backs off from the base delay again.
   clock_.Advance(1s);
   ASSERT_THAT(GetWithin5s(queue_), Optional(std::string("a")));
   ASSERT_THAT(GetWithin5s(queue_), Optional(std::string("b")));
