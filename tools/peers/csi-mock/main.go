@@ -6,7 +6,9 @@
 package main
 
 import (
+	"context"
 	"flag"
+	"fmt"
 	"log"
 	"net"
 	"os"
@@ -24,6 +26,8 @@ func main() {
 	name := flag.String("name", "io.kubernetes.storage.mock", "CSI driver name (also its node ID)")
 	disableAttach := flag.Bool("disable-attach", false, "do not offer PUBLISH_UNPUBLISH_VOLUME")
 	attachLimit := flag.Int64("attach-limit", 0, "maximum volumes per node (0 = unlimited)")
+	createVolumes := flag.Int("create-volumes", 0, "volumes to create at start, named vol-1..vol-N "+
+		"(the driver also has three built-in volumes with IDs 1, 2, 3; created ones get IDs 4, 5, ...)")
 	flag.Parse()
 
 	path := strings.TrimPrefix(*endpoint, "unix://")
@@ -37,6 +41,18 @@ func main() {
 		DisableAttach: *disableAttach,
 		AttachLimit:   *attachLimit,
 	})
+	for i := 1; i <= *createVolumes; i++ {
+		_, err := driver.CreateVolume(context.Background(), &csi.CreateVolumeRequest{
+			Name: fmt.Sprintf("vol-%d", i),
+			VolumeCapabilities: []*csi.VolumeCapability{{
+				AccessType: &csi.VolumeCapability_Mount{Mount: &csi.VolumeCapability_MountVolume{}},
+				AccessMode: &csi.VolumeCapability_AccessMode{Mode: csi.VolumeCapability_AccessMode_SINGLE_NODE_WRITER},
+			}},
+		})
+		if err != nil {
+			log.Fatalf("create volume %d: %v", i, err)
+		}
+	}
 	server := grpc.NewServer()
 	csi.RegisterIdentityServer(server, driver)
 	csi.RegisterControllerServer(server, driver)

@@ -1,0 +1,110 @@
+// Controller: the attacher's informers, work queues and workers (BEHAVIOR.md
+// §5.1).
+//
+// Run() keeps the VolumeAttachment, PersistentVolume and (CSI handler only)
+// CSINode stores current, turns the events that matter (event_filters.h) into
+// object names on two queues, "csi-attacher-va" and "csi-attacher-pv", and runs
+// worker_threads workers on each. A worker syncs one name at a time through the
+// Handler: success forgets the name's backoff; an error logs and requeues it
+// after retry_interval_start * 2^failures, capped at retry_interval_max. The
+// queue never hands one name to two workers at once; different names (even of
+// the same volume) sync concurrently. VolumeAttachments of other drivers are
+// cached and queued but skipped at sync, as upstream does.
+//
+// The stores are owned by the caller so the handler (and the reconciler) read
+// the very caches this controller fills; they must outlive the controller.
+//
+// Thread-safety: every method may be called from any thread. Run() may be
+// called once (its queues cannot restart after shutdown).
+#pragma once
+
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <mutex>
+#include <stop_token>
+#include <string>
+#include <string_view>
+
+#include "attacher/handler.h"
+#include "base/clock.h"
+#include "base/result.h"
+#include "kube/csi_node.h"
+#include "kube/lister_watcher.h"
+#include "kube/persistent_volume.h"
+#include "kube/store.h"
+#include "kube/volume_attachment.h"
+#include "kube/work_queue.h"
+
+namespace attacher {
+
+struct ControllerOptions {
+  uint32_t worker_threads = 10;                          // --worker-threads, per queue
+  std::chrono::milliseconds retry_interval_start{1000};  // --retry-interval-start
+  std::chrono::milliseconds retry_interval_max{300000};  // --retry-interval-max
+  std::chrono::milliseconds resync_period{600000};       // --resync; 0 = never
+};
+
+class Controller {
+ public:
+  static constexpr std::string_view kVolumeAttachmentQueueName = "csi-attacher-va";
+  static constexpr std::string_view kPersistentVolumeQueueName = "csi-attacher-pv";
+
+  // `handler` must outlive the controller; so must the metrics observers,
+  // which may be null.
+  Controller(std::string driver_name, Handler& handler,
+             kube::Store<kube::VolumeAttachment>& volume_attachments,
+             kube::Store<kube::PersistentVolume>& persistent_volumes,
+             kube::Store<kube::CSINode>& csi_nodes, ControllerOptions options, base::Clock& clock,
+             kube::WorkQueueMetrics* va_queue_metrics = nullptr,
+             kube::WorkQueueMetrics* pv_queue_metrics = nullptr);
+
+  // Blocks until `stop` is requested. Starts one reflector per kind (no CSINode
+  // reflector when `csi_nodes` is null: the trivial handler never reads
+  // CSINodes), waits until the VolumeAttachment and PersistentVolume stores
+  // hold a complete list (CSINodes may lag: an attach missing its node ID just
+  // fails and is retried), then starts the workers. On stop: the queues take
+  // no new work, in-flight syncs finish, the reflectors stop, Run returns.
+  void Run(kube::ListerWatcher<kube::VolumeAttachment>& volume_attachments,
+           kube::ListerWatcher<kube::PersistentVolume>& persistent_volumes,
+           kube::ListerWatcher<kube::CSINode>* csi_nodes, std::stop_token stop);
+
+  // Whether Run() has seen the VolumeAttachment and PersistentVolume stores
+  // complete and started the workers.
+  bool HasSynced() const;
+  // Blocks until HasSynced() or `stop`; returns HasSynced(). Lets whatever
+  // reads the stores on its own (the reconciler) start on complete caches.
+  bool WaitForCacheSync(std::stop_token stop) const;
+
+  // Queues a VolumeAttachment by name for a sync (the reconciler's entry).
+  void EnqueueVolumeAttachment(const std::string& name);
+
+  // For the workqueue gauges read at scrape time.
+  const kube::WorkQueue& volume_attachment_queue() const { return va_queue_; }
+  const kube::WorkQueue& persistent_volume_queue() const { return pv_queue_; }
+
+ private:
+  // Hands out `queue`'s names to `sync` until the queue shuts down.
+  void Work(kube::WorkQueue& queue, std::string_view kind,
+            base::Status (Controller::*sync)(const std::string& name));
+  base::Status SyncVolumeAttachment(const std::string& name);
+  base::Status SyncPersistentVolume(const std::string& name);
+  void MarkSynced();
+
+  const std::string driver_name_;
+  const std::string finalizer_;
+  Handler& handler_;
+  kube::Store<kube::VolumeAttachment>& va_store_;
+  kube::Store<kube::PersistentVolume>& pv_store_;
+  kube::Store<kube::CSINode>& csi_node_store_;
+  const ControllerOptions options_;
+  base::Clock& clock_;
+  kube::WorkQueue va_queue_;
+  kube::WorkQueue pv_queue_;
+
+  mutable std::mutex synced_mu_;                   // guards synced_
+  mutable std::condition_variable_any synced_cv_;  // signalled when synced_ turns true
+  bool synced_ = false;
+};
+
+}  // namespace attacher

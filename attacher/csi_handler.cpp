@@ -1,0 +1,262 @@
+#include "attacher/csi_handler.h"
+
+#include <optional>
+#include <utility>
+
+#include "attacher/metadata_patch.h"
+#include "attacher/names.h"
+#include "attacher/node_id.h"
+#include "attacher/va_status.h"
+#include "attacher/volume_capability.h"
+#include "attacher/volume_source.h"
+#include "base/log.h"
+#include "csi/errors.h"
+#include "kube/api_error.h"
+
+namespace attacher {
+namespace {
+
+std::map<std::string, std::string> ToMap(const kube::StringMap& map) {
+  return std::map<std::string, std::string>(map.begin(), map.end());
+}
+
+}  // namespace
+
+CsiHandler::CsiHandler(std::string driver_name, const kube::Store<kube::VolumeAttachment>& vas,
+                       const kube::Store<kube::PersistentVolume>& pvs,
+                       const kube::Store<kube::CSINode>& csi_nodes, KubernetesApi& api,
+                       VolumePublisher& publisher, Options options, base::Clock& clock)
+    : driver_name_(std::move(driver_name)),
+      finalizer_(FinalizerFor(driver_name_)),
+      vas_(vas),
+      pvs_(pvs),
+      csi_nodes_(csi_nodes),
+      api_(api),
+      publisher_(publisher),
+      options_(std::move(options)),
+      clock_(clock) {}
+
+void CsiHandler::RequestForceSync(const std::string& va_name) {
+  std::lock_guard lock(force_sync_mu_);
+  force_sync_.insert(va_name);
+}
+
+bool CsiHandler::TakeForceSync(const std::string& va_name) {
+  std::lock_guard lock(force_sync_mu_);
+  return force_sync_.erase(va_name) > 0;
+}
+
+base::Status CsiHandler::SyncVolumeAttachment(const kube::VolumeAttachment& va) {
+  // Taken, not just read: a request arriving while this sync runs must
+  // survive it, because it may reflect driver state this sync did not see.
+  bool forced = TakeForceSync(va.metadata.name);
+  base::Status status =
+      va.metadata.deletion_timestamp.empty() ? Attach(va, forced) : Detach(va, forced);
+  if (forced && !status.ok()) RequestForceSync(va.metadata.name);
+  return status;
+}
+
+base::Status CsiHandler::Attach(const kube::VolumeAttachment& va, bool forced) {
+  const std::string& name = va.metadata.name;
+  if (va.status.attached && !forced) {
+    LOG_V(4, "Already attached").With("VolumeAttachment", name);
+    return base::Status::Ok();
+  }
+  LOG_V(2, "Attaching").With("VolumeAttachment", name);
+  auto request = PrepareAttach(va);
+  if (!request.ok()) return FailAttach(va, request.error(), /*from_driver=*/false);
+  auto publish_context = publisher_.Publish(*request);
+  if (!publish_context.ok()) return FailAttach(va, publish_context.error(), /*from_driver=*/true);
+  LOG_V(2, "Attached").With("VolumeAttachment", name);
+
+  // Like upstream, a failure here is not saved as attachError: the volume
+  // is attached, only recording it failed.
+  if (std::string patch = MarkAttachedPatch(va, *publish_context); !patch.empty()) {
+    auto marked = api_.PatchVolumeAttachment(name, kube::PatchType::kMerge, patch, true);
+    if (!marked.ok()) return marked.error().Wrap("failed to mark as attached");
+  }
+  return base::Status::Ok();
+}
+
+base::Result<PublishRequest> CsiHandler::PrepareAttach(const kube::VolumeAttachment& va) {
+  auto volume = VolumeOf(va, pvs_);
+  if (!volume.ok()) return volume.error();
+  if (const kube::PersistentVolume* pv = volume->pv.get()) {
+    if (!pv->metadata.deletion_timestamp.empty()) {
+      return base::Error("PersistentVolume \"" + pv->metadata.name + "\" is marked for deletion");
+    }
+    if (auto added = EnsurePvFinalizer(*pv); !added.ok()) {
+      return added.error().Wrap("could not add PersistentVolume finalizer");
+    }
+  }
+  auto csi = CsiSourceOf(*volume->spec);
+  if (!csi.ok()) return csi.error();
+  const kube::CSIPersistentVolumeSource& source = **csi;
+
+  PublishRequest request;
+  request.volume_context = ToMap(source.volume_attributes);
+  request.volume_id = source.volume_handle;
+  // CSI: "CO MUST set this field to false if SP does not have the
+  // PUBLISH_READONLY controller capability".
+  request.readonly = source.read_only && options_.supports_publish_readonly;
+  auto capability = VolumeCapabilityFor(
+      *volume->spec, source, options_.supports_single_node_multi_writer, options_.default_fstype);
+  if (!capability.ok()) return capability.error();
+  request.capability = std::move(*capability);
+  auto secrets = LoadSecrets(source);
+  if (!secrets.ok()) return secrets.error();
+  request.secrets = std::move(*secrets);
+  auto node_id = NodeIdOf(csi_nodes_, driver_name_, va.spec.node_name, /*annotated=*/nullptr);
+  if (!node_id.ok()) return node_id.error();
+  request.node_id = std::move(*node_id);
+
+  if (auto saved = SaveFinalizerAndNodeId(va, request.node_id); !saved.ok()) return saved.error();
+  return request;
+}
+
+base::Status CsiHandler::EnsurePvFinalizer(const kube::PersistentVolume& pv) {
+  if (HasFinalizer(pv.metadata, finalizer_)) return base::Status::Ok();
+  kube::JsonPatch patch;
+  AddFinalizerOps(pv.metadata, finalizer_, patch);
+  auto patched =
+      api_.PatchPersistentVolume(pv.metadata.name, kube::PatchType::kJson, patch.Serialize());
+  if (!patched.ok()) return patched.error();
+  LOG_V(4, "PV finalizer added").With("PersistentVolume", pv.metadata.name);
+  return base::Status::Ok();
+}
+
+// One JSON Patch for both, where upstream sends a merge patch that rewrites
+// the finalizer list from the cache (BEHAVIOR.md §7).
+base::Status CsiHandler::SaveFinalizerAndNodeId(const kube::VolumeAttachment& va,
+                                                const std::string& node_id) {
+  kube::JsonPatch patch;
+  if (!HasFinalizer(va.metadata, finalizer_)) AddFinalizerOps(va.metadata, finalizer_, patch);
+  auto annotation = va.metadata.annotations.find(kNodeIdAnnotation);
+  if (annotation == va.metadata.annotations.end() || annotation->second != node_id) {
+    SetAnnotationOps(va.metadata, kNodeIdAnnotation, node_id, patch);
+  }
+  if (patch.empty()) return base::Status::Ok();
+  auto patched = api_.PatchVolumeAttachment(va.metadata.name, kube::PatchType::kJson,
+                                            patch.Serialize(), /*status=*/false);
+  if (!patched.ok()) return patched.error().Wrap("could not save VolumeAttachment");
+  return base::Status::Ok();
+}
+
+base::Status CsiHandler::FailAttach(const kube::VolumeAttachment& va, const base::Error& error,
+                                    bool from_driver) {
+  std::optional<int32_t> code;
+  if (from_driver && options_.error_code_enabled && csi::IsGrpcError(error)) code = error.code;
+  SaveError(va, AttachErrorPatch(va, MakeVolumeError(error.message, clock_.WallNow(), code)));
+  return error.Wrap("failed to attach");
+}
+
+base::Status CsiHandler::Detach(const kube::VolumeAttachment& va, bool forced) {
+  const std::string& name = va.metadata.name;
+  if (!forced && !HasFinalizer(va.metadata, finalizer_)) {
+    LOG_V(4, "Already detached").With("VolumeAttachment", name);
+    return base::Status::Ok();
+  }
+  LOG_V(2, "Detaching").With("VolumeAttachment", name);
+  auto request = PrepareDetach(va);
+  if (!request.ok()) return FailDetach(va, request.error());
+  if (auto unpublished = publisher_.Unpublish(*request); !unpublished.ok()) {
+    return FailDetach(va, unpublished.error());
+  }
+  LOG_V(2, "Detached").With("VolumeAttachment", name);
+  if (auto marked = MarkDetached(va); !marked.ok()) {
+    return FailDetach(va, marked.error().Wrap("could not mark as detached"));
+  }
+  return base::Status::Ok();
+}
+
+base::Result<UnpublishRequest> CsiHandler::PrepareDetach(const kube::VolumeAttachment& va) {
+  auto volume = VolumeOf(va, pvs_);
+  if (!volume.ok()) return volume.error();
+  auto csi = CsiSourceOf(*volume->spec);
+  if (!csi.ok()) return csi.error();
+
+  UnpublishRequest request;
+  request.volume_id = (*csi)->volume_handle;
+  auto secrets = LoadSecrets(**csi);
+  if (!secrets.ok()) return secrets.error();
+  request.secrets = std::move(*secrets);
+  auto node_id = NodeIdOf(csi_nodes_, driver_name_, va.spec.node_name, &va);
+  if (!node_id.ok()) return node_id.error();
+  request.node_id = std::move(*node_id);
+  return request;
+}
+
+// The finalizer goes first, in its own patch on the main resource: once it is
+// gone a deleted VA disappears and no later sync can Unpublish again (the
+// v4.9 fix for external-attacher#587). A VA that is gone already counts as
+// detached.
+base::Status CsiHandler::MarkDetached(const kube::VolumeAttachment& va) {
+  const std::string& name = va.metadata.name;
+  bool has_finalizer = HasFinalizer(va.metadata, finalizer_);
+  if (!has_finalizer && !va.status.attached) return base::Status::Ok();
+  if (has_finalizer) {
+    auto patched = api_.PatchVolumeAttachment(name, kube::PatchType::kMerge,
+                                              RemoveFinalizerMergePatch(va.metadata, finalizer_),
+                                              /*status=*/false);
+    if (!patched.ok()) {
+      return kube::IsNotFound(patched.error()) ? base::Status::Ok() : patched.error();
+    }
+  }
+  if (std::string patch = MarkDetachedPatch(va); !patch.empty()) {
+    auto patched = api_.PatchVolumeAttachment(name, kube::PatchType::kMerge, patch, true);
+    if (!patched.ok() && !kube::IsNotFound(patched.error())) return patched.error();
+  }
+  return base::Status::Ok();
+}
+
+base::Status CsiHandler::FailDetach(const kube::VolumeAttachment& va, const base::Error& error) {
+  SaveError(va, DetachErrorPatch(va, MakeVolumeError(error.message, clock_.WallNow(),
+                                                     /*error_code=*/std::nullopt)));
+  return error.Wrap("failed to detach");
+}
+
+base::Result<std::map<std::string, std::string>> CsiHandler::LoadSecrets(
+    const kube::CSIPersistentVolumeSource& csi) {
+  if (!csi.controller_publish_secret_ref) return std::map<std::string, std::string>();
+  const kube::SecretReference& ref = *csi.controller_publish_secret_ref;
+  auto secret = api_.GetSecret(ref.namespace_, ref.name);
+  if (!secret.ok()) {
+    return secret.error().Wrap("failed to load secret \"" + ref.namespace_ + "/" + ref.name + "\"");
+  }
+  return ToMap(secret->data);
+}
+
+void CsiHandler::SaveError(const kube::VolumeAttachment& va, const std::string& patch) {
+  if (patch.empty()) return;
+  auto saved = api_.PatchVolumeAttachment(va.metadata.name, kube::PatchType::kMerge, patch,
+                                          /*status=*/true);
+  if (!saved.ok()) {
+    LOG_V(2, "Failed to save error in VolumeAttachment status")
+        .With("VolumeAttachment", va.metadata.name)
+        .With("err", saved.error().message);
+  }
+}
+
+base::Status CsiHandler::SyncPersistentVolume(const kube::PersistentVolume& pv) {
+  const std::string& name = pv.metadata.name;
+  if (pv.metadata.deletion_timestamp.empty()) return base::Status::Ok();
+  kube::JsonPatch patch = RemoveFinalizerPatch(pv.metadata, finalizer_);
+  if (patch.empty()) return base::Status::Ok();
+  for (const auto& va : vas_.List()) {
+    if (va->spec.source.persistent_volume_name == name) {
+      LOG_V(4, "PV still in use, keeping its finalizer")
+          .With("PersistentVolume", name)
+          .With("VolumeAttachment", va->metadata.name);
+      return base::Status::Ok();
+    }
+  }
+  auto patched = api_.PatchPersistentVolume(name, kube::PatchType::kJson, patch.Serialize());
+  if (!patched.ok()) {
+    return patched.error().Wrap("failed to remove finalizer from PersistentVolume \"" + name +
+                                "\"");
+  }
+  LOG_V(2, "Removed finalizer from PV").With("PersistentVolume", name);
+  return base::Status::Ok();
+}
+
+}  // namespace attacher

@@ -1,0 +1,93 @@
+// CsiHandler: attaches and detaches volumes with ControllerPublishVolume /
+// ControllerUnpublishVolume (BEHAVIOR.md §5.3-§5.5). It reads VAs, PVs and
+// CSINodes from the caches, writes through KubernetesApi and calls the driver
+// through VolumePublisher.
+//
+// SyncVolumeAttachment attaches a VA without deletionTimestamp, unless it is
+// already attached, and detaches one with it, unless our finalizer is gone;
+// RequestForceSync overrides both skips until a sync of that VA succeeds. A
+// failed attach/detach is saved in status.attachError/detachError and
+// returned, so the controller retries with backoff.
+//
+// SyncPersistentVolume removes our finalizer from a PV being deleted once no
+// VA of any driver names it. PVs without deletionTimestamp are ignored: the
+// other case of §5.5 (an in-tree PV whose migrated-to annotation does not
+// name the driver) needs CSI migration, which is not supported yet; attach and
+// detach of in-tree PVs fail with an error saying so.
+//
+// Thread-safe if `api` and `publisher` are: many workers sync at once.
+#pragma once
+
+#include <map>
+#include <mutex>
+#include <string>
+#include <unordered_set>
+
+#include "attacher/handler.h"
+#include "attacher/kubernetes_api.h"
+#include "attacher/volume_publisher.h"
+#include "base/clock.h"
+#include "kube/csi_node.h"
+#include "kube/store.h"
+
+namespace attacher {
+
+class CsiHandler final : public Handler {
+ public:
+  struct Options {
+    bool supports_publish_readonly = false;          // controller cap PUBLISH_READONLY
+    bool supports_single_node_multi_writer = false;  // controller cap SINGLE_NODE_MULTI_WRITER
+    std::string default_fstype = {};                 // --default-fstype
+    // Feature gate MutableCSINodeAllocatableCount: a failed Publish's gRPC
+    // code goes to status.attachError.errorCode.
+    bool error_code_enabled = true;
+  };
+
+  CsiHandler(std::string driver_name, const kube::Store<kube::VolumeAttachment>& vas,
+             const kube::Store<kube::PersistentVolume>& pvs,
+             const kube::Store<kube::CSINode>& csi_nodes, KubernetesApi& api,
+             VolumePublisher& publisher, Options options, base::Clock& clock);
+
+  base::Status SyncVolumeAttachment(const kube::VolumeAttachment& va) override;
+  base::Status SyncPersistentVolume(const kube::PersistentVolume& pv) override;
+  void RequestForceSync(const std::string& va_name) override;
+
+ private:
+  // Removes and returns the pending force-sync of `va_name`.
+  bool TakeForceSync(const std::string& va_name);
+
+  base::Status Attach(const kube::VolumeAttachment& va, bool forced);
+  // Steps 1-6 of §5.3: everything up to the Publish call.
+  base::Result<PublishRequest> PrepareAttach(const kube::VolumeAttachment& va);
+  base::Status EnsurePvFinalizer(const kube::PersistentVolume& pv);
+  base::Status SaveFinalizerAndNodeId(const kube::VolumeAttachment& va, const std::string& node_id);
+  // `from_driver`: `error` is the Publish call's, so it may carry a gRPC code.
+  base::Status FailAttach(const kube::VolumeAttachment& va, const base::Error& error,
+                          bool from_driver);
+
+  base::Status Detach(const kube::VolumeAttachment& va, bool forced);
+  base::Result<UnpublishRequest> PrepareDetach(const kube::VolumeAttachment& va);
+  base::Status MarkDetached(const kube::VolumeAttachment& va);
+  base::Status FailDetach(const kube::VolumeAttachment& va, const base::Error& error);
+
+  base::Result<std::map<std::string, std::string>> LoadSecrets(
+      const kube::CSIPersistentVolumeSource& csi);
+  // Writes a status patch recording a failure; a failure to write is only
+  // logged, the caller reports the original error.
+  void SaveError(const kube::VolumeAttachment& va, const std::string& patch);
+
+  const std::string driver_name_;
+  const std::string finalizer_;
+  const kube::Store<kube::VolumeAttachment>& vas_;
+  const kube::Store<kube::PersistentVolume>& pvs_;
+  const kube::Store<kube::CSINode>& csi_nodes_;
+  KubernetesApi& api_;
+  VolumePublisher& publisher_;
+  const Options options_;
+  base::Clock& clock_;
+
+  std::mutex force_sync_mu_;
+  std::unordered_set<std::string> force_sync_;  // guarded by force_sync_mu_
+};
+
+}  // namespace attacher

@@ -1,0 +1,32 @@
+#include "attacher/event_filters.h"
+
+#include <algorithm>
+
+namespace attacher {
+
+bool ShouldEnqueueVolumeAttachmentUpdate(const kube::VolumeAttachment& old_va,
+                                         const kube::VolumeAttachment& new_va) {
+  if (old_va.metadata.resource_version == new_va.metadata.resource_version) return true;
+  // Give the new object the old values of the fields that do not count; if
+  // that makes it equal to the old one, nothing else changed. (Upstream also
+  // ignores managedFields; ObjectMeta does not decode them.)
+  kube::VolumeAttachment masked = new_va;
+  masked.metadata.resource_version = old_va.metadata.resource_version;
+  masked.status.attach_error = old_va.status.attach_error;
+  masked.status.detach_error = old_va.status.detach_error;
+  return !(masked == old_va);
+}
+
+const std::optional<std::string>& PersistentVolumeToSyncOnDelete(
+    const kube::VolumeAttachment& deleted_va) {
+  return deleted_va.spec.source.persistent_volume_name;
+}
+
+bool ShouldEnqueuePersistentVolume(const kube::PersistentVolume& pv, std::string_view finalizer) {
+  const auto& finalizers = pv.metadata.finalizers;
+  bool has_finalizer =
+      std::find(finalizers.begin(), finalizers.end(), finalizer) != finalizers.end();
+  return has_finalizer && !pv.metadata.deletion_timestamp.empty();
+}
+
+}  // namespace attacher

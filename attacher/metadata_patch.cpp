@@ -1,0 +1,66 @@
+#include "attacher/metadata_patch.h"
+
+#include <algorithm>
+
+#include "kube/codec.h"
+#include "kube/merge_patch.h"
+
+namespace attacher {
+namespace {
+
+constexpr std::string_view kFinalizersPath = "/metadata/finalizers";
+constexpr std::string_view kAnnotationsPath = "/metadata/annotations";
+
+}  // namespace
+
+bool HasFinalizer(const kube::ObjectMeta& meta, std::string_view finalizer) {
+  return std::find(meta.finalizers.begin(), meta.finalizers.end(), finalizer) !=
+         meta.finalizers.end();
+}
+
+void AddFinalizerOps(const kube::ObjectMeta& meta, std::string_view finalizer,
+                     kube::JsonPatch& patch) {
+  nlohmann::json list = nlohmann::json::array({finalizer});
+  if (!meta.has_finalizers_field) {
+    patch.Test(kFinalizersPath, nullptr).Add(kFinalizersPath, std::move(list));
+  } else if (meta.finalizers.empty()) {
+    patch.Test(kFinalizersPath, nlohmann::json::array()).Replace(kFinalizersPath, std::move(list));
+  } else {
+    // Appending cannot lose a concurrent writer's entry, so no test is needed.
+    patch.Add(std::string(kFinalizersPath) + "/-", finalizer);
+  }
+}
+
+void SetAnnotationOps(const kube::ObjectMeta& meta, std::string_view key, std::string_view value,
+                      kube::JsonPatch& patch) {
+  if (meta.annotations.empty()) {
+    // The API server omits an empty map, so empty here means absent there.
+    patch.Test(kAnnotationsPath, nullptr)
+        .Add(kAnnotationsPath, nlohmann::json::object({{key, value}}));
+    return;
+  }
+  std::string path = std::string(kAnnotationsPath) + "/" + kube::EscapePointer(key);
+  if (meta.annotations.contains(key)) {
+    patch.Replace(path, value);
+  } else {
+    patch.Add(path, value);
+  }
+}
+
+kube::JsonPatch RemoveFinalizerPatch(const kube::ObjectMeta& meta, std::string_view finalizer) {
+  kube::JsonPatch patch;
+  auto it = std::find(meta.finalizers.begin(), meta.finalizers.end(), finalizer);
+  if (it == meta.finalizers.end()) return patch;
+  std::string path =
+      std::string(kFinalizersPath) + "/" + std::to_string(it - meta.finalizers.begin());
+  patch.Test(path, finalizer).Remove(path);
+  return patch;
+}
+
+std::string RemoveFinalizerMergePatch(const kube::ObjectMeta& meta, std::string_view finalizer) {
+  kube::ObjectMeta modified = meta;
+  std::erase(modified.finalizers, finalizer);
+  return kube::CreateMergePatch({{"metadata", meta}}, {{"metadata", modified}}).dump();
+}
+
+}  // namespace attacher

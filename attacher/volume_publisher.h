@@ -1,0 +1,60 @@
+// VolumePublisher: the two CSI calls the attacher makes per VolumeAttachment,
+// in attacher terms. CsiVolumePublisher maps them onto csi::ControllerClient;
+// handler tests use a scripted fake. Errors carry the gRPC code in
+// base::Error::code (csi::kNonGrpcCode when the failure was not a gRPC status).
+#pragma once
+
+#include <chrono>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "base/result.h"
+
+namespace attacher {
+
+// CSI VolumeCapability.AccessMode.Mode values (CSI spec field numbers).
+enum class AccessMode {
+  kUnknown = 0,
+  kSingleNodeWriter = 1,
+  kSingleNodeReaderOnly = 2,
+  kMultiNodeReaderOnly = 3,
+  kMultiNodeSingleWriter = 4,
+  kMultiNodeMultiWriter = 5,
+  kSingleNodeSingleWriter = 6,
+  kSingleNodeMultiWriter = 7,
+};
+
+struct VolumeCapability {
+  bool block = false;  // else mount
+  std::string fs_type;
+  std::vector<std::string> mount_flags;
+  AccessMode access_mode = AccessMode::kUnknown;
+};
+
+struct PublishRequest {
+  std::string volume_id;
+  std::string node_id;
+  VolumeCapability capability;
+  bool readonly = false;
+  std::map<std::string, std::string> secrets;
+  std::map<std::string, std::string> volume_context;
+  bool migrated = false;  // for the `migrated` metric label
+};
+
+struct UnpublishRequest {
+  std::string volume_id;
+  std::string node_id;
+  std::map<std::string, std::string> secrets;
+  bool migrated = false;
+};
+
+class VolumePublisher {
+ public:
+  virtual ~VolumePublisher() = default;
+  // Returns the publish_context.
+  virtual base::Result<std::map<std::string, std::string>> Publish(const PublishRequest& r) = 0;
+  virtual base::Status Unpublish(const UnpublishRequest& r) = 0;
+};
+
+}  // namespace attacher

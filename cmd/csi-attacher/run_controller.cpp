@@ -1,0 +1,101 @@
+#include "cmd/csi-attacher/run_controller.h"
+
+#include <chrono>
+#include <memory>
+#include <thread>
+
+#include "attacher/controller.h"
+#include "attacher/csi_handler.h"
+#include "attacher/csi_volume_publisher.h"
+#include "attacher/kubernetes_api.h"
+#include "attacher/reconciler.h"
+#include "attacher/trivial_handler.h"
+#include "base/clock.h"
+#include "base/log.h"
+#include "csi/controller_client.h"
+#include "kube/lister_watcher.h"
+
+namespace csiattacher {
+namespace {
+
+std::chrono::milliseconds Millis(std::chrono::nanoseconds d) {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(d);
+}
+
+}  // namespace
+
+void RunController(const Options& options, const DriverInfo& driver,
+                   const ControllerFeatures& features, kube::Client& client,
+                   csi::Connection& connection, std::stop_token stop) {
+  base::Clock& clock = base::Clock::Real();
+  const csi::Capabilities& caps = driver.capabilities;
+
+  kube::Store<kube::VolumeAttachment> volume_attachments;
+  kube::Store<kube::PersistentVolume> persistent_volumes;
+  kube::Store<kube::CSINode> csi_nodes;
+  attacher::KubernetesApiClient api(client);
+  csi::ControllerClient controller_client(connection);
+  attacher::CsiVolumePublisher publisher(controller_client, options.timeout);
+
+  std::unique_ptr<attacher::Handler> handler;
+  if (!caps.controller_service) {
+    handler = std::make_unique<attacher::TrivialHandler>(driver.name, api);
+    LOG_V(2, "CSI driver does not support Plugin Controller Service, using trivial handler")
+        .With("driver", driver.name);
+  } else if (!caps.publish_unpublish) {
+    handler = std::make_unique<attacher::TrivialHandler>(driver.name, api);
+    LOG_V(2, "CSI driver does not support ControllerPublishUnpublish, using trivial handler")
+        .With("driver", driver.name);
+  } else {
+    attacher::CsiHandler::Options handler_options;
+    handler_options.supports_publish_readonly = caps.publish_readonly;
+    handler_options.supports_single_node_multi_writer = caps.single_node_multi_writer;
+    handler_options.default_fstype = options.default_fstype;
+    handler_options.error_code_enabled = features.error_code_enabled;
+    handler =
+        std::make_unique<attacher::CsiHandler>(driver.name, volume_attachments, persistent_volumes,
+                                               csi_nodes, api, publisher, handler_options, clock);
+    LOG_V(2, "CSI driver supports ControllerPublishUnpublish, using real CSI handler")
+        .With("driver", driver.name);
+  }
+
+  attacher::ControllerOptions controller_options;
+  controller_options.worker_threads = static_cast<uint32_t>(options.worker_threads);
+  controller_options.retry_interval_start = Millis(options.retry_interval_start);
+  controller_options.retry_interval_max = Millis(options.retry_interval_max);
+  controller_options.resync_period = Millis(options.resync);
+  attacher::Controller controller(driver.name, *handler, volume_attachments, persistent_volumes,
+                                  csi_nodes, controller_options, clock);
+
+  // The reconciler forces syncs through the CSI handler; the trivial one has
+  // nothing to reconcile (upstream's ReconcileVA is a no-op there).
+  std::unique_ptr<attacher::Reconciler> reconciler;
+  std::jthread reconciler_thread;
+  if (caps.CanAttach() && caps.CanReconcile()) {
+    LOG_V(2,
+          "CSI driver supports list volumes published nodes. Using capability to reconcile "
+          "volume attachment objects with actual backend state")
+        .With("driver", driver.name);
+    const auto max_entries = static_cast<int32_t>(options.max_entries);
+    reconciler = std::make_unique<attacher::Reconciler>(
+        driver.name, *handler, volume_attachments, persistent_volumes, csi_nodes,
+        [&controller_client, max_entries, timeout = options.timeout] {
+          return controller_client.ListVolumes(max_entries, timeout);
+        },
+        [&controller](const std::string& name) { controller.EnqueueVolumeAttachment(name); },
+        options.reconcile_sync, clock);
+    reconciler_thread = std::jthread([&controller, &reconciler, stop] {
+      if (controller.WaitForCacheSync(stop)) reconciler->Run(stop);
+    });
+  }
+
+  kube::ClientListerWatcher<kube::VolumeAttachment> va_source(client, "");
+  kube::ClientListerWatcher<kube::PersistentVolume> pv_source(client, "");
+  kube::ClientListerWatcher<kube::CSINode> csi_node_source(client, "");
+  LOG_INFO("Starting CSI attacher").With("driver", driver.name);
+  controller.Run(va_source, pv_source, caps.CanAttach() ? &csi_node_source : nullptr, stop);
+  if (reconciler_thread.joinable()) reconciler_thread.join();
+  LOG_INFO("Shutting CSI attacher").With("driver", driver.name);
+}
+
+}  // namespace csiattacher

@@ -1,0 +1,32 @@
+// RunController: the last step of startup (BEHAVIOR.md §1.4 "handler → run").
+// Builds the caches, the handler the driver's capabilities call for
+// (CsiHandler with PUBLISH_UNPUBLISH_VOLUME, else TrivialHandler), the
+// Controller and, when the driver can also list published volumes, the
+// Reconciler; runs them until `stop` and returns once all have stopped, with
+// in-flight CSI calls finished.
+#pragma once
+
+#include <stop_token>
+#include <string>
+
+#include "cmd/csi-attacher/options.h"
+#include "csi/capabilities.h"
+#include "csi/connection.h"
+#include "kube/client.h"
+
+namespace csiattacher {
+
+struct DriverInfo {
+  std::string name;
+  csi::Capabilities capabilities;
+};
+
+struct ControllerFeatures {
+  bool error_code_enabled = true;  // MutableCSINodeAllocatableCount
+};
+
+void RunController(const Options& options, const DriverInfo& driver,
+                   const ControllerFeatures& features, kube::Client& client,
+                   csi::Connection& connection, std::stop_token stop);
+
+}  // namespace csiattacher

@@ -1,0 +1,133 @@
+#!/usr/bin/env bash
+# The demo: on a fresh machine, installs what is missing, builds, starts a local
+# control plane (etcd + kube-apiserver with RBAC and real TLS), the CSI mock
+# driver (Kubernetes' e2e mock, attach-capable) and our csi-attacher running as
+# its RBAC-limited ServiceAccount; creates volumes, PVs, a CSINode and
+# VolumeAttachments, shows them attach, deletes them and shows the detach, then
+# stops everything. Logs stay in $DEMO_DIR (printed at the end).
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+ROOT=$PWD
+
+COUNT=${DEMO_VOLUMES:-5}
+DRIVER=csi-mock.demo.example.com
+NODE=demo-node
+DEMO_DIR=${DEMO_DIR:-$(mktemp -d /tmp/csi-attacher-demo.XXXXXX)}
+mkdir -p "$DEMO_DIR"
+
+say() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
+
+PIDS=()
+cleanup() {
+  for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
+  for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
+  echo
+  echo "Everything stopped. Logs: $DEMO_DIR (attacher.log, csi-driver.log, cp/*.log)"
+}
+trap cleanup EXIT
+
+say "Installing packages and building (cached after the first run)"
+scripts/install-deps.sh
+PEERS=$(tools/peers/build.sh etcd kube csi-mock)
+eval "$(grep -E '^[A-Z_]+_BIN=' <<<"$PEERS")"
+export ETCD_BIN KUBE_APISERVER_BIN
+cmake --preset default >/dev/null
+cmake --build --preset default --target csi-attacher local-control-plane
+
+say "Starting etcd + kube-apiserver"
+build/default/local-control-plane --dir "$DEMO_DIR/cp" >"$DEMO_DIR/control-plane.out" 2>&1 &
+PIDS+=($!)
+for _ in $(seq 1 240); do
+  grep -q '^ready' "$DEMO_DIR/control-plane.out" 2>/dev/null && break
+  kill -0 "${PIDS[0]}" 2>/dev/null || { cat "$DEMO_DIR/control-plane.out"; exit 1; }
+  sleep 0.5
+done
+grep -q '^ready' "$DEMO_DIR/control-plane.out" || { echo "control plane not ready"; exit 1; }
+# shellcheck disable=SC1091
+source "$DEMO_DIR/cp/env"
+ADMIN_TOKEN=$(sed -n 's/^ *token: *//p' "$ADMIN_KUBECONFIG" | head -1)
+echo "API server: $SERVER"
+
+# kapi METHOD PATH [JSON-BODY [CONTENT-TYPE]]: one API call as the admin.
+kapi() {
+  local args=(-sS --fail-with-body --cacert "$CA_FILE" -H "Authorization: Bearer $ADMIN_TOKEN"
+    -H "Content-Type: ${4:-application/json}" -X "$1" "$SERVER$2")
+  [ $# -ge 3 ] && args+=(--data "$3")
+  curl "${args[@]}"
+}
+
+say "Starting the CSI driver ($DRIVER) with $COUNT volumes"
+"$CSI_MOCK_BIN" --endpoint "$DEMO_DIR/csi.sock" --name "$DRIVER" --create-volumes "$COUNT" \
+  >"$DEMO_DIR/csi-driver.log" 2>&1 &
+PIDS+=($!)
+
+say "Starting csi-attacher as ServiceAccount default/csi-attacher"
+build/default/cmd/csi-attacher/csi-attacher --kubeconfig "$ATTACHER_KUBECONFIG" \
+  --csi-address "$DEMO_DIR/csi.sock" --timeout 15s --worker-threads 4 -v=2 \
+  >"$DEMO_DIR/attacher.log" 2>&1 &
+PIDS+=($!)
+
+say "Creating a CSINode, $COUNT PersistentVolumes and $COUNT VolumeAttachments"
+# The mock driver's node ID is its driver name.
+kapi POST /apis/storage.k8s.io/v1/csinodes \
+  "{\"apiVersion\":\"storage.k8s.io/v1\",\"kind\":\"CSINode\",\"metadata\":{\"name\":\"$NODE\"},\"spec\":{\"drivers\":[{\"name\":\"$DRIVER\",\"nodeID\":\"$DRIVER\"}]}}" >/dev/null
+for i in $(seq 1 "$COUNT"); do
+  handle=$((i + 3))  # created volumes follow the mock's three built-in ones
+  kapi POST /api/v1/persistentvolumes \
+    "{\"apiVersion\":\"v1\",\"kind\":\"PersistentVolume\",\"metadata\":{\"name\":\"demo-pv-$i\"},\"spec\":{\"capacity\":{\"storage\":\"1Gi\"},\"accessModes\":[\"ReadWriteOnce\"],\"persistentVolumeReclaimPolicy\":\"Retain\",\"csi\":{\"driver\":\"$DRIVER\",\"volumeHandle\":\"$handle\",\"fsType\":\"ext4\"}}}" >/dev/null
+  kapi POST /apis/storage.k8s.io/v1/volumeattachments \
+    "{\"apiVersion\":\"storage.k8s.io/v1\",\"kind\":\"VolumeAttachment\",\"metadata\":{\"name\":\"demo-va-$i\"},\"spec\":{\"attacher\":\"$DRIVER\",\"nodeName\":\"$NODE\",\"source\":{\"persistentVolumeName\":\"demo-pv-$i\"}}}" >/dev/null
+  echo "  demo-pv-$i (volume $handle) -> demo-va-$i on $NODE"
+done
+
+# Prints one line per VA: name attached finalizers; returns how many are attached.
+show_vas() {
+  kapi GET /apis/storage.k8s.io/v1/volumeattachments | jq -r '.items[]
+    | select(.metadata.name | startswith("demo-va-"))
+    | "  \(.metadata.name)  attached=\(.status.attached // false)  finalizers=\(.metadata.finalizers // [] | join(","))  node-id=\(.metadata.annotations["csi.alpha.kubernetes.io/node-id"] // "-")\(if .status.attachError then "  error=" + .status.attachError.message else "" end)"'
+}
+count_attached() {
+  kapi GET /apis/storage.k8s.io/v1/volumeattachments |
+    jq '[.items[] | select(.metadata.name | startswith("demo-va-")) | select(.status.attached == true)] | length'
+}
+count_vas() {
+  kapi GET /apis/storage.k8s.io/v1/volumeattachments |
+    jq '[.items[] | select(.metadata.name | startswith("demo-va-"))] | length'
+}
+
+say "Waiting for the attacher to attach them"
+last=-1
+for _ in $(seq 1 120); do
+  n=$(count_attached)
+  [ "$n" != "$last" ] && { echo "  $n/$COUNT attached"; last=$n; }
+  [ "$n" -eq "$COUNT" ] && break
+  sleep 0.5
+done
+show_vas
+[ "$(count_attached)" -eq "$COUNT" ] || { echo "not all attached; see $DEMO_DIR/attacher.log"; exit 1; }
+echo "  PV finalizers: $(kapi GET /api/v1/persistentvolumes/demo-pv-1 | jq -c '.metadata.finalizers')"
+
+say "Deleting the VolumeAttachments: the attacher detaches, then drops its finalizer"
+for i in $(seq 1 "$COUNT"); do kapi DELETE "/apis/storage.k8s.io/v1/volumeattachments/demo-va-$i" >/dev/null; done
+last=-1
+for _ in $(seq 1 120); do
+  n=$(count_vas)
+  [ "$n" != "$last" ] && { echo "  $n VolumeAttachments left"; last=$n; }
+  [ "$n" -eq 0 ] && break
+  sleep 0.5
+done
+[ "$(count_vas)" -eq 0 ] || { show_vas; echo "detach did not finish; see $DEMO_DIR/attacher.log"; exit 1; }
+
+say "Deleting the PersistentVolumes: the attacher removes its PV finalizer"
+for i in $(seq 1 "$COUNT"); do kapi DELETE "/api/v1/persistentvolumes/demo-pv-$i" >/dev/null; done
+for _ in $(seq 1 60); do
+  left=$(kapi GET /api/v1/persistentvolumes | jq '[.items[] | select(.metadata.name | startswith("demo-pv-"))] | length')
+  [ "$left" -eq 0 ] && break
+  sleep 0.5
+done
+echo "  $left demo PersistentVolumes left"
+[ "$left" -eq 0 ] || exit 1
+
+say "What the attacher logged (last lines)"
+tail -n 8 "$DEMO_DIR/attacher.log"
+say "Demo finished"

@@ -1,0 +1,76 @@
+// CallScope: what every RPC of the fault driver does around its real work —
+// take the call's fault from faults.json, sleep its delay and the configured
+// latency, fail early or after the work (after_success), and record the call
+// exactly once. Used on the stack of one handler; not shared.
+#pragma once
+
+#include <google/protobuf/map.h>
+#include <google/protobuf/message.h>
+#include <grpcpp/support/status.h>
+
+#include <chrono>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+
+#include "tests/fault_csi_driver/call_recorder.h"
+#include "tests/fault_csi_driver/fault_plan.h"
+#include "tests/fault_csi_driver/fault_source.h"
+#include "tests/fault_csi_driver/options.h"
+#include "tests/fault_csi_driver/shutdown_signal.h"
+#include "tests/fault_csi_driver/volume_registry.h"
+
+namespace faultdriver {
+
+// The driver's shared parts; all outlive the gRPC server.
+struct DriverContext {
+  const DriverOptions* options;
+  VolumeRegistry* registry;
+  FaultSource* faults;
+  CallRecorder* recorder;
+  ShutdownSignal* shutdown;
+};
+
+class CallScope {
+ public:
+  CallScope(const DriverContext& driver, std::string method);
+  CallScope(const CallScope&) = delete;
+  CallScope& operator=(const CallScope&) = delete;
+
+  // The volume and node the call is about: recorded, and matched against the
+  // rules' volume_id/node_id filters.
+  void SetTarget(const std::string& volume_id, const std::string& node_id);
+  // Extra request fields to record (never secret values).
+  nlohmann::json& request() { return record_.request; }
+  // What a successful answer said that tests may want to check.
+  nlohmann::json& response() { return record_.response; }
+
+  // Takes the fault, sleeps its delay, then `latency`. Returns the answer when
+  // the call must end now: an injected error without after_success, or
+  // UNAVAILABLE when shutdown cut a sleep short. Call Finish() with it.
+  std::optional<grpc::Status> Begin(std::chrono::nanoseconds latency = {});
+  // The fault Begin() took, if any.
+  const std::optional<FaultRule>& fault() const { return fault_; }
+  // The answer came from the fault although no error did (Probe's ready).
+  void MarkInjected() { record_.injected = true; }
+
+  // Replaces a successful `status` by an after_success fault's error, records
+  // the call and returns the status to answer with.
+  grpc::Status Finish(grpc::Status status);
+
+ private:
+  const DriverContext& driver_;
+  const std::chrono::steady_clock::time_point start_;
+  std::string volume_id_;
+  std::string node_id_;
+  std::optional<FaultRule> fault_;
+  CallRecord record_;
+};
+
+// Secrets are recorded and logged by key only.
+nlohmann::json SecretKeys(const google::protobuf::Map<std::string, std::string>& secrets);
+nlohmann::json StringMap(const google::protobuf::Map<std::string, std::string>& map);
+// A message as JSON with proto field names ("access_mode"), enums by name.
+nlohmann::json MessageJson(const google::protobuf::Message& message);
+
+}  // namespace faultdriver

@@ -1,0 +1,137 @@
+#include "tests/fault_csi_driver/controller_service.h"
+
+#include <algorithm>
+
+namespace faultdriver {
+namespace {
+
+using AccessMode = csi::v1::VolumeCapability::AccessMode;
+using Capability = csi::v1::ControllerServiceCapability::RPC;
+
+bool IsMultiNode(AccessMode::Mode mode) {
+  return mode == AccessMode::MULTI_NODE_READER_ONLY ||
+         mode == AccessMode::MULTI_NODE_SINGLE_WRITER ||
+         mode == AccessMode::MULTI_NODE_MULTI_WRITER;
+}
+
+grpc::Status InvalidArgument(const std::string& message) {
+  return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, message);
+}
+
+}  // namespace
+
+bool ControllerService::Advertises(Capability::Type type) const {
+  const auto& capabilities = driver_.options->capabilities;
+  return std::find(capabilities.begin(), capabilities.end(), type) != capabilities.end();
+}
+
+grpc::Status ControllerService::ControllerPublishVolume(
+    grpc::ServerContext* context, const csi::v1::ControllerPublishVolumeRequest* request,
+    csi::v1::ControllerPublishVolumeResponse* response) {
+  CallScope call(driver_, "ControllerPublishVolume");
+  call.SetTarget(request->volume_id(), request->node_id());
+  call.request()["readonly"] = request->readonly();
+  if (request->has_volume_capability()) {
+    call.request()["volume_capability"] = MessageJson(request->volume_capability());
+  }
+  call.request()["volume_context"] = StringMap(request->volume_context());
+  call.request()["secrets"] = SecretKeys(request->secrets());
+  if (!request->volume_id().empty()) driver_.registry->NotePublishCall(request->volume_id());
+
+  if (auto early = call.Begin(driver_.options->publish_latency)) return call.Finish(*early);
+  grpc::Status status = Publish(*request, response);
+  if (status.ok()) call.response()["publish_context"] = StringMap(response->publish_context());
+  return call.Finish(status);
+}
+
+grpc::Status ControllerService::Publish(const csi::v1::ControllerPublishVolumeRequest& request,
+                                        csi::v1::ControllerPublishVolumeResponse* response) {
+  if (request.volume_id().empty()) return InvalidArgument("volume ID missing in request");
+  if (request.node_id().empty()) return InvalidArgument("node ID missing in request");
+  if (!request.has_volume_capability()) return InvalidArgument("volume capability missing");
+  const auto& accepted = driver_.options->node_ids;
+  if (!accepted.empty() && accepted.count(request.node_id()) == 0) {
+    return grpc::Status(grpc::StatusCode::NOT_FOUND, "node " + request.node_id() + " not found");
+  }
+  const bool single_node = !IsMultiNode(request.volume_capability().access_mode().mode());
+  std::map<std::string, std::string> volume_context(request.volume_context().begin(),
+                                                    request.volume_context().end());
+  PublishOutcome outcome = driver_.registry->Publish(request.volume_id(), request.node_id(),
+                                                     single_node, volume_context);
+  if (outcome == PublishOutcome::kAttachedElsewhere) {
+    return grpc::Status(grpc::StatusCode::FAILED_PRECONDITION,
+                        "volume " + request.volume_id() + " is published to another node");
+  }
+  (*response->mutable_publish_context())["devicePath"] = "/dev/fault/" + request.volume_id();
+  return grpc::Status::OK;
+}
+
+grpc::Status ControllerService::ControllerUnpublishVolume(
+    grpc::ServerContext* context, const csi::v1::ControllerUnpublishVolumeRequest* request,
+    csi::v1::ControllerUnpublishVolumeResponse* response) {
+  CallScope call(driver_, "ControllerUnpublishVolume");
+  call.SetTarget(request->volume_id(), request->node_id());
+  call.request()["secrets"] = SecretKeys(request->secrets());
+  if (!request->volume_id().empty()) driver_.registry->NoteUnpublishCall(request->volume_id());
+
+  if (auto early = call.Begin(driver_.options->unpublish_latency)) return call.Finish(*early);
+  if (request->volume_id().empty()) {
+    return call.Finish(InvalidArgument("volume ID missing in request"));
+  }
+  driver_.registry->Unpublish(request->volume_id(), request->node_id());
+  return call.Finish(grpc::Status::OK);
+}
+
+grpc::Status ControllerService::ListVolumes(grpc::ServerContext* context,
+                                            const csi::v1::ListVolumesRequest* request,
+                                            csi::v1::ListVolumesResponse* response) {
+  CallScope call(driver_, "ListVolumes");
+  call.request()["max_entries"] = request->max_entries();
+  call.request()["starting_token"] = request->starting_token();
+  if (auto early = call.Begin()) return call.Finish(*early);
+  grpc::Status status = List(*request, response);
+  if (status.ok()) {
+    call.response()["entries"] = response->entries_size();
+    call.response()["next_token"] = response->next_token();
+  }
+  return call.Finish(status);
+}
+
+grpc::Status ControllerService::List(const csi::v1::ListVolumesRequest& request,
+                                     csi::v1::ListVolumesResponse* response) {
+  if (!Advertises(Capability::LIST_VOLUMES)) {
+    return grpc::Status(grpc::StatusCode::UNIMPLEMENTED, "LIST_VOLUMES is not advertised");
+  }
+  if (request.max_entries() < 0) return InvalidArgument("max_entries must not be negative");
+  auto page =
+      driver_.registry->List(static_cast<size_t>(request.max_entries()), request.starting_token());
+  if (!page) {
+    return grpc::Status(grpc::StatusCode::ABORTED,
+                        "invalid starting_token \"" + request.starting_token() + "\"");
+  }
+  const bool published_nodes = Advertises(Capability::LIST_VOLUMES_PUBLISHED_NODES);
+  for (const VolumeRegistry::ListEntry& entry : page->entries) {
+    csi::v1::ListVolumesResponse::Entry* out = response->add_entries();
+    out->mutable_volume()->set_volume_id(entry.volume_id);
+    out->mutable_volume()->mutable_volume_context()->insert(entry.volume_context.begin(),
+                                                            entry.volume_context.end());
+    csi::v1::ListVolumesResponse::VolumeStatus* status = out->mutable_status();
+    if (!published_nodes) continue;
+    for (const std::string& node : entry.published_node_ids) status->add_published_node_ids(node);
+  }
+  response->set_next_token(page->next_token);
+  return grpc::Status::OK;
+}
+
+grpc::Status ControllerService::ControllerGetCapabilities(
+    grpc::ServerContext* context, const csi::v1::ControllerGetCapabilitiesRequest* request,
+    csi::v1::ControllerGetCapabilitiesResponse* response) {
+  CallScope call(driver_, "ControllerGetCapabilities");
+  if (auto early = call.Begin()) return call.Finish(*early);
+  for (Capability::Type type : driver_.options->capabilities) {
+    response->add_capabilities()->mutable_rpc()->set_type(type);
+  }
+  return call.Finish(grpc::Status::OK);
+}
+
+}  // namespace faultdriver

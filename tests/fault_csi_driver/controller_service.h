@@ -1,0 +1,44 @@
+// The CSI Controller service of the fault driver: a fake back end that
+// attaches volumes to nodes in memory (VolumeRegistry), with the latencies
+// and faults the command line and faults.json ask for.
+//
+//   Publish: idempotent per node, publish_context {"devicePath":
+//     "/dev/fault/<volume>"}; a node not in --node-id -> NOT_FOUND; a second
+//     node for a single-node access mode -> FAILED_PRECONDITION.
+//   Unpublish: unknown volume or node -> OK; empty node_id -> every node.
+//   ListVolumes: needs LIST_VOLUMES advertised (else UNIMPLEMENTED); every
+//     volume seen, published_node_ids filled with LIST_VOLUMES_PUBLISHED_NODES.
+#pragma once
+
+#include "csi/proto/csi.grpc.pb.h"
+#include "tests/fault_csi_driver/call_scope.h"
+
+namespace faultdriver {
+
+class ControllerService final : public csi::v1::Controller::Service {
+ public:
+  explicit ControllerService(const DriverContext& driver) : driver_(driver) {}
+
+  grpc::Status ControllerPublishVolume(grpc::ServerContext* context,
+                                       const csi::v1::ControllerPublishVolumeRequest* request,
+                                       csi::v1::ControllerPublishVolumeResponse* response) override;
+  grpc::Status ControllerUnpublishVolume(
+      grpc::ServerContext* context, const csi::v1::ControllerUnpublishVolumeRequest* request,
+      csi::v1::ControllerUnpublishVolumeResponse* response) override;
+  grpc::Status ListVolumes(grpc::ServerContext* context, const csi::v1::ListVolumesRequest* request,
+                           csi::v1::ListVolumesResponse* response) override;
+  grpc::Status ControllerGetCapabilities(
+      grpc::ServerContext* context, const csi::v1::ControllerGetCapabilitiesRequest* request,
+      csi::v1::ControllerGetCapabilitiesResponse* response) override;
+
+ private:
+  grpc::Status Publish(const csi::v1::ControllerPublishVolumeRequest& request,
+                       csi::v1::ControllerPublishVolumeResponse* response);
+  grpc::Status List(const csi::v1::ListVolumesRequest& request,
+                    csi::v1::ListVolumesResponse* response);
+  bool Advertises(csi::v1::ControllerServiceCapability::RPC::Type type) const;
+
+  const DriverContext& driver_;
+};
+
+}  // namespace faultdriver

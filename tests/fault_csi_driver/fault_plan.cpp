@@ -1,0 +1,116 @@
+#include "tests/fault_csi_driver/fault_plan.h"
+
+#include <array>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+
+#include "base/duration.h"
+#include "tests/fault_csi_driver/status_codes.h"
+
+namespace faultdriver {
+namespace {
+
+// Rejecting unknown names catches typos that would otherwise silently
+// inject nothing and make a test pass for the wrong reason.
+constexpr std::array<std::string_view, 7> kMethods = {"GetPluginInfo",
+                                                      "GetPluginCapabilities",
+                                                      "Probe",
+                                                      "ControllerPublishVolume",
+                                                      "ControllerUnpublishVolume",
+                                                      "ListVolumes",
+                                                      "ControllerGetCapabilities"};
+
+bool KnownMethod(std::string_view name) {
+  for (std::string_view method : kMethods) {
+    if (method == name) return true;
+  }
+  return false;
+}
+
+std::string StringField(const nlohmann::json& value, const std::string& where) {
+  if (!value.is_string()) throw std::invalid_argument(where + ": want a string");
+  return value.get<std::string>();
+}
+
+FaultRule ParseRule(const std::string& method, const nlohmann::json& object,
+                    const std::string& where) {
+  if (!object.is_object()) throw std::invalid_argument(where + ": want an object");
+  FaultRule rule;
+  for (const auto& [key, value] : object.items()) {
+    const std::string field = where + "." + key;
+    if (key == "volume_id") {
+      rule.volume_id = StringField(value, field);
+    } else if (key == "node_id") {
+      rule.node_id = StringField(value, field);
+    } else if (key == "code") {
+      std::optional<grpc::StatusCode> code = ParseStatusCode(StringField(value, field));
+      if (!code) throw std::invalid_argument(field + ": unknown gRPC code " + value.dump());
+      rule.code = *code;
+    } else if (key == "message") {
+      rule.message = StringField(value, field);
+    } else if (key == "delay") {
+      auto delay = base::ParseDuration(StringField(value, field));
+      if (!delay.ok()) throw std::invalid_argument(field + ": " + delay.error().message);
+      rule.delay = *delay;
+    } else if (key == "times") {
+      if (!value.is_number_integer() || value.get<int64_t>() < -1) {
+        throw std::invalid_argument(field + ": want an integer >= -1");
+      }
+      rule.times = value.get<int64_t>();
+    } else if (key == "after_success") {
+      if (!value.is_boolean()) throw std::invalid_argument(field + ": want a boolean");
+      rule.after_success = value.get<bool>();
+    } else if (key == "ready" && method == "Probe") {
+      if (!value.is_boolean()) throw std::invalid_argument(field + ": want a boolean");
+      rule.ready = value.get<bool>();
+    } else {
+      throw std::invalid_argument(field + ": unknown field");
+    }
+  }
+  return rule;
+}
+
+}  // namespace
+
+base::Result<FaultPlan> FaultPlan::Parse(std::string_view json) {
+  // nlohmann reports through exceptions; they stay inside this function.
+  try {
+    nlohmann::json document = nlohmann::json::parse(json);
+    if (!document.is_object()) return base::Error("faults.json: want a JSON object");
+    FaultPlan plan;
+    for (const auto& [key, value] : document.items()) {
+      if (key == "detach_behind_back") {
+        if (!value.is_array()) return base::Error("detach_behind_back: want an array");
+        for (const nlohmann::json& volume : value) {
+          plan.detach_behind_back_.push_back(StringField(volume, "detach_behind_back[]"));
+        }
+        continue;
+      }
+      if (!KnownMethod(key)) return base::Error("unknown method " + nlohmann::json(key).dump());
+      if (!value.is_array()) return base::Error(key + ": want an array of rules");
+      std::vector<FaultRule>& rules = plan.rules_[key];
+      for (size_t i = 0; i < value.size(); ++i) {
+        rules.push_back(ParseRule(key, value[i], key + "[" + std::to_string(i) + "]"));
+      }
+    }
+    return plan;
+  } catch (const std::exception& e) {
+    return base::Error(e.what());
+  }
+}
+
+std::optional<FaultRule> FaultPlan::Take(std::string_view method, std::string_view volume_id,
+                                         std::string_view node_id) {
+  auto it = rules_.find(method);
+  if (it == rules_.end()) return std::nullopt;
+  for (FaultRule& rule : it->second) {
+    if (rule.times == 0) continue;
+    if (rule.volume_id && *rule.volume_id != volume_id) continue;
+    if (rule.node_id && *rule.node_id != node_id) continue;
+    if (rule.times > 0) --rule.times;
+    return rule;
+  }
+  return std::nullopt;
+}
+
+}  // namespace faultdriver

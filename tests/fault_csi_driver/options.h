@@ -1,0 +1,31 @@
+// Command line of fault-csi-driver (Go flag syntax via base::FlagSet, like
+// the real drivers it stands in for). See README.md for each flag.
+#pragma once
+
+#include <chrono>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "base/result.h"
+#include "csi/proto/csi.pb.h"
+
+namespace faultdriver {
+
+struct DriverOptions {
+  std::string socket_path;  // from --endpoint
+  std::string driver_name;
+  std::set<std::string> node_ids;  // empty: every node ID is accepted
+  std::chrono::nanoseconds publish_latency{0};
+  std::chrono::nanoseconds unpublish_latency{0};
+  std::vector<csi::v1::ControllerServiceCapability::RPC::Type> capabilities;
+  bool controller_service = true;
+  std::string state_file;
+  std::string control_dir;
+};
+
+// Errors carry the exit code (2 for usage mistakes, 0 for -help) and have
+// already been printed with the usage text where that applies.
+base::Result<DriverOptions> ParseDriverOptions(int argc, const char* const* argv);
+
+}  // namespace faultdriver

@@ -1,0 +1,17 @@
+// gRPC status code names as faults.json spells them ("DEADLINE_EXCEEDED"),
+// the same names Go's codes.Code.String() uses upper-cased, so test authors
+// can copy them from a real driver's error.
+#pragma once
+
+#include <grpcpp/support/status_code_enum.h>
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace faultdriver {
+
+std::optional<grpc::StatusCode> ParseStatusCode(std::string_view name);
+std::string StatusCodeName(grpc::StatusCode code);
+
+}  // namespace faultdriver

@@ -1,0 +1,81 @@
+// Runs the real csi-attacher binary, as the RBAC-limited ServiceAccount of
+// deploy/kubernetes/rbac.yaml, against a real control plane and a CSI driver
+// process (the Kubernetes e2e mock driver, or our fault-injecting driver for
+// failures a real driver will not produce). One control plane per suite; a
+// driver and an attacher per test.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "kube/client.h"
+#include "kube/csi_node.h"
+#include "kube/persistent_volume.h"
+#include "kube/volume_attachment.h"
+#include "tests/support/control_plane.h"
+#include "tests/support/process.h"
+
+namespace attacher_it {
+
+class AttacherTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite();
+  static void TearDownTestSuite();
+  void SetUp() override;
+  void TearDown() override;
+
+  // Starts the e2e mock driver named `driver` (its node ID is its name) with
+  // `volumes` created volumes (IDs 4, 5, ...).
+  void StartMockDriver(const std::string& driver, int volumes, bool attach = true);
+  // Starts tests/fault_csi_driver with extra flags; faults go to fault_dir().
+  void StartFaultDriver(const std::string& driver, const std::string& node_id,
+                        std::vector<std::string> extra_args = {});
+  void StartAttacher(std::vector<std::string> extra_args = {});
+
+  void CreateCsiNode(const std::string& name, const std::string& driver,
+                     const std::string& node_id);
+  void CreatePv(kube::PersistentVolume pv);
+  void CreateVa(const std::string& name, const std::string& driver, const std::string& pv,
+                const std::string& node);
+  void WriteFaults(const std::string& json);
+
+  // Polls the VA (as admin) until `done` holds or the timeout passes; returns
+  // the last version seen (nullopt if it never existed / is gone).
+  std::optional<kube::VolumeAttachment> AwaitVa(
+      const std::string& name, const std::function<bool(const kube::VolumeAttachment&)>& done,
+      std::chrono::seconds timeout = std::chrono::seconds(60));
+  bool AwaitVaGone(const std::string& name, std::chrono::seconds timeout = std::chrono::seconds(60));
+  bool AwaitPvGone(const std::string& name, std::chrono::seconds timeout = std::chrono::seconds(60));
+
+  std::string AttacherLog() const;
+  const std::string& socket() const { return socket_; }
+  const std::string& work_dir() const { return work_dir_; }
+  std::string fault_dir() const { return work_dir_ + "/faults"; }
+  std::string state_file() const { return work_dir_ + "/driver-state.json"; }
+  std::string termination_log() const { return work_dir_ + "/termination-log"; }
+
+  static inline testsupport::ControlPlane* plane_ = nullptr;
+  static inline kube::Client* admin_ = nullptr;
+
+  std::string work_dir_;
+  std::string socket_;
+  std::unique_ptr<testsupport::Process> driver_;
+  std::unique_ptr<testsupport::Process> attacher_;
+};
+
+// A CSI PV for `driver` with volume handle `handle`.
+kube::PersistentVolume CsiPv(const std::string& name, const std::string& driver,
+                             const std::string& handle,
+                             std::vector<std::string> access_modes = {"ReadWriteOnce"});
+
+// Whether the e2e mock driver reports `volume_id` as published to `node_id`
+// (it records that in the volume's context; its ListVolumes status does not).
+bool MockDriverHasPublished(const std::string& socket, const std::string& volume_id,
+                            const std::string& node_id);
+
+}  // namespace attacher_it

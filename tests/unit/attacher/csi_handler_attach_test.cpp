@@ -1,0 +1,358 @@
+// BEHAVIOR.md §5.3: attach of a VolumeAttachment without deletionTimestamp,
+// step by step, with the exact API writes (§5.3 step 2 and §7 row 3: JSON
+// Patches guarded by `test`) and the exact Publish request.
+#include <gtest/gtest.h>
+
+#include "csi/errors.h"
+#include "tests/unit/attacher/handler_fixtures.h"
+
+namespace attacher::handler_testing {
+namespace {
+
+// The JSON Patch saving finalizer and node ID on a VA that has neither.
+const std::string kSaveVaPatch =
+    R"([{"op":"test","path":"/metadata/finalizers","value":null},)"
+    R"({"op":"add","path":"/metadata/finalizers","value":["external-attacher/csi-example-com"]},)"
+    R"({"op":"test","path":"/metadata/annotations","value":null},)"
+    R"({"op":"add","path":"/metadata/annotations",)"
+    R"("value":{"csi.alpha.kubernetes.io/node-id":"node-id-1"}}])";
+const std::string kAttached = R"({"status":{"attached":true}})";
+
+const ApiCall kSaveVa = PatchVa("va-1", "json", kSaveVaPatch);
+const ApiCall kMarkAttached = PatchVaStatus("va-1", kAttached);
+
+ApiCall SaveAttachError(const std::string& message, std::optional<int> code = std::nullopt) {
+  return PatchVaStatus("va-1", AttachErrorBody(message, code));
+}
+
+const base::Error kBoom("boom", 500);
+const base::Error kInvalidArgument("rpc error: code = InvalidArgument desc = bad volume", 3);
+const base::Error kDeadline("rpc error: code = DeadlineExceeded desc = context deadline exceeded",
+                            4);
+
+class CsiHandlerAttach : public ::testing::TestWithParam<SyncCase> {};
+
+TEST_P(CsiHandlerAttach, Sync) { RunSyncCase(GetParam()); }
+
+std::vector<SyncCase> AttachCases() {
+  return {
+      {.name = "PvVolumeIsPublishedAndMarkedAttachedWithPublishContext",
+       .va = Va(),
+       .publisher = {.publish_context = {{"devicePath", "/dev/sdb"}}},
+       .want_api = {kSaveVa,
+                    PatchVaStatus("va-1", R"({"status":{"attached":true,)"
+                                          R"("attachmentMetadata":{"devicePath":"/dev/sdb"}}})")},
+       .want_csi = {Publish()}},
+      {.name = "InlineVolumeIsPublishedWithoutPvWrites",
+       .va = Va([](auto& va) {
+         va.spec.source.persistent_volume_name.reset();
+         va.spec.source.inline_volume_spec = InlineSpec();
+       }),
+       .pvs = {},
+       .want_api = {kSaveVa, kMarkAttached},
+       .want_csi = {Publish([](auto& r) {
+         r.volume_id = "inline-vol";
+         r.capability.access_mode = AccessMode::kMultiNodeMultiWriter;
+       })}},
+      {.name = "ReadOnlyIsSentWithPublishReadonly",
+       .va = Va(),
+       .pvs = {Pv(WithCsi([](auto& csi) { csi.read_only = true; }))},
+       .options = {.supports_publish_readonly = true},
+       .want_api = {kSaveVa, kMarkAttached},
+       .want_csi = {Publish([](auto& r) { r.readonly = true; })}},
+      {.name = "ReadOnlyIsFalseWithoutPublishReadonly",
+       .va = Va(),
+       .pvs = {Pv(WithCsi([](auto& csi) { csi.read_only = true; }))},
+       .want_api = {kSaveVa, kMarkAttached},
+       .want_csi = {Publish()}},
+      {.name = "VolumeAttributesBecomeVolumeContext",
+       .va = Va(),
+       .pvs = {Pv(WithCsi([](auto& csi) {
+         csi.volume_attributes = {{"pool", "gold"}};
+       }))},
+       .want_api = {kSaveVa, kMarkAttached},
+       .want_csi = {Publish([](auto& r) {
+         r.volume_context = {{"pool", "gold"}};
+       })}},
+      {.name = "SecretDataIsSentAsSecrets",
+       .va = Va(),
+       .pvs = {Pv(WithCsi([](auto& csi) {
+         csi.controller_publish_secret_ref = kube::SecretReference{"creds", "ns"};
+       }))},
+       .secrets = {Secret("ns", "creds", {{"password", "hunter2"}})},
+       .want_api = {GetSecret("ns", "creds"), kSaveVa, kMarkAttached},
+       .want_csi = {Publish([](auto& r) {
+         r.secrets = {{"password", "hunter2"}};
+       })}},
+      {.name = "SecretWithoutDataSendsNoSecrets",
+       .va = Va(),
+       .pvs = {Pv(WithCsi([](auto& csi) {
+         csi.controller_publish_secret_ref = kube::SecretReference{"creds", "ns"};
+       }))},
+       .secrets = {Secret("ns", "creds", {})},
+       .want_api = {GetSecret("ns", "creds"), kSaveVa, kMarkAttached},
+       .want_csi = {Publish()}},
+      {.name = "MissingSecretFailsBeforeAnyVaWrite",
+       .va = Va(),
+       .pvs = {Pv(WithCsi([](auto& csi) {
+         csi.controller_publish_secret_ref = kube::SecretReference{"creds", "ns"};
+       }))},
+       .want_api = {GetSecret("ns", "creds"),
+                    SaveAttachError(
+                        R"(failed to load secret "ns/creds": secrets "creds" not found)")},
+       .want_error =
+           R"(failed to attach: failed to load secret "ns/creds": secrets "creds" not found)"},
+      {.name = "PvFinalizerIsAddedToAbsentListGuardedByTestNull",
+       .va = Va(),
+       .pvs = {Pv([](auto& pv) {
+         pv.metadata.finalizers.clear();
+         pv.metadata.has_finalizers_field = false;
+       })},
+       .want_api = {PatchPv("pv-1", R"([{"op":"test","path":"/metadata/finalizers","value":null},)"
+                                    R"({"op":"add","path":"/metadata/finalizers",)"
+                                    R"("value":["external-attacher/csi-example-com"]}])"),
+                    kSaveVa, kMarkAttached},
+       .want_csi = {Publish()}},
+      {.name = "PvFinalizerReplacesEmptyListGuardedByTestEmpty",
+       .va = Va(),
+       .pvs = {Pv([](auto& pv) { pv.metadata.finalizers.clear(); })},
+       .want_api = {PatchPv("pv-1", R"([{"op":"test","path":"/metadata/finalizers","value":[]},)"
+                                    R"({"op":"replace","path":"/metadata/finalizers",)"
+                                    R"("value":["external-attacher/csi-example-com"]}])"),
+                    kSaveVa, kMarkAttached},
+       .want_csi = {Publish()}},
+      {.name = "PvFinalizerIsAppendedToOtherFinalizers",
+       .va = Va(),
+       .pvs = {Pv([](auto& pv) { pv.metadata.finalizers = {"kubernetes.io/pv-protection"}; })},
+       .want_api = {PatchPv("pv-1", R"([{"op":"add","path":"/metadata/finalizers/-",)"
+                                    R"("value":"external-attacher/csi-example-com"}])"),
+                    kSaveVa, kMarkAttached},
+       .want_csi = {Publish()}},
+      {.name = "FailedPvFinalizerPatchFailsAttach",
+       .va = Va(),
+       .pvs = {Pv([](auto& pv) { pv.metadata.finalizers = {"kubernetes.io/pv-protection"}; })},
+       .api_failures = {{"patch", "persistentvolumes", "", kBoom}},
+       .want_api = {PatchPv("pv-1", R"([{"op":"add","path":"/metadata/finalizers/-",)"
+                                    R"("value":"external-attacher/csi-example-com"}])"),
+                    SaveAttachError("could not add PersistentVolume finalizer: boom")},
+       .want_error = "failed to attach: could not add PersistentVolume finalizer: boom"},
+      {.name = "PvMarkedForDeletionIsNotAttached",
+       .va = Va(),
+       .pvs = {Pv([](auto& pv) { pv.metadata.deletion_timestamp = std::string(kDeleted); })},
+       .want_api = {SaveAttachError(R"(PersistentVolume "pv-1" is marked for deletion)")},
+       .want_error = R"(failed to attach: PersistentVolume "pv-1" is marked for deletion)"},
+      {.name = "UnknownPvFails",
+       .va = Va(),
+       .pvs = {},
+       .want_api = {SaveAttachError(R"(persistentvolume "pv-1" not found)")},
+       .want_error = R"(failed to attach: persistentvolume "pv-1" not found)"},
+      {.name = "MissingCsiNodeFailsWithoutAnnotationFallback",
+       .va = Va([](auto& va) { va.metadata.annotations[kNodeIdAnnotation] = "node-id-1"; }),
+       .csi_nodes = {},
+       .want_api = {SaveAttachError(R"(csinode.storage.k8s.io "node-1" not found)")},
+       .want_error = R"(failed to attach: csinode.storage.k8s.io "node-1" not found)"},
+      {.name = "CsiNodeWithoutDriverFails",
+       .va = Va(),
+       .csi_nodes = {CsiNode([](auto& node) { node.spec.drivers[0].name = "other.example.com"; })},
+       .want_api = {SaveAttachError("CSINode node-1 does not contain driver csi.example.com")},
+       .want_error = "failed to attach: CSINode node-1 does not contain driver csi.example.com"},
+      {.name = "FailedVaPatchFailsBeforePublish",
+       .va = Va(),
+       .api_failures = {{"patch", "volumeattachments", "", kBoom}},
+       .want_api = {kSaveVa, SaveAttachError("could not save VolumeAttachment: boom")},
+       .want_error = "failed to attach: could not save VolumeAttachment: boom"},
+      {.name = "VaPatchAppendsFinalizerAndAddsAnnotationNextToOthers",
+       .va = Va([](auto& va) {
+         va.metadata.finalizers = {"other/finalizer"};
+         va.metadata.has_finalizers_field = true;
+         va.metadata.annotations["a/b"] = "c";
+       }),
+       .want_api = {PatchVa("va-1", "json",
+                            R"([{"op":"add","path":"/metadata/finalizers/-",)"
+                            R"("value":"external-attacher/csi-example-com"},)"
+                            R"({"op":"add","path":"/metadata/annotations/)"
+                            R"(csi.alpha.kubernetes.io~1node-id","value":"node-id-1"}])"),
+                    kMarkAttached},
+       .want_csi = {Publish()}},
+      {.name = "VaPatchReplacesEmptyFinalizerListAndStaleNodeId",
+       .va = Va([](auto& va) {
+         va.metadata.has_finalizers_field = true;
+         va.metadata.annotations[kNodeIdAnnotation] = "old-node-id";
+       }),
+       .want_api = {PatchVa("va-1", "json",
+                            R"([{"op":"test","path":"/metadata/finalizers","value":[]},)"
+                            R"({"op":"replace","path":"/metadata/finalizers",)"
+                            R"("value":["external-attacher/csi-example-com"]},)"
+                            R"({"op":"replace","path":"/metadata/annotations/)"
+                            R"(csi.alpha.kubernetes.io~1node-id","value":"node-id-1"}])"),
+                    kMarkAttached},
+       .want_csi = {Publish()}},
+      {.name = "VaWithFinalizerAndNodeIdIsNotPatched",
+       .va = AttachedVa([](auto& va) { va.status = {}; }),
+       .want_api = {kMarkAttached},
+       .want_csi = {Publish()}},
+      {.name = "FinalCsiErrorIsSavedWithErrorCode",
+       .va = Va(),
+       .publisher = {.publish_error = kInvalidArgument},
+       .want_api = {kSaveVa, SaveAttachError(kInvalidArgument.message, 3)},
+       .want_csi = {Publish()},
+       .want_error = "failed to attach: " + kInvalidArgument.message},
+      {.name = "DeadlineExceededIsSavedWithErrorCode",
+       .va = Va(),
+       .publisher = {.publish_error = kDeadline},
+       .want_api = {kSaveVa, SaveAttachError(kDeadline.message, 4)},
+       .want_csi = {Publish()},
+       .want_error = "failed to attach: " + kDeadline.message},
+      {.name = "ErrorCodeIsNotSavedWhenGateIsOff",
+       .va = Va(),
+       .options = {.error_code_enabled = false},
+       .publisher = {.publish_error = kInvalidArgument},
+       .want_api = {kSaveVa, SaveAttachError(kInvalidArgument.message)},
+       .want_csi = {Publish()},
+       .want_error = "failed to attach: " + kInvalidArgument.message},
+      {.name = "ErrorCodeIsNotSavedForNonGrpcError",
+       .va = Va(),
+       .publisher = {.publish_error = base::Error("connection closed", csi::kNonGrpcCode)},
+       .want_api = {kSaveVa, SaveAttachError("connection closed")},
+       .want_csi = {Publish()},
+       .want_error = "failed to attach: connection closed"},
+      {.name = "ErrorCodeIsClearedWhenNextErrorHasNone",
+       .va = Va([](auto& va) {
+         va.status.attach_error = kube::VolumeError{"2023-11-14T22:00:00Z", "old", 3};
+       }),
+       .csi_nodes = {},
+       .want_api = {PatchVaStatus("va-1",
+                                  R"({"status":{"attachError":{"errorCode":null,)"
+                                  R"("message":"csinode.storage.k8s.io \"node-1\" not found",)"
+                                  R"("time":"2023-11-14T22:13:20Z"}}})")},
+       .want_error = R"(failed to attach: csinode.storage.k8s.io "node-1" not found)"},
+      {.name = "FailureToSaveErrorStillReturnsTheAttachError",
+       .va = Va(),
+       .api_failures = {{"patch", "volumeattachments", "status", kBoom}},
+       .publisher = {.publish_error = kInvalidArgument},
+       .want_api = {kSaveVa, SaveAttachError(kInvalidArgument.message, 3)},
+       .want_csi = {Publish()},
+       .want_error = "failed to attach: " + kInvalidArgument.message},
+      {.name = "FailureToMarkAttachedIsReturnedNotSaved",
+       .va = Va(),
+       .api_failures = {{"patch", "volumeattachments", "status", kBoom}},
+       .want_api = {kSaveVa, kMarkAttached},
+       .want_csi = {Publish()},
+       .want_error = "failed to mark as attached: boom"},
+      {.name = "SuccessClearsPreviousAttachError",
+       .va = Va([](auto& va) {
+         va.status.attach_error = kube::VolumeError{"t", "old", 3};
+       }),
+       .want_api = {kSaveVa,
+                    PatchVaStatus("va-1", R"({"status":{"attachError":null,"attached":true}})")},
+       .want_csi = {Publish()}},
+      {.name = "AttachedVaIsSkipped", .va = AttachedVa()},
+      {.name = "ForceSyncRepublishesAttachedVa",
+       .va = AttachedVa(),
+       .publisher = {.publish_context = {{"devicePath", "/dev/sdc"}}},
+       .force_sync = true,
+       .want_api = {PatchVaStatus(
+           "va-1", R"({"status":{"attachmentMetadata":{"devicePath":"/dev/sdc"}}})")},
+       .want_csi = {Publish()}},
+      {.name = "BlockVolumeGetsBlockCapability",
+       .va = Va(),
+       .pvs = {Pv([](auto& pv) {
+         pv.spec.volume_mode = "Block";
+         pv.spec.mount_options = {"ro"};
+       })},
+       .options = {.default_fstype = "ext4"},
+       .want_api = {kSaveVa, kMarkAttached},
+       .want_csi = {Publish([](auto& r) { r.capability.block = true; })}},
+      {.name = "MountVolumeGetsDefaultFsTypeAndMountOptions",
+       .va = Va(),
+       .pvs = {Pv([](auto& pv) {
+         pv.spec.mount_options = {"noatime", "discard"};
+       })},
+       .options = {.default_fstype = "ext4"},
+       .want_api = {kSaveVa, kMarkAttached},
+       .want_csi = {Publish([](auto& r) {
+         r.capability.fs_type = "ext4";
+         r.capability.mount_flags = {"noatime", "discard"};
+       })}},
+      {.name = "PvFsTypeWinsOverDefault",
+       .va = Va(),
+       .pvs = {Pv(WithCsi([](auto& csi) { csi.fs_type = "xfs"; }))},
+       .options = {.default_fstype = "ext4"},
+       .want_api = {kSaveVa, kMarkAttached},
+       .want_csi = {Publish([](auto& r) { r.capability.fs_type = "xfs"; })}},
+      {.name = "RwoWithSingleNodeMultiWriterCapability",
+       .va = Va(),
+       .options = {.supports_single_node_multi_writer = true},
+       .want_api = {kSaveVa, kMarkAttached},
+       .want_csi = {Publish(
+           [](auto& r) { r.capability.access_mode = AccessMode::kSingleNodeMultiWriter; })}},
+      {.name = "RwopMixedWithOtherModesFails",
+       .va = Va(),
+       .pvs = {Pv([](auto& pv) {
+         pv.spec.access_modes = {"ReadWriteOncePod", "ReadWriteOnce"};
+       })},
+       .want_api = {SaveAttachError("Kubernetes does not support use of ReadWriteOncePod with "
+                                    "other access modes on the same PersistentVolume")},
+       .want_error = "failed to attach: Kubernetes does not support use of ReadWriteOncePod with "
+                     "other access modes on the same PersistentVolume"},
+      {.name = "RoxWithRwoFails",
+       .va = Va(),
+       .pvs = {Pv([](auto& pv) {
+         pv.spec.access_modes = {"ReadOnlyMany", "ReadWriteOnce"};
+       })},
+       .want_api = {SaveAttachError(
+           "CSI does not support ReadOnlyMany and ReadWriteOnce on the same PersistentVolume")},
+       .want_error = "failed to attach: CSI does not support ReadOnlyMany and ReadWriteOnce on "
+                     "the same PersistentVolume"},
+      {.name = "NoAccessModeFails",
+       .va = Va(),
+       .pvs = {Pv([](auto& pv) { pv.spec.access_modes.clear(); })},
+       .want_api = {SaveAttachError("unsupported AccessMode combination: []")},
+       .want_error = "failed to attach: unsupported AccessMode combination: []"},
+      {.name = "InTreePvFailsBecauseMigrationIsNotSupported",
+       .va = Va(),
+       .pvs = {Pv([](auto& pv) {
+         kube::GCEPersistentDiskVolumeSource gce;
+         gce.pd_name = "disk";
+         pv.spec.source = gce;
+       })},
+       .want_api = {SaveAttachError(
+           "CSI migration is not supported yet: in-tree "
+           "\"gcePersistentDisk\" volumes cannot be attached or detached")},
+       .want_error = "failed to attach: CSI migration is not supported yet: in-tree "
+                     "\"gcePersistentDisk\" volumes cannot be attached or detached"},
+      {.name = "PvWithNonCsiSourceFails",
+       .va = Va(),
+       .pvs = {Pv([](auto& pv) { pv.spec.source = kube::OtherVolumeSource{"nfs"}; })},
+       .want_api = {SaveAttachError(R"(volume spec has a non-CSI volume source "nfs")")},
+       .want_error = R"(failed to attach: volume spec has a non-CSI volume source "nfs")"},
+      {.name = "PvWithoutSourceFails",
+       .va = Va(),
+       .pvs = {Pv([](auto& pv) { pv.spec.source = std::monostate(); })},
+       .want_api = {SaveAttachError("volume spec has no volume source")},
+       .want_error = "failed to attach: volume spec has no volume source"},
+      {.name = "PvWithTwoSourcesFails",
+       .va = Va(),
+       .pvs = {Pv([](auto& pv) { pv.spec.extra_sources = 1; })},
+       .want_api = {SaveAttachError("volume spec has more than one volume source")},
+       .want_error = "failed to attach: volume spec has more than one volume source"},
+      {.name = "VaWithBothSourcesFails",
+       .va = Va([](auto& va) { va.spec.source.inline_volume_spec = InlineSpec(); }),
+       .want_api = {SaveAttachError(
+           "both InlineCSIVolumeSource and PersistentVolumeName specified in VA source")},
+       .want_error = "failed to attach: both InlineCSIVolumeSource and PersistentVolumeName "
+                     "specified in VA source"},
+      {.name = "VaWithNeitherSourceFails",
+       .va = Va([](auto& va) { va.spec.source.persistent_volume_name.reset(); }),
+       .want_api = {SaveAttachError(
+           "neither InlineCSIVolumeSource nor PersistentVolumeName specified in VA source")},
+       .want_error = "failed to attach: neither InlineCSIVolumeSource nor PersistentVolumeName "
+                     "specified in VA source"},
+  };
+}
+
+INSTANTIATE_TEST_SUITE_P(Cases, CsiHandlerAttach, ::testing::ValuesIn(AttachCases()),
+                         [](const auto& info) { return info.param.name; });
+
+}  // namespace
+}  // namespace attacher::handler_testing

@@ -1,0 +1,173 @@
+// BEHAVIOR.md §5.4: detach of a VolumeAttachment with deletionTimestamp:
+// Unpublish, then the finalizer removal (merge patch, sole finalizer ->
+// null) before the status patch; NotFound on those writes is success; errors
+// land in status.detachError without errorCode.
+#include <gtest/gtest.h>
+
+#include "tests/unit/attacher/handler_fixtures.h"
+
+namespace attacher::handler_testing {
+namespace {
+
+const ApiCall kRemoveSoleFinalizer =
+    PatchVa("va-1", "merge", R"({"metadata":{"finalizers":null}})");
+const ApiCall kMarkDetached =
+    PatchVaStatus("va-1", R"({"status":{"attached":false,"attachmentMetadata":null}})");
+
+const base::Error kBoom("boom", 500);
+const base::Error kNotFound(R"(volumeattachments.storage.k8s.io "va-1" not found)", 404);
+
+class CsiHandlerDetach : public ::testing::TestWithParam<SyncCase> {};
+
+TEST_P(CsiHandlerDetach, Sync) { RunSyncCase(GetParam()); }
+
+std::vector<SyncCase> DetachCases() {
+  return {
+      {.name = "PvVolumeIsUnpublishedThenSoleFinalizerBecomesNullThenStatus",
+       .va = DeletedVa(),
+       .want_api = {kRemoveSoleFinalizer, kMarkDetached},
+       .want_csi = {Unpublish()}},
+      {.name = "OtherFinalizersAreKept",
+       .va = DeletedVa([](auto& va) {
+         va.metadata.finalizers = {"a/first", kFinalizer, "z/last"};
+       }),
+       .want_api = {PatchVa("va-1", "merge", R"({"metadata":{"finalizers":["a/first","z/last"]}})"),
+                    kMarkDetached},
+       .want_csi = {Unpublish()}},
+      {.name = "InlineVolumeIsUnpublished",
+       .va = DeletedVa([](auto& va) {
+         va.spec.source.persistent_volume_name.reset();
+         va.spec.source.inline_volume_spec = InlineSpec();
+       }),
+       .pvs = {},
+       .want_api = {kRemoveSoleFinalizer, kMarkDetached},
+       .want_csi = {Unpublish([](auto& r) { r.volume_id = "inline-vol"; })}},
+      {.name = "SecretsAreSent",
+       .va = DeletedVa(),
+       .pvs = {Pv(WithCsi([](auto& csi) {
+         csi.controller_publish_secret_ref = kube::SecretReference{"creds", "ns"};
+       }))},
+       .secrets = {Secret("ns", "creds", {{"token", "t0k3n"}})},
+       .want_api = {GetSecret("ns", "creds"), kRemoveSoleFinalizer, kMarkDetached},
+       .want_csi = {Unpublish([](auto& r) {
+         r.secrets = {{"token", "t0k3n"}};
+       })}},
+      {.name = "MissingSecretFailsDetach",
+       .va = DeletedVa(),
+       .pvs = {Pv(WithCsi([](auto& csi) {
+         csi.controller_publish_secret_ref = kube::SecretReference{"creds", "ns"};
+       }))},
+       .want_api = {GetSecret("ns", "creds"),
+                    PatchVaStatus("va-1", DetachErrorBody(R"(failed to load secret "ns/creds": )"
+                                                          R"(secrets "creds" not found)"))},
+       .want_error =
+           R"(failed to detach: failed to load secret "ns/creds": secrets "creds" not found)"},
+      {.name = "NodeIdFallsBackToAnnotationWithoutCsiNode",
+       .va = DeletedVa([](auto& va) { va.metadata.annotations[kNodeIdAnnotation] = "saved-id"; }),
+       .csi_nodes = {},
+       .want_api = {kRemoveSoleFinalizer, kMarkDetached},
+       .want_csi = {Unpublish([](auto& r) { r.node_id = "saved-id"; })}},
+      {.name = "NodeIdFallsBackToAnnotationWhenCsiNodeLacksDriver",
+       .va = DeletedVa([](auto& va) { va.metadata.annotations[kNodeIdAnnotation] = "saved-id"; }),
+       .csi_nodes = {CsiNode([](auto& node) { node.spec.drivers.clear(); })},
+       .want_api = {kRemoveSoleFinalizer, kMarkDetached},
+       .want_csi = {Unpublish([](auto& r) { r.node_id = "saved-id"; })}},
+      {.name = "CsiNodeWinsOverAnnotation",
+       .va = DeletedVa([](auto& va) { va.metadata.annotations[kNodeIdAnnotation] = "saved-id"; }),
+       .want_api = {kRemoveSoleFinalizer, kMarkDetached},
+       .want_csi = {Unpublish()}},
+      {.name = "NoCsiNodeAndNoAnnotationFails",
+       .va = DeletedVa([](auto& va) { va.metadata.annotations = kube::StringMap(); }),
+       .csi_nodes = {},
+       .want_api = {PatchVaStatus("va-1",
+                                  DetachErrorBody(R"(csinode.storage.k8s.io "node-1" not found)"))},
+       .want_error = R"(failed to detach: csinode.storage.k8s.io "node-1" not found)"},
+      {.name = "CsiNodeWithoutDriverAndNoAnnotationFails",
+       .va = DeletedVa([](auto& va) { va.metadata.annotations = kube::StringMap(); }),
+       .csi_nodes = {CsiNode([](auto& node) { node.spec.drivers.clear(); })},
+       .want_api = {PatchVaStatus(
+           "va-1", DetachErrorBody("CSINode node-1 does not contain driver csi.example.com"))},
+       .want_error = "failed to detach: CSINode node-1 does not contain driver csi.example.com"},
+      {.name = "MissingPvBlocksDetach",
+       .va = DeletedVa(),
+       .pvs = {},
+       .want_api = {PatchVaStatus("va-1", DetachErrorBody(R"(persistentvolume "pv-1" not found)"))},
+       .want_error = R"(failed to detach: persistentvolume "pv-1" not found)"},
+      {.name = "InTreePvFailsBecauseMigrationIsNotSupported",
+       .va = DeletedVa(),
+       .pvs = {Pv([](auto& pv) {
+         kube::AWSElasticBlockStoreVolumeSource ebs;
+         ebs.volume_id = "vol-0123";
+         pv.spec.source = ebs;
+       })},
+       .want_api = {PatchVaStatus(
+           "va-1", DetachErrorBody("CSI migration is not supported yet: in-tree "
+                                   "\"awsElasticBlockStore\" volumes cannot be attached or "
+                                   "detached"))},
+       .want_error = "failed to detach: CSI migration is not supported yet: in-tree "
+                     "\"awsElasticBlockStore\" volumes cannot be attached or detached"},
+      {.name = "CsiErrorIsSavedWithoutErrorCode",
+       .va = DeletedVa(),
+       .publisher = {.unpublish_error =
+                         base::Error("rpc error: code = Internal desc = backend down", 13)},
+       .want_api = {PatchVaStatus(
+           "va-1", DetachErrorBody("rpc error: code = Internal desc = backend down"))},
+       .want_csi = {Unpublish()},
+       .want_error = "failed to detach: rpc error: code = Internal desc = backend down"},
+      {.name = "WithoutOurFinalizerDetachIsSkipped",
+       .va = DeletedVa([](auto& va) { va.metadata.finalizers = {"other/finalizer"}; })},
+      {.name = "ForceSyncUnpublishesEvenWithoutFinalizer",
+       .va = DeletedVa([](auto& va) {
+         va.metadata.finalizers.clear();
+         va.metadata.has_finalizers_field = false;
+       }),
+       .force_sync = true,
+       .want_api = {kMarkDetached},
+       .want_csi = {Unpublish()}},
+      {.name = "ForceSyncOfDetachedVaWithoutFinalizerWritesNothing",
+       .va = DeletedVa([](auto& va) {
+         va.metadata.finalizers.clear();
+         va.status = {};
+       }),
+       .force_sync = true,
+       .want_csi = {Unpublish()}},
+      {.name = "PreviousDetachErrorIsCleared",
+       .va = DeletedVa([](auto& va) {
+         va.status.detach_error = kube::VolumeError{"2023-11-14T22:00:00Z", "old", std::nullopt};
+       }),
+       .want_api = {kRemoveSoleFinalizer,
+                    PatchVaStatus("va-1", R"({"status":{"attached":false,)"
+                                          R"("attachmentMetadata":null,"detachError":null}})")},
+       .want_csi = {Unpublish()}},
+      {.name = "NotFoundOnFinalizerRemovalIsSuccess",
+       .va = DeletedVa(),
+       .api_failures = {{"patch", "volumeattachments", "", kNotFound}},
+       .want_api = {kRemoveSoleFinalizer},
+       .want_csi = {Unpublish()}},
+      {.name = "NotFoundOnStatusPatchIsSuccess",
+       .va = DeletedVa(),
+       .api_failures = {{"patch", "volumeattachments", "status", kNotFound}},
+       .want_api = {kRemoveSoleFinalizer, kMarkDetached},
+       .want_csi = {Unpublish()}},
+      {.name = "FailedFinalizerRemovalIsSavedAsDetachError",
+       .va = DeletedVa(),
+       .api_failures = {{"patch", "volumeattachments", "", kBoom}},
+       .want_api = {kRemoveSoleFinalizer,
+                    PatchVaStatus("va-1", DetachErrorBody("could not mark as detached: boom"))},
+       .want_csi = {Unpublish()},
+       .want_error = "failed to detach: could not mark as detached: boom"},
+      {.name = "FailedStatusPatchFailsDetach",
+       .va = DeletedVa(),
+       .api_failures = {{"patch", "volumeattachments", "status", kBoom}},
+       .want_api = {kRemoveSoleFinalizer, kMarkDetached,
+                    PatchVaStatus("va-1", DetachErrorBody("could not mark as detached: boom"))},
+       .want_csi = {Unpublish()},
+       .want_error = "failed to detach: could not mark as detached: boom"},
+  };
+}
+
+INSTANTIATE_TEST_SUITE_P(Cases, CsiHandlerDetach, ::testing::ValuesIn(DetachCases()),
+                         [](const auto& info) { return info.param.name; });
+
+}  // namespace
+}  // namespace attacher::handler_testing

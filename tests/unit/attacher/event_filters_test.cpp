@@ -1,0 +1,135 @@
+#include "attacher/event_filters.h"
+
+#include <gtest/gtest.h>
+
+#include <functional>
+
+#include "attacher/names.h"
+#include "controller_fakes.h"
+
+namespace attacher {
+namespace {
+
+using testing::kDriver;
+using testing::MakeCsiPv;
+using testing::MakeVa;
+
+kube::VolumeError Error(std::string message) {
+  kube::VolumeError error;
+  error.time = "2024-01-01T00:00:00Z";
+  error.message = std::move(message);
+  return error;
+}
+
+struct VaUpdateCase {
+  std::string name;
+  // Edits the new object; its resourceVersion is bumped unless `resync`.
+  std::function<void(kube::VolumeAttachment&)> change;
+  bool resync = false;
+  bool want_enqueue;
+};
+
+class VolumeAttachmentUpdateFilter : public ::testing::TestWithParam<VaUpdateCase> {};
+
+TEST_P(VolumeAttachmentUpdateFilter, EnqueuesUnlessOnlyErrorsChanged) {
+  const VaUpdateCase& c = GetParam();
+  kube::VolumeAttachment old_va = MakeVa("va-1");
+  old_va.status.attach_error = Error("old attach failure");
+  kube::VolumeAttachment new_va = old_va;
+  if (!c.resync) new_va.metadata.resource_version = "2";
+  c.change(new_va);
+  EXPECT_EQ(ShouldEnqueueVolumeAttachmentUpdate(old_va, new_va), c.want_enqueue);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Behavior51, VolumeAttachmentUpdateFilter,
+    ::testing::Values(
+        VaUpdateCase{"ResyncSameObject", [](auto&) {}, true, true},
+        VaUpdateCase{"ResyncEvenIfOnlyErrorDiffers",
+                     [](auto& va) { va.status.attach_error = Error("new"); }, true, true},
+        VaUpdateCase{"OnlyResourceVersionChanged", [](auto&) {}, false, false},
+        VaUpdateCase{"OnlyAttachErrorChanged",
+                     [](auto& va) { va.status.attach_error = Error("new attach failure"); }, false,
+                     false},
+        VaUpdateCase{"OnlyAttachErrorCleared", [](auto& va) { va.status.attach_error.reset(); },
+                     false, false},
+        VaUpdateCase{"OnlyDetachErrorSet",
+                     [](auto& va) { va.status.detach_error = Error("detach failure"); }, false,
+                     false},
+        VaUpdateCase{"AttachedChangedWithError",
+                     [](auto& va) {
+                       va.status.attached = true;
+                       va.status.attach_error.reset();
+                     },
+                     false, true},
+        VaUpdateCase{"AttachmentMetadataChanged",
+                     [](auto& va) {
+                       va.status.attachment_metadata = {{"lun", "1"}};
+                     },
+                     false, true},
+        VaUpdateCase{"DeletionTimestampSet",
+                     [](auto& va) { va.metadata.deletion_timestamp = "2024-01-01T00:00:00Z"; },
+                     false, true},
+        VaUpdateCase{"FinalizerAdded",
+                     [](auto& va) { va.metadata.finalizers = {FinalizerFor(kDriver)}; }, false,
+                     true},
+        VaUpdateCase{"AnnotationChanged",
+                     [](auto& va) {
+                       va.metadata.annotations = {{"a", "b"}};
+                     },
+                     false, true},
+        // The filter does not look at the driver: other drivers' objects are
+        // skipped at sync time, as upstream does.
+        VaUpdateCase{"OtherDriversObjectChanged",
+                     [](auto& va) {
+                       va.spec.attacher = "other.csi.example.com";
+                       va.metadata.labels = {{"x", "y"}};
+                     },
+                     false, true}),
+    [](const auto& info) { return info.param.name; });
+
+TEST(VolumeAttachmentDeleteFilter, NamesThePersistentVolume) {
+  EXPECT_EQ(PersistentVolumeToSyncOnDelete(MakeVa("va-1", "pv-7")), "pv-7");
+}
+
+TEST(VolumeAttachmentDeleteFilter, InlineVolumeHasNoPersistentVolume) {
+  kube::VolumeAttachment va = MakeVa("va-1");
+  va.spec.source.persistent_volume_name.reset();
+  va.spec.source.inline_volume_spec = std::make_shared<const kube::PersistentVolumeSpec>();
+  EXPECT_FALSE(PersistentVolumeToSyncOnDelete(va).has_value());
+}
+
+struct PvCase {
+  std::string name;
+  std::vector<std::string> finalizers;
+  bool deleted;
+  bool want_enqueue;
+};
+
+class PersistentVolumeFilter : public ::testing::TestWithParam<PvCase> {};
+
+TEST_P(PersistentVolumeFilter, EnqueuesOnlyDeletedPvsWithOurFinalizer) {
+  const PvCase& c = GetParam();
+  kube::PersistentVolume pv = MakeCsiPv("pv-1");
+  pv.metadata.finalizers = c.finalizers;
+  if (c.deleted) pv.metadata.deletion_timestamp = "2024-01-01T00:00:00Z";
+  EXPECT_EQ(ShouldEnqueuePersistentVolume(pv, FinalizerFor(kDriver)), c.want_enqueue);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Behavior51, PersistentVolumeFilter,
+    ::testing::Values(
+        PvCase{"NoFinalizerNotDeleted", {}, false, false},
+        PvCase{"NoFinalizerDeleted", {}, true, false},
+        PvCase{"OtherFinalizerDeleted", {"kubernetes.io/pv-protection"}, true, false},
+        PvCase{"OtherDriversFinalizerDeleted", {"external-attacher/other-csi"}, true, false},
+        PvCase{"OurFinalizerNotDeleted", {FinalizerFor(kDriver)}, false, false},
+        PvCase{"OurFinalizerDeleted", {FinalizerFor(kDriver)}, true, true},
+        PvCase{"OurFinalizerAmongOthersDeleted",
+               {"kubernetes.io/pv-protection", FinalizerFor(kDriver)},
+               true,
+               true}),
+    [](const auto& info) { return info.param.name; });
+
+}  // namespace
+}  // namespace attacher

@@ -1,0 +1,329 @@
+// BEHAVIOR.md §1.1/§1.2: every upstream flag, with its Go syntax and default,
+// and the checks made after parsing.
+#include "cmd/csi-attacher/options.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+namespace csiattacher {
+namespace {
+
+using std::chrono::milliseconds;
+using std::chrono::minutes;
+using std::chrono::seconds;
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+using ::testing::Not;
+using ::testing::Pair;
+
+class OptionsTest : public ::testing::Test {
+ protected:
+  OptionsTest() : flags_("csi-attacher", &output_) { RegisterFlags(flags_, options_); }
+
+  // The exit code Parse asks for: -1 when it succeeded.
+  int Parse(const std::vector<std::string>& args) {
+    base::Status s = flags_.Parse(args);
+    return s.ok() ? -1 : s.error().code;
+  }
+
+  std::ostringstream output_;
+  Options options_;
+  base::FlagSet flags_;
+};
+
+TEST_F(OptionsTest, DefaultsMatchUpstream) {
+  ASSERT_EQ(Parse({}), -1) << output_.str();
+  EXPECT_EQ(options_.resync, minutes(10));
+  EXPECT_EQ(options_.timeout, seconds(15));
+  EXPECT_EQ(options_.retry_interval_start, seconds(1));
+  EXPECT_EQ(options_.retry_interval_max, minutes(5));
+  EXPECT_EQ(options_.worker_threads, 10u);
+  EXPECT_EQ(options_.max_entries, 0);
+  EXPECT_EQ(options_.default_fstype, "");
+  EXPECT_EQ(options_.reconcile_sync, minutes(1));
+  EXPECT_EQ(options_.max_grpc_log_length, -1);
+  EXPECT_TRUE(options_.feature_gates.empty());
+  EXPECT_FALSE(options_.show_version);
+  EXPECT_EQ(options_.kubeconfig, "");
+  EXPECT_EQ(options_.csi_address, "/run/csi/socket");
+  EXPECT_EQ(options_.kube_api_qps, 5.0);
+  EXPECT_EQ(options_.kube_api_burst, 10);
+  EXPECT_FALSE(options_.leader_election);
+  EXPECT_EQ(options_.leader_election_namespace, "");
+  EXPECT_EQ(options_.leader_election_lease_duration, seconds(15));
+  EXPECT_EQ(options_.leader_election_renew_deadline, seconds(10));
+  EXPECT_EQ(options_.leader_election_retry_period, seconds(5));
+  EXPECT_TRUE(options_.leader_election_labels.empty());
+  EXPECT_EQ(options_.http_endpoint, "");
+  EXPECT_EQ(options_.metrics_address, "");
+  EXPECT_EQ(options_.metrics_path, "/metrics");
+  EXPECT_FALSE(options_.automaxprocs);
+  EXPECT_EQ(options_.logging.format, "text");
+  EXPECT_EQ(options_.logging.flush_frequency, seconds(5));
+  EXPECT_EQ(options_.logging.verbosity, 0);
+}
+
+TEST_F(OptionsTest, EveryFlagParsesWithGoSyntax) {
+  ASSERT_EQ(Parse({"--resync=1h30m",
+                   "-timeout",
+                   "1.5s",
+                   "--retry-interval-start=300ms",
+                   "--retry-interval-max",
+                   "2m",
+                   "-worker-threads=0x20",
+                   "--max-entries=1_000",
+                   "--default-fstype=xfs",
+                   "--reconcile-sync=-1m",
+                   "--max-grpc-log-length=017",
+                   "--feature-gates=MutableCSINodeAllocatableCount=false",
+                   "--feature-gates",
+                   " WatchList=true , ",
+                   "--version=false",
+                   "--kubeconfig=/etc/kube/config",
+                   "--csi-address",
+                   "unix:///csi/csi.sock",
+                   "--kube-api-qps=1e2",
+                   "--kube-api-burst=-0x10",
+                   "-leader-election",
+                   "--leader-election-namespace=kube-system",
+                   "--leader-election-lease-duration=30s",
+                   "--leader-election-renew-deadline=20s",
+                   "--leader-election-retry-period=2s",
+                   "--leader-election-labels=a:b,c:d",
+                   "--leader-election-labels=e:f",
+                   "--http-endpoint=:8080",
+                   "--metrics-address=:8081",
+                   "--metrics-path=/m",
+                   "--automaxprocs",
+                   "-v=4",
+                   "--logging-format=json",
+                   "--log-flush-frequency=1s"}),
+            -1)
+      << output_.str();
+  EXPECT_EQ(options_.resync, minutes(90));
+  EXPECT_EQ(options_.timeout, milliseconds(1500));
+  EXPECT_EQ(options_.retry_interval_start, milliseconds(300));
+  EXPECT_EQ(options_.retry_interval_max, minutes(2));
+  EXPECT_EQ(options_.worker_threads, 32u);
+  EXPECT_EQ(options_.max_entries, 1000);
+  EXPECT_EQ(options_.default_fstype, "xfs");
+  EXPECT_EQ(options_.reconcile_sync, minutes(-1));  // negatives are not validated
+  EXPECT_EQ(options_.max_grpc_log_length, 15);      // leading 0: octal
+  // Repeated map flags merge.
+  EXPECT_THAT(options_.feature_gates,
+              ElementsAre(Pair("MutableCSINodeAllocatableCount", false), Pair("WatchList", true)));
+  EXPECT_FALSE(options_.show_version);
+  EXPECT_EQ(options_.kubeconfig, "/etc/kube/config");
+  EXPECT_EQ(options_.csi_address, "unix:///csi/csi.sock");
+  EXPECT_EQ(options_.kube_api_qps, 100.0);
+  EXPECT_EQ(options_.kube_api_burst, -16);
+  EXPECT_TRUE(options_.leader_election);
+  EXPECT_EQ(options_.leader_election_namespace, "kube-system");
+  EXPECT_EQ(options_.leader_election_lease_duration, seconds(30));
+  EXPECT_EQ(options_.leader_election_renew_deadline, seconds(20));
+  EXPECT_EQ(options_.leader_election_retry_period, seconds(2));
+  EXPECT_THAT(options_.leader_election_labels,
+              ElementsAre(Pair("a", "b"), Pair("c", "d"), Pair("e", "f")));
+  EXPECT_EQ(options_.http_endpoint, ":8080");
+  EXPECT_EQ(options_.metrics_address, ":8081");
+  EXPECT_EQ(options_.metrics_path, "/m");
+  EXPECT_TRUE(options_.automaxprocs);
+  EXPECT_EQ(options_.logging.verbosity, 4);
+  EXPECT_EQ(options_.logging.format, "json");
+  EXPECT_EQ(options_.logging.flush_frequency, seconds(1));
+}
+
+TEST_F(OptionsTest, LastValueOfARepeatedScalarWins) {
+  ASSERT_EQ(Parse({"--timeout=1s", "--timeout=2s"}), -1);
+  EXPECT_EQ(options_.timeout, seconds(2));
+}
+
+TEST_F(OptionsTest, BadValuesAreUsageErrors) {
+  const struct {
+    std::vector<std::string> args;
+    const char* message;
+  } cases[] = {
+      {{"--timeout=5"}, R"(invalid value "5" for flag -timeout: parse error)"},
+      {{"--resync=1d"}, R"(invalid value "1d" for flag -resync: parse error)"},
+      {{"--worker-threads=-1"}, R"(invalid value "-1" for flag -worker-threads: parse error)"},
+      {{"--max-entries=ten"}, R"(invalid value "ten" for flag -max-entries: parse error)"},
+      {{"--kube-api-qps=fast"}, R"(invalid value "fast" for flag -kube-api-qps: parse error)"},
+      {{"--leader-election=maybe"}, R"(invalid boolean value "maybe" for -leader-election)"},
+      {{"--feature-gates=WatchList"}, "malformed pair, expect string=bool"},
+      {{"--leader-election-labels=a:b:c"}, "malformed item in list of labels: a:b:c"},
+      {{"--timeout"}, "flag needs an argument: -timeout"},
+  };
+  for (const auto& c : cases) {
+    Options options;
+    std::ostringstream output;
+    base::FlagSet flags("csi-attacher", &output);
+    RegisterFlags(flags, options);
+    base::Status s = flags.Parse(c.args);
+    ASSERT_FALSE(s.ok()) << c.args[0];
+    EXPECT_EQ(s.error().code, 2) << c.args[0];
+    EXPECT_THAT(output.str(), HasSubstr(c.message)) << c.args[0];
+    EXPECT_THAT(output.str(), HasSubstr("Usage of csi-attacher:")) << c.args[0];
+  }
+}
+
+// Flags that upstream dropped long ago must fail loudly, not be ignored.
+TEST_F(OptionsTest, RemovedFlagsAreNotDefined) {
+  for (const char* flag :
+       {"-logtostderr", "-alsologtostderr", "-log_dir=/tmp", "-connection-timeout=1m",
+        "-leader-election-type=leases", "-leader-election-identity=x", "-dummy"}) {
+    Options options;
+    std::ostringstream output;
+    base::FlagSet flags("csi-attacher", &output);
+    RegisterFlags(flags, options);
+    base::Status s = flags.Parse({flag});
+    ASSERT_FALSE(s.ok()) << flag;
+    EXPECT_EQ(s.error().code, 2);
+    EXPECT_THAT(output.str(), HasSubstr("flag provided but not defined: -")) << flag;
+  }
+}
+
+TEST_F(OptionsTest, UsageListsEveryFlagWithItsDefault) {
+  const std::string usage = flags_.Usage();
+  for (const char* name : {"automaxprocs",
+                           "csi-address",
+                           "default-fstype",
+                           "feature-gates",
+                           "http-endpoint",
+                           "kube-api-burst",
+                           "kube-api-qps",
+                           "kubeconfig",
+                           "leader-election",
+                           "leader-election-labels",
+                           "leader-election-lease-duration",
+                           "leader-election-namespace",
+                           "leader-election-renew-deadline",
+                           "leader-election-retry-period",
+                           "log-flush-frequency",
+                           "log-json-info-buffer-size",
+                           "log-json-split-stream",
+                           "log-text-info-buffer-size",
+                           "log-text-split-stream",
+                           "logging-format",
+                           "max-entries",
+                           "max-grpc-log-length",
+                           "metrics-address",
+                           "metrics-path",
+                           "reconcile-sync",
+                           "resync",
+                           "retry-interval-max",
+                           "retry-interval-start",
+                           "timeout",
+                           "v",
+                           "version",
+                           "vmodule",
+                           "worker-threads"}) {
+    EXPECT_THAT(usage, HasSubstr("\n  -" + std::string(name))) << name;
+  }
+  EXPECT_THAT(usage, HasSubstr("-csi-address string\n"));
+  EXPECT_THAT(usage, HasSubstr(R"((default "/run/csi/socket"))"));
+  EXPECT_THAT(usage, HasSubstr("-timeout duration\n"));
+  EXPECT_THAT(usage, HasSubstr("(default 15s)"));
+  EXPECT_THAT(usage, HasSubstr("-worker-threads uint\n"));
+  EXPECT_THAT(usage, HasSubstr("(default 10)"));
+  EXPECT_THAT(usage, HasSubstr("(default -1)"));
+  EXPECT_THAT(usage, HasSubstr("-kube-api-qps float\n"));
+  // Settable alpha/beta gates are listed; GA ones are not.
+  EXPECT_THAT(usage,
+              HasSubstr("\n    \tReleaseLeaderElectionOnExit=true|false (ALPHA - default=false)"));
+  EXPECT_THAT(usage, Not(HasSubstr("MutableCSINodeAllocatableCount")));
+}
+
+TEST(CheckHttpEndpointTest, BothAddressesAreRejected) {
+  Options options;
+  options.metrics_address = ":8080";
+  EXPECT_TRUE(CheckHttpEndpoint(options).ok());
+  EXPECT_EQ(HttpAddress(options), ":8080");
+  options.http_endpoint = ":8081";
+  base::Status s = CheckHttpEndpoint(options);
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.error().message, "Only one of `--metrics-address` and `--http-endpoint` can be set");
+  options.metrics_address.clear();
+  EXPECT_TRUE(CheckHttpEndpoint(options).ok());
+  EXPECT_EQ(HttpAddress(options), ":8081");
+}
+
+TEST(CheckWorkerThreadsTest, ZeroIsRejected) {
+  Options options;
+  EXPECT_TRUE(CheckWorkerThreads(options).ok());
+  options.worker_threads = 0;
+  base::Status s = CheckWorkerThreads(options);
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.error().message, "Option -worker-threads must be greater than zero");
+}
+
+TEST(CheckLeaderElectionTest, DurationsMatterOnlyWithLeaderElection) {
+  Options options;
+  options.leader_election_lease_duration = seconds(1);
+  EXPECT_TRUE(CheckLeaderElection(options).ok());
+  options.leader_election = true;
+  EXPECT_EQ(CheckLeaderElection(options).error().message,
+            "leaseDuration must be greater than renewDeadline");
+}
+
+TEST(CheckLeaderElectionTest, ClientGoRules) {
+  const struct {
+    seconds lease, renew, retry;
+    const char* message;  // empty: valid
+  } cases[] = {
+      {seconds(15), seconds(10), seconds(5), ""},
+      {seconds(10), seconds(10), seconds(5), "leaseDuration must be greater than renewDeadline"},
+      {seconds(15), seconds(6), seconds(5),
+       "renewDeadline must be greater than retryPeriod*JitterFactor"},
+      {seconds(15), seconds(7), seconds(5), ""},
+      {seconds(15), seconds(10), seconds(0), "retryPeriod must be greater than zero"},
+      {seconds(15), seconds(0), seconds(-1), "renewDeadline must be greater than zero"},
+  };
+  for (const auto& c : cases) {
+    Options options;
+    options.leader_election = true;
+    options.leader_election_lease_duration = c.lease;
+    options.leader_election_renew_deadline = c.renew;
+    options.leader_election_retry_period = c.retry;
+    base::Status s = CheckLeaderElection(options);
+    if (std::string(c.message).empty()) {
+      EXPECT_TRUE(s.ok()) << s.error().message;
+    } else {
+      ASSERT_FALSE(s.ok()) << c.message;
+      EXPECT_EQ(s.error().message, c.message);
+    }
+  }
+}
+
+TEST(RateLimitsForTest, ClientGoMeaningOfQpsAndBurst) {
+  const struct {
+    double qps;
+    int64_t burst;
+    bool ok;
+    double want_qps;
+    int want_burst;
+  } cases[] = {
+      {5, 10, true, 5, 10},   {50.5, 100, true, 50.5, 100}, {0, 0, true, 5, 10},
+      {0, 20, true, 5, 20},   {-1, 0, true, -1, 0},         {5, 0, false, 0, 0},
+      {5, -1, false, 0, 0},
+  };
+  for (const auto& c : cases) {
+    Options options;
+    options.kube_api_qps = c.qps;
+    options.kube_api_burst = c.burst;
+    base::Result<KubeApiRateLimits> limits = RateLimitsFor(options);
+    ASSERT_EQ(limits.ok(), c.ok) << c.qps << "/" << c.burst;
+    if (!c.ok) {
+      EXPECT_EQ(limits.error().message,
+                "burst is required to be greater than 0 when RateLimiter is not set and QPS is "
+                "set to greater than 0");
+      continue;
+    }
+    EXPECT_EQ(limits->qps, c.want_qps) << c.qps << "/" << c.burst;
+    EXPECT_EQ(limits->burst, c.want_burst) << c.qps << "/" << c.burst;
+  }
+}
+
+}  // namespace
+}  // namespace csiattacher
