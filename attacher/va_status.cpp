@@ -13,32 +13,55 @@ namespace {
 
 // The patch turning `va`'s status into `va`'s status after `change`.
 template <class Change>
-std::string StatusPatch(const kube::VolumeAttachment& va, Change change) {
+nlohmann::json StatusDiff(const kube::VolumeAttachment& va, Change change) {
   kube::VolumeAttachmentStatus modified = va.status;
   change(modified);
-  nlohmann::json patch =
-      kube::CreateMergePatch({{"status", va.status}}, {{"status", std::move(modified)}});
+  return kube::CreateMergePatch({{"status", va.status}}, {{"status", std::move(modified)}});
+}
+
+template <class Change>
+std::string StatusPatch(const kube::VolumeAttachment& va, Change change) {
+  nlohmann::json patch = StatusDiff(va, change);
   return patch.empty() ? std::string() : patch.dump();
+}
+
+// Upstream diffs against the cached VA, so when the cache has not yet seen the
+// error a previous attempt saved, the success patch leaves that error in place
+// (and an attached VA keeps showing a stale attachError). The final-state
+// fields are therefore always written, whatever the cache says.
+template <class Change>
+std::string FinalStatusPatch(const kube::VolumeAttachment& va, Change change, bool attached,
+                             std::string_view error_field) {
+  nlohmann::json patch = StatusDiff(va, change);
+  patch["status"]["attached"] = attached;
+  patch["status"][std::string(error_field)] = nullptr;
+  return patch.dump();
 }
 
 }  // namespace
 
 std::string MarkAttachedPatch(const kube::VolumeAttachment& va,
                               const std::map<std::string, std::string>& publish_context) {
-  return StatusPatch(va, [&](kube::VolumeAttachmentStatus& status) {
-    status.attached = true;
-    status.attachment_metadata = kube::StringMap();
-    for (const auto& [key, value] : publish_context) status.attachment_metadata[key] = value;
-    status.attach_error.reset();
-  });
+  return FinalStatusPatch(
+      va,
+      [&](kube::VolumeAttachmentStatus& status) {
+        status.attached = true;
+        status.attachment_metadata = kube::StringMap();
+        for (const auto& [key, value] : publish_context) status.attachment_metadata[key] = value;
+        status.attach_error.reset();
+      },
+      true, "attachError");
 }
 
 std::string MarkDetachedPatch(const kube::VolumeAttachment& va) {
-  return StatusPatch(va, [](kube::VolumeAttachmentStatus& status) {
-    status.attached = false;
-    status.detach_error.reset();
-    status.attachment_metadata = kube::StringMap();
-  });
+  return FinalStatusPatch(
+      va,
+      [](kube::VolumeAttachmentStatus& status) {
+        status.attached = false;
+        status.detach_error.reset();
+        status.attachment_metadata = kube::StringMap();
+      },
+      false, "detachError");
 }
 
 std::string AttachErrorPatch(const kube::VolumeAttachment& va, const kube::VolumeError& error) {

@@ -1,6 +1,7 @@
 #include "cmd/csi-attacher/run.h"
 
 #include <chrono>
+#include <cstdlib>
 #include <memory>
 #include <optional>
 
@@ -148,7 +149,12 @@ int Run(const std::vector<std::string>& args, RunEnvironment env) {
 }
 
 int Run(int argc, const char* const* argv) {
-  return Run(std::vector<std::string>(argv, argv + argc));
+  RunEnvironment env;
+  // Test hook only: integration tests cannot write /dev/termination-log.
+  if (const char* path = std::getenv("CSI_ATTACHER_TERMINATION_LOG"); path && *path) {
+    env.termination_log_path = path;
+  }
+  return Run(std::vector<std::string>(argv, argv + argc), std::move(env));
 }
 
 }  // namespace csiattacher

@@ -16,7 +16,7 @@ const std::string kSaveVaPatch =
     R"({"op":"test","path":"/metadata/annotations","value":null},)"
     R"({"op":"add","path":"/metadata/annotations",)"
     R"("value":{"csi.alpha.kubernetes.io/node-id":"node-id-1"}}])";
-const std::string kAttached = R"({"status":{"attached":true}})";
+const std::string kAttached = R"({"status":{"attachError":null,"attached":true}})";
 
 const ApiCall kSaveVa = PatchVa("va-1", "json", kSaveVaPatch);
 const ApiCall kMarkAttached = PatchVaStatus("va-1", kAttached);
@@ -40,7 +40,7 @@ std::vector<SyncCase> AttachCases() {
        .va = Va(),
        .publisher = {.publish_context = {{"devicePath", "/dev/sdb"}}},
        .want_api = {kSaveVa,
-                    PatchVaStatus("va-1", R"({"status":{"attached":true,)"
+                    PatchVaStatus("va-1", R"({"status":{"attachError":null,"attached":true,)"
                                           R"("attachmentMetadata":{"devicePath":"/dev/sdb"}}})")},
        .want_csi = {Publish()}},
       {.name = "InlineVolumeIsPublishedWithoutPvWrites",
@@ -251,8 +251,8 @@ std::vector<SyncCase> AttachCases() {
        .va = AttachedVa(),
        .publisher = {.publish_context = {{"devicePath", "/dev/sdc"}}},
        .force_sync = true,
-       .want_api = {PatchVaStatus(
-           "va-1", R"({"status":{"attachmentMetadata":{"devicePath":"/dev/sdc"}}})")},
+       .want_api = {PatchVaStatus("va-1", R"({"status":{"attachError":null,"attached":true,)"
+                                          R"("attachmentMetadata":{"devicePath":"/dev/sdc"}}})")},
        .want_csi = {Publish()}},
       {.name = "BlockVolumeGetsBlockCapability",
        .va = Va(),

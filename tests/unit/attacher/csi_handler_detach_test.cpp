@@ -11,8 +11,8 @@ namespace {
 
 const ApiCall kRemoveSoleFinalizer =
     PatchVa("va-1", "merge", R"({"metadata":{"finalizers":null}})");
-const ApiCall kMarkDetached =
-    PatchVaStatus("va-1", R"({"status":{"attached":false,"attachmentMetadata":null}})");
+const ApiCall kMarkDetached = PatchVaStatus(
+    "va-1", R"({"status":{"attached":false,"attachmentMetadata":null,"detachError":null}})");
 
 const base::Error kBoom("boom", 500);
 const base::Error kNotFound(R"(volumeattachments.storage.k8s.io "va-1" not found)", 404);

@@ -40,7 +40,7 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::ValuesIn(std::vector<TrivialCase>{
         {.name = "UnattachedVaIsMarkedAttachedWithoutFinalizer",
          .va = Va(),
-         .want_api = {PatchVaStatus("va-1", R"({"status":{"attached":true}})")}},
+         .want_api = {PatchVaStatus("va-1", R"({"status":{"attachError":null,"attached":true}})")}},
         {.name = "MarkingAttachedClearsAttachError",
          .va = Va([](auto& va) {
            va.status.attach_error = kube::VolumeError{"t", "old", 3};
@@ -52,7 +52,7 @@ INSTANTIATE_TEST_SUITE_P(
         {.name = "FailedPatchIsReturned",
          .va = Va(),
          .api_failures = {{"patch", "volumeattachments", "status", base::Error("forbidden", 403)}},
-         .want_api = {PatchVaStatus("va-1", R"({"status":{"attached":true}})")},
+         .want_api = {PatchVaStatus("va-1", R"({"status":{"attachError":null,"attached":true}})")},
          .want_error = "failed to mark as attached: forbidden"},
     }),
     [](const auto& info) { return info.param.name; });

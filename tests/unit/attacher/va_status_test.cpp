@@ -17,14 +17,17 @@ TEST(VaStatus, ErrorTimeIsRfc3339UtcSeconds) {
   EXPECT_EQ(error.error_code, 4);
 }
 
-TEST(VaStatus, UnchangedStatusGivesEmptyPatch) {
+// The cache may lag behind the server (an error saved by the previous attempt
+// not yet seen), so the final state is written even when the cache agrees.
+TEST(VaStatus, FinalStateIsAlwaysWrittenEvenWhenTheCacheAgrees) {
   kube::VolumeAttachment va;
   va.status.attached = true;
   va.status.attachment_metadata["lun"] = "3";
-  EXPECT_EQ(MarkAttachedPatch(va, {{"lun", "3"}}), "");
+  EXPECT_EQ(MarkAttachedPatch(va, {{"lun", "3"}}),
+            R"({"status":{"attachError":null,"attached":true}})");
 
   kube::VolumeAttachment detached;
-  EXPECT_EQ(MarkDetachedPatch(detached), "");
+  EXPECT_EQ(MarkDetachedPatch(detached), R"({"status":{"attached":false,"detachError":null}})");
 }
 
 TEST(VaStatus, ChangedAttachmentMetadataIsMergedPerKey) {
@@ -33,7 +36,8 @@ TEST(VaStatus, ChangedAttachmentMetadataIsMergedPerKey) {
   va.status.attachment_metadata["lun"] = "3";
   va.status.attachment_metadata["old"] = "x";
   EXPECT_EQ(MarkAttachedPatch(va, {{"lun", "4"}}),
-            R"({"status":{"attachmentMetadata":{"lun":"4","old":null}}})");
+            R"({"status":{"attachError":null,"attached":true,)"
+            R"("attachmentMetadata":{"lun":"4","old":null}}})");
 }
 
 TEST(VaStatus, DetachErrorLeavesAttachErrorAlone) {

@@ -304,8 +304,8 @@ TEST(RateLimitsForTest, ClientGoMeaningOfQpsAndBurst) {
     double want_qps;
     int want_burst;
   } cases[] = {
-      {5, 10, true, 5, 10},   {50.5, 100, true, 50.5, 100}, {0, 0, true, 5, 10},
-      {0, 20, true, 5, 20},   {-1, 0, true, -1, 0},         {5, 0, false, 0, 0},
+      {5, 10, true, 5, 10}, {50.5, 100, true, 50.5, 100}, {0, 0, true, 5, 10},
+      {0, 20, true, 5, 20}, {-1, 0, true, -1, 0},         {5, 0, false, 0, 0},
       {5, -1, false, 0, 0},
   };
   for (const auto& c : cases) {

@@ -66,6 +66,17 @@ class DriverFixture : public ::testing::Test {
     controller_ = csi::v1::Controller::NewStub(channel_);
   }
 
+  // Every run must end cleanly on SIGTERM (under ASan this also catches
+  // memory errors and leaks in the driver).
+  void TearDown() override {
+    controller_.reset();
+    identity_.reset();
+    channel_.reset();  // an open connection would hold up the driver's shutdown
+    if (driver_ == nullptr) return;
+    driver_->Stop();
+    EXPECT_EQ(driver_->exit_status(), 0) << driver_->LogTail(30);
+  }
+
   // Replaces faults.json the way tests should: write elsewhere, rename over.
   void WriteFaults(const std::string& json) {
     const std::filesystem::path temp = dir_.path() / "faults.json.tmp";
