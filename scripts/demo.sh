@@ -7,7 +7,7 @@
 # stops everything. Logs stay in $DEMO_DIR (printed at the end).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
-ROOT=$PWD
+export CCACHE_BASEDIR=$PWD CCACHE_NOHASHDIR=true
 
 COUNT=${DEMO_VOLUMES:-5}
 DRIVER=csi-mock.demo.example.com

@@ -7,6 +7,10 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
+# ccache keyed on paths relative to the clone, so a fresh clone (CI) reuses the
+# objects an earlier clone compiled.
+export CCACHE_BASEDIR=$PWD CCACHE_NOHASHDIR=true
+
 declare -a PHASES=()
 phase() {
   local name=$1; shift
