@@ -49,8 +49,9 @@ class VolumeAttachmentEvents final : public kube::EventHandler<VolumeAttachment>
 
 class PersistentVolumeEvents final : public kube::EventHandler<PersistentVolume> {
  public:
-  PersistentVolumeEvents(kube::WorkQueue& pv_queue, std::string_view finalizer)
-      : pv_queue_(pv_queue), finalizer_(finalizer) {}
+  PersistentVolumeEvents(kube::WorkQueue& pv_queue, std::string_view finalizer,
+                         std::string_view driver)
+      : pv_queue_(pv_queue), finalizer_(finalizer), driver_(driver) {}
 
   void OnAdd(const Ptr& pv) override { Consider(*pv); }
   void OnUpdate(const Ptr&, const Ptr& pv) override { Consider(*pv); }
@@ -59,11 +60,12 @@ class PersistentVolumeEvents final : public kube::EventHandler<PersistentVolume>
 
  private:
   void Consider(const PersistentVolume& pv) {
-    if (ShouldEnqueuePersistentVolume(pv, finalizer_)) pv_queue_.Add(pv.metadata.name);
+    if (ShouldEnqueuePersistentVolume(pv, finalizer_, driver_)) pv_queue_.Add(pv.metadata.name);
   }
 
   kube::WorkQueue& pv_queue_;
   const std::string_view finalizer_;
+  const std::string_view driver_;
 };
 
 // CSINodes are only read from their store; their changes need no work.
@@ -115,7 +117,7 @@ void Controller::Run(kube::ListerWatcher<VolumeAttachment>& volume_attachments,
                      kube::ListerWatcher<PersistentVolume>& persistent_volumes,
                      kube::ListerWatcher<CSINode>* csi_nodes, std::stop_token stop) {
   VolumeAttachmentEvents va_events(va_queue_, pv_queue_);
-  PersistentVolumeEvents pv_events(pv_queue_, finalizer_);
+  PersistentVolumeEvents pv_events(pv_queue_, finalizer_, driver_name_);
   IgnoredCsiNodeEvents csi_node_events;
   kube::ReflectorOptions reflector_options;
   reflector_options.resync_period = options_.resync_period;

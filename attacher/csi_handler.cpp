@@ -3,6 +3,7 @@
 #include <optional>
 #include <utility>
 
+#include "attacher/event_filters.h"
 #include "attacher/metadata_patch.h"
 #include "attacher/names.h"
 #include "attacher/node_id.h"
@@ -89,18 +90,19 @@ base::Result<PublishRequest> CsiHandler::PrepareAttach(const kube::VolumeAttachm
       return added.error().Wrap("could not add PersistentVolume finalizer");
     }
   }
-  auto csi = CsiSourceOf(*volume->spec);
+  auto csi = CsiVolumeOf(*volume);
   if (!csi.ok()) return csi.error();
-  const kube::CSIPersistentVolumeSource& source = **csi;
+  const kube::CSIPersistentVolumeSource& source = *csi->source;
 
   PublishRequest request;
+  request.migrated = csi->migrated;
   request.volume_context = ToMap(source.volume_attributes);
   request.volume_id = source.volume_handle;
   // CSI: "CO MUST set this field to false if SP does not have the
   // PUBLISH_READONLY controller capability".
   request.readonly = source.read_only && options_.supports_publish_readonly;
   auto capability = VolumeCapabilityFor(
-      *volume->spec, source, options_.supports_single_node_multi_writer, options_.default_fstype);
+      *csi->spec, source, options_.supports_single_node_multi_writer, options_.default_fstype);
   if (!capability.ok()) return capability.error();
   request.capability = std::move(*capability);
   auto secrets = LoadSecrets(source);
@@ -172,12 +174,13 @@ base::Status CsiHandler::Detach(const kube::VolumeAttachment& va, bool forced) {
 base::Result<UnpublishRequest> CsiHandler::PrepareDetach(const kube::VolumeAttachment& va) {
   auto volume = VolumeOf(va, pvs_);
   if (!volume.ok()) return volume.error();
-  auto csi = CsiSourceOf(*volume->spec);
+  auto csi = CsiVolumeOf(*volume);
   if (!csi.ok()) return csi.error();
 
   UnpublishRequest request;
-  request.volume_id = (*csi)->volume_handle;
-  auto secrets = LoadSecrets(**csi);
+  request.volume_id = csi->source->volume_handle;
+  request.migrated = csi->migrated;
+  auto secrets = LoadSecrets(*csi->source);
   if (!secrets.ok()) return secrets.error();
   request.secrets = std::move(*secrets);
   auto node_id = NodeIdOf(csi_nodes_, driver_name_, va.spec.node_name, &va);
@@ -239,7 +242,9 @@ void CsiHandler::SaveError(const kube::VolumeAttachment& va, const std::string& 
 
 base::Status CsiHandler::SyncPersistentVolume(const kube::PersistentVolume& pv) {
   const std::string& name = pv.metadata.name;
-  if (pv.metadata.deletion_timestamp.empty()) return base::Status::Ok();
+  if (pv.metadata.deletion_timestamp.empty() && !IsMigrationRollback(pv, driver_name_)) {
+    return base::Status::Ok();
+  }
   kube::JsonPatch patch = RemoveFinalizerPatch(pv.metadata, finalizer_);
   if (patch.empty()) return base::Status::Ok();
   for (const auto& va : vas_.List()) {

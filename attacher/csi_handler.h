@@ -9,11 +9,11 @@
 // failed attach/detach is saved in status.attachError/detachError and
 // returned, so the controller retries with backoff.
 //
-// SyncPersistentVolume removes our finalizer from a PV being deleted once no
-// VA of any driver names it. PVs without deletionTimestamp are ignored: the
-// other case of §5.5 (an in-tree PV whose migrated-to annotation does not
-// name the driver) needs CSI migration, which is not supported yet; attach and
-// detach of in-tree PVs fail with an error saying so.
+// SyncPersistentVolume removes our finalizer from a PV once no VA of any
+// driver names it, when the PV is being deleted or its CSI migration was
+// rolled back (event_filters.h IsMigrationRollback); other PVs are ignored.
+// In-tree PVs are attached and detached through their CSI translation
+// (MIGRATION.md §6), with `migrated` set on the driver calls.
 //
 // Thread-safe if `api` and `publisher` are: many workers sync at once.
 #pragma once

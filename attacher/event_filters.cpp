@@ -2,6 +2,9 @@
 
 #include <algorithm>
 
+#include "attacher/names.h"
+#include "migration/translate.h"
+
 namespace attacher {
 
 bool ShouldEnqueueVolumeAttachmentUpdate(const kube::VolumeAttachment& old_va,
@@ -22,11 +25,19 @@ const std::optional<std::string>& PersistentVolumeToSyncOnDelete(
   return deleted_va.spec.source.persistent_volume_name;
 }
 
-bool ShouldEnqueuePersistentVolume(const kube::PersistentVolume& pv, std::string_view finalizer) {
+bool IsMigrationRollback(const kube::PersistentVolume& pv, std::string_view driver) {
+  if (!migration::IsPvMigratable(pv)) return false;
+  auto migrated_to = pv.metadata.annotations.find(kMigratedToAnnotation);
+  return migrated_to == pv.metadata.annotations.end() || migrated_to->second != driver;
+}
+
+bool ShouldEnqueuePersistentVolume(const kube::PersistentVolume& pv, std::string_view finalizer,
+                                   std::string_view driver) {
   const auto& finalizers = pv.metadata.finalizers;
   bool has_finalizer =
       std::find(finalizers.begin(), finalizers.end(), finalizer) != finalizers.end();
-  return has_finalizer && !pv.metadata.deletion_timestamp.empty();
+  return has_finalizer &&
+         (!pv.metadata.deletion_timestamp.empty() || IsMigrationRollback(pv, driver));
 }
 
 }  // namespace attacher

@@ -27,12 +27,16 @@ bool ShouldEnqueueVolumeAttachmentUpdate(const kube::VolumeAttachment& old_va,
 const std::optional<std::string>& PersistentVolumeToSyncOnDelete(
     const kube::VolumeAttachment& deleted_va);
 
+// Whether `pv` is an in-tree PV (migration::IsPvMigratable) whose
+// pv.kubernetes.io/migrated-to annotation is missing or names another driver
+// than `driver`: CSI migration was turned off (rolled back), so the attacher
+// lets go of the PV.
+bool IsMigrationRollback(const kube::PersistentVolume& pv, std::string_view driver);
+
 // A PersistentVolume add/update needs the PV queue only when the PV carries
-// `finalizer` (ours) and is being deleted: removing that finalizer is the only
-// work the PV queue does. Upstream also enqueues in-tree PVs whose
-// pv.kubernetes.io/migrated-to annotation is not our driver (a CSI migration
-// rollback); that clause joins this predicate with the migration layer, which
-// is why it takes the whole PV.
-bool ShouldEnqueuePersistentVolume(const kube::PersistentVolume& pv, std::string_view finalizer);
+// `finalizer` (ours, for `driver`) and is being deleted or its migration was
+// rolled back: removing that finalizer is the only work the PV queue does.
+bool ShouldEnqueuePersistentVolume(const kube::PersistentVolume& pv, std::string_view finalizer,
+                                   std::string_view driver);
 
 }  // namespace attacher

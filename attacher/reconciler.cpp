@@ -6,6 +6,7 @@
 #include "attacher/node_id.h"
 #include "attacher/volume_source.h"
 #include "base/log.h"
+#include "migration/translate.h"
 
 namespace attacher {
 
@@ -68,12 +69,20 @@ base::Result<Reconciler::Placement> Reconciler::PlacementOf(
     const kube::VolumeAttachment& va) const {
   base::Result<VolumeRef> volume = VolumeOf(va, pv_store_);
   if (!volume.ok()) return volume.error();
-  base::Result<const kube::CSIPersistentVolumeSource*> csi = CsiSourceOf(*volume->spec);
+  base::Result<CsiVolume> csi = CsiVolumeOf(*volume);
   if (!csi.ok()) return csi.error();
   base::Result<std::string> node_id =
       NodeIdOf(csi_node_store_, driver_name_, va.spec.node_name, &va);
   if (!node_id.ok()) return node_id.error();
-  return Placement{(*csi)->volume_handle, std::move(*node_id)};
+  // Upstream counts every inline CSI spec as migrated: only
+  // kube-controller-manager's translation of in-tree inline volumes makes one.
+  if (csi->migrated || volume->pv == nullptr) {
+    base::Result<std::string> handle =
+        migration::RepairVolumeHandle(csi->source->driver, csi->source->volume_handle, *node_id);
+    if (!handle.ok()) return handle.error();
+    return Placement{std::move(*handle), std::move(*node_id)};
+  }
+  return Placement{csi->source->volume_handle, std::move(*node_id)};
 }
 
 }  // namespace attacher

@@ -9,8 +9,9 @@
 // resolves as attach and detach resolve it (volume_source.h) to a csi source
 // (volume ID = volumeHandle), and its node ID is known (node_id.h: CSINode
 // entry of our driver, else the VA's node-id annotation, as for detach).
-// In-tree sources, PV or inline (both exist only for CSI migration), are
-// skipped until the migration layer translates them.
+// Translated volumes (an in-tree PV, or any inline spec: kube-controller-
+// manager makes those only for migrated volumes) have their handle repaired
+// first (migration::RepairVolumeHandle); a VA whose repair fails is skipped.
 //
 // Thread-safety: ReconcileOnce() only reads the stores, which are thread-safe;
 // Run() is one loop for one thread.

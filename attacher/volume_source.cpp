@@ -4,6 +4,8 @@
 #include <string_view>
 #include <variant>
 
+#include "migration/translate.h"
+
 namespace attacher {
 namespace {
 
@@ -41,6 +43,19 @@ std::string_view FieldName(const kube::PersistentVolumeSource& source) {
       source);
 }
 
+base::Result<const kube::CSIPersistentVolumeSource*> CsiSourceOf(
+    const kube::PersistentVolumeSpec& spec) {
+  if (spec.CountSources() > 1) {
+    return base::Error("volume spec has more than one volume source");
+  }
+  if (const auto* csi = std::get_if<kube::CSIPersistentVolumeSource>(&spec.source)) return csi;
+  if (std::holds_alternative<std::monostate>(spec.source)) {
+    return base::Error("volume spec has no volume source");
+  }
+  return base::Error("volume spec has a non-CSI volume source \"" +
+                     std::string(FieldName(spec.source)) + "\"");
+}
+
 }  // namespace
 
 base::Result<VolumeRef> VolumeOf(const kube::VolumeAttachment& va,
@@ -64,21 +79,19 @@ base::Result<VolumeRef> VolumeOf(const kube::VolumeAttachment& va,
   return VolumeRef{std::move(pv), std::move(spec)};
 }
 
-base::Result<const kube::CSIPersistentVolumeSource*> CsiSourceOf(
-    const kube::PersistentVolumeSpec& spec) {
-  if (spec.CountSources() > 1) {
-    return base::Error("volume spec has more than one volume source");
+base::Result<CsiVolume> CsiVolumeOf(const VolumeRef& volume) {
+  CsiVolume csi{volume.spec, nullptr};
+  if (volume.pv != nullptr && migration::IsPvMigratable(*volume.pv)) {
+    auto translated = migration::TranslateInTreePvToCsi(*volume.pv);
+    if (!translated.ok()) return translated.error().Wrap("failed to translate in tree pv to CSI");
+    auto pv = std::make_shared<const kube::PersistentVolume>(std::move(*translated));
+    csi.spec = std::shared_ptr<const kube::PersistentVolumeSpec>(pv, &pv->spec);
+    csi.migrated = true;
   }
-  if (const auto* csi = std::get_if<kube::CSIPersistentVolumeSource>(&spec.source)) return csi;
-  if (std::holds_alternative<std::monostate>(spec.source)) {
-    return base::Error("volume spec has no volume source");
-  }
-  std::string field(FieldName(spec.source));
-  if (std::holds_alternative<kube::OtherVolumeSource>(spec.source)) {
-    return base::Error("volume spec has a non-CSI volume source \"" + field + "\"");
-  }
-  return base::Error("CSI migration is not supported yet: in-tree \"" + field +
-                     "\" volumes cannot be attached or detached");
+  auto source = CsiSourceOf(*csi.spec);
+  if (!source.ok()) return source.error();
+  csi.source = *source;
+  return csi;
 }
 
 }  // namespace attacher

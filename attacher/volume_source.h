@@ -1,7 +1,10 @@
 // Which volume a VolumeAttachment is about, and its CSI source
 // (BEHAVIOR.md §5.3 steps 1 and 3, §5.4): the spec of the PersistentVolume
 // named by spec.source.persistentVolumeName, read from the PV cache, or the
-// VA's own inlineVolumeSpec. Attach and detach resolve a VA the same way.
+// VA's own inlineVolumeSpec. A PV with an in-tree source is translated to
+// CSI (MIGRATION.md §6); an inline spec is used as it is, since
+// kube-controller-manager stores it translated. Attach, detach and the
+// reconciler resolve a VA the same way.
 #pragma once
 
 #include <memory>
@@ -23,10 +26,20 @@ struct VolumeRef {
 base::Result<VolumeRef> VolumeOf(const kube::VolumeAttachment& va,
                                  const kube::Store<kube::PersistentVolume>& pvs);
 
-// The CSI source of `spec`, or why there is none: no source, more than one
-// (the API server forbids that, but a decoder must not pick one silently), an
-// in-tree source (CSI migration is not supported yet), or another non-CSI one.
-base::Result<const kube::CSIPersistentVolumeSource*> CsiSourceOf(
-    const kube::PersistentVolumeSpec& spec);
+// A volume as CSI sees it.
+struct CsiVolume {
+  // The spec to build requests from: translated for a migrated PV (access
+  // modes and node affinity may differ from the PV's), else the original.
+  std::shared_ptr<const kube::PersistentVolumeSpec> spec;
+  const kube::CSIPersistentVolumeSource* source;  // points into *spec
+  bool migrated = false;                          // translated from an in-tree PV source
+};
+
+// The CSI view of `volume`: a migratable PV (migration::IsPvMigratable) is
+// translated first, without changing the cached PV. Errors: "failed to
+// translate in tree pv to CSI: <why>", or the spec has no source, more than
+// one (the API server forbids that, but a decoder must not pick one
+// silently), or a non-CSI one (e.g. an in-tree source in an inline spec).
+base::Result<CsiVolume> CsiVolumeOf(const VolumeRef& volume);
 
 }  // namespace attacher

@@ -9,6 +9,8 @@
 #include "base/log.h"
 #include "base/log_options.h"
 #include "cmd/csi-attacher/feature_gates.h"
+#include "cmd/csi-attacher/leader_election.h"
+#include "cmd/csi-attacher/metrics_wiring.h"
 #include "cmd/csi-attacher/options.h"
 #include "cmd/csi-attacher/run_controller.h"
 #include "cmd/csi-attacher/shutdown_signals.h"
@@ -63,10 +65,15 @@ int Serve(const Options& options, const FeatureGates& gates, const RunEnvironmen
     return Fail("Failed to initialize leader election", s.error());
   }
 
+  // Leader election gets a client of its own (own QPS limiter), as upstream.
+  const kube::RestConfig leader_election_config = *config;
   base::Result<std::unique_ptr<kube::Client>> client = kube::Client::Create(std::move(*config));
   if (!client.ok()) return Fail("Failed to create a Clientset", client.error());
 
+  // Before the connection, whose metrics hook records into it.
+  AttacherMetrics attacher_metrics;
   csi::ConnectOptions connect_options;
+  connect_options.metrics = attacher_metrics.CsiHook();
   connect_options.max_grpc_log_length = static_cast<int>(options.max_grpc_log_length);
   connect_options.termination_log_path = env.termination_log_path;
   if (env.on_connection_loss) connect_options.on_connection_loss = env.on_connection_loss;
@@ -88,27 +95,57 @@ int Serve(const Options& options, const FeatureGates& gates, const RunEnvironmen
   base::Result<std::string> driver_name = identity.GetDriverName(kCsiTimeout);
   if (!driver_name.ok()) return Fail("Failed to get the CSI driver name", driver_name.error());
   LOG_V(2, "CSI driver name").With("driver", *driver_name);
+  attacher_metrics.SetDriverName(*driver_name);
 
   // Upstream starts its HTTP server at this point.
-  if (std::string address = HttpAddress(options); !address.empty()) {
-    LOG_WARNING("The HTTP endpoint is not implemented yet: no metrics or health checks are served")
-        .With("address", address)
-        .With("metricsPath", options.metrics_path);
+  std::unique_ptr<metrics::HttpServer> http_server;
+  if (!HttpAddress(options).empty()) {
+    base::Result<std::unique_ptr<metrics::HttpServer>> server =
+        StartHttpServer(options, attacher_metrics);
+    if (!server.ok()) {
+      LOG_ERROR("Failed to start HTTP server")
+          .With("err", server.error().message)
+          .With("address", HttpAddress(options))
+          .With("metricsPath", options.metrics_path);
+      return kExitFailure;
+    }
+    http_server = std::move(server).value();
   }
 
   base::Result<csi::Capabilities> caps = csi::GetCapabilities(**connection, kCsiTimeout);
   if (!caps.ok()) return Fail("Failed to get the CSI driver's capabilities", caps.error());
 
-  if (options.leader_election) {
-    LOG_WARNING("Leader election is not implemented yet: running as if this were the leader")
-        .With("namespace", options.leader_election_namespace);
-  }
   if (stop.stop_requested()) return Stopped("capabilities");
 
   ControllerFeatures features;
   features.error_code_enabled = gates.Enabled(kMutableCSINodeAllocatableCount);
-  RunController(options, DriverInfo{*driver_name, *caps}, features, **client, **connection, stop);
-  return 0;
+  auto run_controller = [&](std::stop_token controller_stop) {
+    RunController(options, DriverInfo{*driver_name, *caps}, features, **client, **connection,
+                  attacher_metrics, controller_stop);
+  };
+  if (!options.leader_election) {
+    run_controller(stop);
+    return 0;
+  }
+
+  LeaderElectionMetrics le_metrics = attacher_metrics.leader_election();
+  LeaderElectionHooks hooks;
+  hooks.on_leading_changed = [&le_metrics](bool leading) {
+    le_metrics.master_status.Set(leading ? 1 : 0);
+  };
+  hooks.on_slow_path = [&le_metrics] { le_metrics.slowpath_total.Inc(); };
+  base::Result<std::shared_ptr<LeaderElection>> election =
+      LeaderElection::Create(options, leader_election_config, *driver_name, std::move(hooks));
+  if (!election.ok()) return Fail("Failed to initialize leader election", election.error());
+  // Only --http-endpoint serves the health check (not --metrics-address).
+  if (http_server && !options.http_endpoint.empty()) {
+    http_server->Handle("/healthz/leader-election", [election = *election] {
+      base::Status status = election->Check();
+      if (status.ok()) return metrics::HttpResponse{200, "ok"};
+      return metrics::HttpResponse{500, "internal server error: " + status.error().message + "\n"};
+    });
+  }
+  return (*election)->Run(run_controller, stop);
 }
 
 }  // namespace

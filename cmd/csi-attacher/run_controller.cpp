@@ -26,7 +26,8 @@ std::chrono::milliseconds Millis(std::chrono::nanoseconds d) {
 
 void RunController(const Options& options, const DriverInfo& driver,
                    const ControllerFeatures& features, kube::Client& client,
-                   csi::Connection& connection, std::stop_token stop) {
+                   csi::Connection& connection, AttacherMetrics& attacher_metrics,
+                   std::stop_token stop) {
   base::Clock& clock = base::Clock::Real();
   const csi::Capabilities& caps = driver.capabilities;
 
@@ -65,7 +66,11 @@ void RunController(const Options& options, const DriverInfo& driver,
   controller_options.retry_interval_max = Millis(options.retry_interval_max);
   controller_options.resync_period = Millis(options.resync);
   attacher::Controller controller(driver.name, *handler, volume_attachments, persistent_volumes,
-                                  csi_nodes, controller_options, clock);
+                                  csi_nodes, controller_options, clock,
+                                  &attacher_metrics.volume_attachment_queue(),
+                                  &attacher_metrics.persistent_volume_queue());
+  ControllerGauges gauges =
+      attacher_metrics.WatchController(controller, volume_attachments, driver.name);
 
   // The reconciler forces syncs through the CSI handler; the trivial one has
   // nothing to reconcile (upstream's ReconcileVA is a no-op there).

@@ -3,12 +3,14 @@
 // (CsiHandler with PUBLISH_UNPUBLISH_VOLUME, else TrivialHandler), the
 // Controller and, when the driver can also list published volumes, the
 // Reconciler; runs them until `stop` and returns once all have stopped, with
-// in-flight CSI calls finished.
+// in-flight CSI calls finished. The queues and caches report to
+// `attacher_metrics` while they run.
 #pragma once
 
 #include <stop_token>
 #include <string>
 
+#include "cmd/csi-attacher/metrics_wiring.h"
 #include "cmd/csi-attacher/options.h"
 #include "csi/capabilities.h"
 #include "csi/connection.h"
@@ -27,6 +29,7 @@ struct ControllerFeatures {
 
 void RunController(const Options& options, const DriverInfo& driver,
                    const ControllerFeatures& features, kube::Client& client,
-                   csi::Connection& connection, std::stop_token stop);
+                   csi::Connection& connection, AttacherMetrics& attacher_metrics,
+                   std::stop_token stop);
 
 }  // namespace csiattacher

@@ -309,18 +309,54 @@ std::vector<SyncCase> AttachCases() {
        .pvs = {Pv([](auto& pv) { pv.spec.access_modes.clear(); })},
        .want_api = {SaveAttachError("unsupported AccessMode combination: []")},
        .want_error = "failed to attach: unsupported AccessMode combination: []"},
-      {.name = "InTreePvFailsBecauseMigrationIsNotSupported",
+      {.name = "InTreeGcePdIsTranslatedAndPublishedAsMigrated",
        .va = Va(),
        .pvs = {Pv([](auto& pv) {
-         kube::GCEPersistentDiskVolumeSource gce;
-         gce.pd_name = "disk";
-         pv.spec.source = gce;
+         pv.metadata.labels = {{"failure-domain.beta.kubernetes.io/zone", "testZone"}};
+         pv.spec.access_modes = {"ReadOnlyMany", "ReadWriteOnce"};  // GCE rewrites to RWO
+         pv.spec.source = [&] {
+           kube::GCEPersistentDiskVolumeSource v;
+           v.pd_name = "testpd";
+           return v;
+         }();
+       })},
+       .want_api = {kSaveVa, kMarkAttached},
+       .want_csi = {Publish([](auto& r) {
+         r.volume_id = "projects/UNSPECIFIED/zones/testZone/disks/testpd";
+         r.volume_context = {{"partition", ""}};
+         r.migrated = true;
+       })}},
+      {.name = "InTreePvThatCannotBeTranslatedFails",
+       .va = Va(),
+       .pvs = {Pv([](auto& pv) {
+         pv.spec.source = [&] {
+           kube::AzureDiskVolumeSource v;
+           v.disk_uri = "uri";
+           v.kind = "Shared";
+           return v;
+         }();
        })},
        .want_api = {SaveAttachError(
-           "CSI migration is not supported yet: in-tree "
-           "\"gcePersistentDisk\" volumes cannot be attached or detached")},
-       .want_error = "failed to attach: CSI migration is not supported yet: in-tree "
-                     "\"gcePersistentDisk\" volumes cannot be attached or detached"},
+           "failed to translate in tree pv to CSI: kind(Shared) is not supported in csi "
+           "migration")},
+       .want_error = "failed to attach: failed to translate in tree pv to CSI: kind(Shared) is "
+                     "not supported in csi migration"},
+      {.name = "InTreeSourceInInlineSpecIsNotTranslated",
+       .va = Va([](auto& va) {
+         va.spec.source.persistent_volume_name.reset();
+         va.spec.source.inline_volume_spec = InlineSpec([](auto& spec) {
+           spec.source = [&] {
+             kube::GCEPersistentDiskVolumeSource v;
+             v.pd_name = "pd";
+             return v;
+           }();
+         });
+       }),
+       .pvs = {},
+       .want_api = {SaveAttachError(
+           R"(volume spec has a non-CSI volume source "gcePersistentDisk")")},
+       .want_error =
+           R"(failed to attach: volume spec has a non-CSI volume source "gcePersistentDisk")"},
       {.name = "PvWithNonCsiSourceFails",
        .va = Va(),
        .pvs = {Pv([](auto& pv) { pv.spec.source = kube::OtherVolumeSource{"nfs"}; })},

@@ -93,19 +93,36 @@ std::vector<SyncCase> DetachCases() {
        .pvs = {},
        .want_api = {PatchVaStatus("va-1", DetachErrorBody(R"(persistentvolume "pv-1" not found)"))},
        .want_error = R"(failed to detach: persistentvolume "pv-1" not found)"},
-      {.name = "InTreePvFailsBecauseMigrationIsNotSupported",
+      {.name = "InTreeEbsIsTranslatedAndUnpublishedAsMigrated",
        .va = DeletedVa(),
        .pvs = {Pv([](auto& pv) {
-         kube::AWSElasticBlockStoreVolumeSource ebs;
-         ebs.volume_id = "vol-0123";
-         pv.spec.source = ebs;
+         pv.spec.source = [&] {
+           kube::AWSElasticBlockStoreVolumeSource v;
+           v.volume_id = "aws://us-east-1a/vol-0123";
+           return v;
+         }();
+       })},
+       .want_api = {kRemoveSoleFinalizer, kMarkDetached},
+       .want_csi = {Unpublish([](auto& r) {
+         r.volume_id = "vol-0123";
+         r.migrated = true;
+       })}},
+      {.name = "InTreePvThatCannotBeTranslatedFails",
+       .va = DeletedVa(),
+       .pvs = {Pv([](auto& pv) {
+         pv.spec.source = [&] {
+           kube::AWSElasticBlockStoreVolumeSource v;
+           v.volume_id = "aws://zone/0123";
+           return v;
+         }();
        })},
        .want_api = {PatchVaStatus(
-           "va-1", DetachErrorBody("CSI migration is not supported yet: in-tree "
-                                   "\"awsElasticBlockStore\" volumes cannot be attached or "
-                                   "detached"))},
-       .want_error = "failed to detach: CSI migration is not supported yet: in-tree "
-                     "\"awsElasticBlockStore\" volumes cannot be attached or detached"},
+           "va-1", DetachErrorBody("failed to translate in tree pv to CSI: failed to translate "
+                                   "Kubernetes ID to EBS Volume ID Invalid format for AWS volume "
+                                   "(aws://zone/0123)"))},
+       .want_error = "failed to detach: failed to translate in tree pv to CSI: failed to "
+                     "translate Kubernetes ID to EBS Volume ID Invalid format for AWS volume "
+                     "(aws://zone/0123)"},
       {.name = "CsiErrorIsSavedWithoutErrorCode",
        .va = DeletedVa(),
        .publisher = {.unpublish_error =

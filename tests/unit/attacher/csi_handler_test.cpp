@@ -27,6 +27,20 @@ kube::PersistentVolume DeletedPv(const Edit<kube::PersistentVolume>& edit = {}) 
   return Edited(std::move(pv), edit);
 }
 
+// An in-tree PV in use by us, not being deleted, with no migrated-to
+// annotation: CSI migration was rolled back.
+kube::PersistentVolume InTreePv(const Edit<kube::PersistentVolume>& edit = {}) {
+  kube::PersistentVolume pv = DeletedPv([](auto& pv) {
+    pv.metadata.deletion_timestamp.clear();
+    pv.spec.source = [&] {
+      kube::GCEPersistentDiskVolumeSource v;
+      v.pd_name = "pd";
+      return v;
+    }();
+  });
+  return Edited(std::move(pv), edit);
+}
+
 const std::string kRemoveAtIndex1 =
     R"([{"op":"test","path":"/metadata/finalizers/1","value":"external-attacher/csi-example-com"},)"
     R"({"op":"remove","path":"/metadata/finalizers/1"}])";
@@ -75,6 +89,21 @@ INSTANTIATE_TEST_SUITE_P(
         {.name = "FinalizerIsKeptWhileDeletedVaUsesPv", .pv = DeletedPv(), .vas = {DeletedVa()}},
         {.name = "PvWithoutDeletionTimestampIsIgnored",
          .pv = DeletedPv([](auto& pv) { pv.metadata.deletion_timestamp.clear(); })},
+        {.name = "RolledBackInTreePvWithoutVaLosesFinalizer",
+         .pv = InTreePv(),
+         .want_api = {PatchPv("pv-1", kRemoveAtIndex1)}},
+        {.name = "RolledBackInTreePvOfAnotherDriverLosesFinalizer",
+         .pv = InTreePv([](auto& pv) {
+           pv.metadata.annotations = {{"pv.kubernetes.io/migrated-to", "other.example.com"}};
+         }),
+         .want_api = {PatchPv("pv-1", kRemoveAtIndex1)}},
+        {.name = "RolledBackInTreePvKeepsFinalizerWhileVaUsesIt",
+         .pv = InTreePv(),
+         .vas = {AttachedVa()}},
+        {.name = "InTreePvMigratedToUsIsIgnored",
+         .pv = InTreePv([](auto& pv) {
+           pv.metadata.annotations = {{"pv.kubernetes.io/migrated-to", std::string(kDriver)}};
+         })},
         {.name = "PvWithoutOurFinalizerIsIgnored", .pv = DeletedPv([](auto& pv) {
                                                      pv.metadata.finalizers = {
                                                          "kubernetes.io/pv-protection"};

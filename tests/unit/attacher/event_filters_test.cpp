@@ -108,12 +108,12 @@ struct PvCase {
 
 class PersistentVolumeFilter : public ::testing::TestWithParam<PvCase> {};
 
-TEST_P(PersistentVolumeFilter, EnqueuesOnlyDeletedPvsWithOurFinalizer) {
+TEST_P(PersistentVolumeFilter, EnqueuesOnlyDeletedCsiPvsWithOurFinalizer) {
   const PvCase& c = GetParam();
   kube::PersistentVolume pv = MakeCsiPv("pv-1");
   pv.metadata.finalizers = c.finalizers;
   if (c.deleted) pv.metadata.deletion_timestamp = "2024-01-01T00:00:00Z";
-  EXPECT_EQ(ShouldEnqueuePersistentVolume(pv, FinalizerFor(kDriver)), c.want_enqueue);
+  EXPECT_EQ(ShouldEnqueuePersistentVolume(pv, FinalizerFor(kDriver), kDriver), c.want_enqueue);
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -129,6 +129,60 @@ INSTANTIATE_TEST_SUITE_P(
                {"kubernetes.io/pv-protection", FinalizerFor(kDriver)},
                true,
                true}),
+    [](const auto& info) { return info.param.name; });
+
+// TestProcessFinalizers of upstream controller_test.go (MIGRATION.md §6), with
+// the attacher of pd.csi.storage.gke.io.
+struct MigrationPvCase {
+  std::string name;
+  bool finalizer;
+  bool deleted;
+  bool gce_source;
+  kube::StringMap annotations;
+  bool want_enqueue;
+};
+
+class PersistentVolumeMigrationFilter : public ::testing::TestWithParam<MigrationPvCase> {};
+
+TEST_P(PersistentVolumeMigrationFilter, EnqueuesRolledBackInTreePvs) {
+  constexpr std::string_view kGceDriver = "pd.csi.storage.gke.io";
+  const MigrationPvCase& c = GetParam();
+  kube::PersistentVolume pv;
+  pv.metadata.name = "pv-1";
+  if (c.finalizer) pv.metadata.finalizers = {FinalizerFor(kGceDriver)};
+  if (c.deleted) pv.metadata.deletion_timestamp = "2024-01-01T00:00:00Z";
+  if (c.gce_source)
+    pv.spec.source = [&] {
+      kube::GCEPersistentDiskVolumeSource v;
+      v.pd_name = "pd";
+      return v;
+    }();
+  pv.metadata.annotations = c.annotations;
+  EXPECT_EQ(ShouldEnqueuePersistentVolume(pv, FinalizerFor(kGceDriver), kGceDriver),
+            c.want_enqueue);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    TestProcessFinalizers, PersistentVolumeMigrationFilter,
+    ::testing::Values(MigrationPvCase{"EmptyPv", false, false, false, {}, false},
+                      MigrationPvCase{"FinalizerOnly", true, false, false, {}, false},
+                      MigrationPvCase{"FinalizerAndDeleted", true, true, false, {}, true},
+                      MigrationPvCase{"InTreeWithoutAnnotation", true, false, true, {}, true},
+                      MigrationPvCase{
+                          "InTreeWithUnrelatedAnnotation", true, false, true, {{"a", "b"}}, true},
+                      MigrationPvCase{"InTreeMigratedToAnotherDriver",
+                                      true,
+                                      false,
+                                      true,
+                                      {{"pv.kubernetes.io/migrated-to", "ebs.csi.aws.com"}},
+                                      true},
+                      MigrationPvCase{"InTreeMigratedToUs",
+                                      true,
+                                      false,
+                                      true,
+                                      {{"pv.kubernetes.io/migrated-to", "pd.csi.storage.gke.io"}},
+                                      false},
+                      MigrationPvCase{"InTreeWithoutOurFinalizer", false, false, true, {}, false}),
     [](const auto& info) { return info.param.name; });
 
 }  // namespace

@@ -173,11 +173,24 @@ TEST_F(ReconcilerTest, SkipsWhatItCannotCompare) {
   other.status.attached = true;
   Add(va_store_, other);
   AddVa("pv-not-cached", /*attached=*/true, "pv-missing");
+  kube::PersistentVolume untranslatable;
+  untranslatable.metadata.name = "pv-untranslatable";
+  untranslatable.spec.source = [&] {
+    kube::AzureDiskVolumeSource v;
+    v.disk_uri = "d";
+    v.kind = "Shared";
+    return v;
+  }();
+  Add(pv_store_, untranslatable);
+  AddVa("untranslatable", /*attached=*/true, "pv-untranslatable");
+  // Translated, but the node ID "node-id-1" cannot repair its handle.
   kube::PersistentVolume in_tree;
   in_tree.metadata.name = "pv-in-tree";
-  kube::GCEPersistentDiskVolumeSource gce_pd;
-  gce_pd.pd_name = "disk";
-  in_tree.spec.source = gce_pd;
+  in_tree.spec.source = [&] {
+    kube::GCEPersistentDiskVolumeSource v;
+    v.pd_name = "disk";
+    return v;
+  }();
   Add(pv_store_, in_tree);
   AddVa("in-tree", /*attached=*/true, "pv-in-tree");
   kube::VolumeAttachment inline_va = MakeVa("inline");
@@ -192,6 +205,27 @@ TEST_F(ReconcilerTest, SkipsWhatItCannotCompare) {
 
   ASSERT_TRUE(Reconcile({}).ok());
   EXPECT_THAT(handler_.ForceSyncs(), IsEmpty());
+}
+
+// MIGRATION.md §6: the handle of a translated GCE PD gets the node's project
+// and zone before it is looked up.
+TEST_F(ReconcilerTest, MigratedGcePdHandleIsRepairedBeforeComparing) {
+  Add(csi_node_store_, MakeCsiNode("node-1", std::string(kDriver),
+                                   "projects/bing/zones/us-central1-c/instances/boom"));
+  kube::PersistentVolume in_tree;
+  in_tree.metadata.name = "pv-in-tree";
+  in_tree.spec.source = [&] {
+    kube::GCEPersistentDiskVolumeSource v;
+    v.pd_name = "disk";
+    return v;
+  }();
+  Add(pv_store_, in_tree);
+  AddVa("in-tree", /*attached=*/true, "pv-in-tree");
+  const std::string node_id = "projects/bing/zones/us-central1-c/instances/boom";
+  ASSERT_TRUE(Reconcile({{"projects/bing/zones/us-central1-c/disks/disk", {node_id}}}).ok());
+  EXPECT_THAT(handler_.ForceSyncs(), IsEmpty());
+  ASSERT_TRUE(Reconcile({{"projects/UNSPECIFIED/zones/UNSPECIFIED/disks/disk", {node_id}}}).ok());
+  EXPECT_THAT(handler_.ForceSyncs(), ElementsAre("in-tree"));
 }
 
 TEST_F(ReconcilerTest, ListVolumesErrorChangesNothing) {

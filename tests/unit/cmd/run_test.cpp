@@ -12,6 +12,7 @@
 #include <sstream>
 #include <thread>
 
+#include "metrics/http_server.h"
 #include "tests/support/temp_dir.h"
 #include "tests/unit/csi/fake_driver.h"
 
@@ -294,12 +295,21 @@ TEST_F(RunWithDriverTest, DriverWithoutControllerServiceGetsTrivialHandler) {
               SizeIs(1));
 }
 
-TEST_F(RunWithDriverTest, UnimplementedFeaturesAreWarnedAboutNotFatal) {
-  EXPECT_EQ(RunUntilLogged(Args({"--leader-election", "--http-endpoint=:0"}),
-                           "\"Starting CSI attacher\""),
-            0);
-  EXPECT_THAT(logs_.Grep("Leader election is not implemented yet"), SizeIs(1));
-  EXPECT_THAT(logs_.Grep("The HTTP endpoint is not implemented yet"), SizeIs(1));
+// §4: with an HTTP address the server starts and the controller runs.
+TEST_F(RunWithDriverTest, HttpEndpointIsServedAlongsideTheController) {
+  EXPECT_EQ(RunUntilLogged(Args({"--http-endpoint=127.0.0.1:0"}), "\"Starting CSI attacher\""), 0);
+  EXPECT_THAT(logs_.Grep("\"Failed to start HTTP server\""), IsEmpty());
+}
+
+// §4: the HTTP server starts before the controller; a listen failure exits 1.
+TEST_F(RunWithDriverTest, HttpEndpointThatCannotListenExitsOne) {
+  auto taken = metrics::HttpServer::Start("127.0.0.1:0");
+  ASSERT_TRUE(taken.ok()) << taken.error().message;
+  const std::string address = "127.0.0.1:" + std::to_string((*taken)->port());
+  EXPECT_EQ(RunWith(Args({"--http-endpoint=" + address})), 1);
+  EXPECT_THAT(logs_.Grep("\"Failed to start HTTP server\""), SizeIs(1));
+  EXPECT_EQ(RunWith(Args({"--metrics-address=" + address})), 1);
+  EXPECT_THAT(logs_.Grep("\"Failed to start HTTP server\""), SizeIs(2));
 }
 
 // §2: a driver that goes away ends the sidecar, leaving a termination message.

@@ -1,0 +1,41 @@
+// VolumeAttachmentCensus: the backlog of one driver's VolumeAttachments as
+// the #706 gauges report it (beyond upstream; README "Metrics"). For VAs whose
+// spec.attacher is the driver:
+//   - no deletionTimestamp: "attached" when status.attached, else "failed"
+//     when status.attachError is set, else "attaching"; pending since
+//     creationTimestamp unless attached;
+//   - deletionTimestamp and our finalizer: "failed" when status.detachError
+//     is set, else "detaching"; pending since deletionTimestamp;
+//   - deletionTimestamp without our finalizer: nothing left to do, not counted.
+// Pure functions; thread-safe.
+#pragma once
+
+#include <chrono>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "kube/store.h"
+#include "kube/volume_attachment.h"
+
+namespace csiattacher {
+
+struct VolumeAttachmentCensus {
+  double attached = 0;
+  double attaching = 0;
+  double detaching = 0;
+  double failed = 0;
+  // Age of the oldest pending VA; 0 when none is pending.
+  double oldest_pending_seconds = 0;
+};
+
+VolumeAttachmentCensus TakeVolumeAttachmentCensus(
+    const std::vector<kube::Store<kube::VolumeAttachment>::Ptr>& attachments,
+    std::string_view driver, std::string_view finalizer, std::chrono::system_clock::time_point now);
+
+// Parses an RFC 3339 timestamp ("2026-11-22T14:12:40Z", fractional seconds
+// and numeric offsets allowed); nullopt when malformed.
+std::optional<std::chrono::system_clock::time_point> ParseRfc3339(std::string_view text);
+
+}  // namespace csiattacher

@@ -1,0 +1,24 @@
+// AWS EBS (kubernetes.io/aws-ebs -> ebs.csi.aws.com), MIGRATION.md §2.2.
+#pragma once
+
+#include <string>
+
+#include "base/result.h"
+#include "kube/persistent_volume.h"
+
+namespace migration {
+
+// Translates `source`, the awsElasticBlockStore of `pv`, and returns the
+// CSI source; the caller installs it in `pv`. Also rewrites the topology of
+// `pv` (§2.0). volumeAttributes always carry "partition" ("0" included).
+// Error: "failed to translate Kubernetes ID to EBS Volume ID <why>" for an
+// aws:// volume ID whose path is not vol-<id>.
+base::Result<kube::CSIPersistentVolumeSource> TranslateAwsEbs(
+    const kube::AWSElasticBlockStoreVolumeSource& source, kube::PersistentVolume& pv);
+
+// The EBS volume ID of a Kubernetes one: IDs without the aws:// prefix are
+// returned unchanged and unchecked; aws://[<zone>]/vol-<id> gives vol-<id>.
+// Error: "Invalid format for AWS volume (<id>)".
+base::Result<std::string> EbsVolumeIdOf(const std::string& kubernetes_id);
+
+}  // namespace migration

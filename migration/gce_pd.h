@@ -1,0 +1,40 @@
+// GCE PD (kubernetes.io/gce-pd -> pd.csi.storage.gke.io), MIGRATION.md §2.1
+// and §3.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/result.h"
+#include "kube/persistent_volume.h"
+
+namespace migration {
+
+inline constexpr std::string_view kGceTopologyKey = "topology.gke.io/zone";
+// Placeholder for the project (and a missing zone) in translated handles.
+inline constexpr std::string_view kUnspecified = "UNSPECIFIED";
+
+// Translates `source`, the gcePersistentDisk of `pv`, and returns the CSI
+// source; the caller installs it in `pv`. The handle follows the zone labels
+// (beta, else GA): one zone gives projects/UNSPECIFIED/zones/<z>/disks/<pd>,
+// several give .../regions/<region>/disks/<pd>, none gives zone UNSPECIFIED.
+// Also rewrites `pv`'s topology (§2.0) and access modes (§2.1).
+// Error: "failed to get region from zones: ..." for zones that do not share
+// one <locale>-<region> prefix.
+base::Result<kube::CSIPersistentVolumeSource> TranslateGcePd(
+    const kube::GCEPersistentDiskVolumeSource& source, kube::PersistentVolume& pv);
+
+// Replaces UNSPECIFIED in a translated handle with the project, zone or
+// region of `node_id` (projects/<p>/zones/<z>/instances/<name>). Handles of a
+// known project are returned as they are. Errors (exact upstream texts) for a
+// handle or node ID of fewer than 6 elements, an unparseable node zone, or a
+// regionality other than zones/regions.
+base::Result<std::string> RepairGcePdHandle(std::string_view handle, std::string_view node_id);
+
+// The PD driver accepts neither RWX nor RWO together with ROX: RWX becomes
+// RWO, and any set holding RWO, or without ROX, becomes [ReadWriteOnce];
+// only ROX stays [ReadOnlyMany]. An empty list (Go nil) stays empty.
+std::vector<std::string> GceAccessModes(const std::vector<std::string>& modes);
+
+}  // namespace migration

@@ -1,0 +1,92 @@
+// The metrics endpoint of the real binary (BEHAVIOR.md §4; §7 real driver
+// name; #706 backlog gauges) after an attach through the e2e mock driver.
+#include <arpa/inet.h>
+#include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <sstream>
+#include <string>
+#include <thread>
+
+#include "tests/integration/attacher/attacher_fixture.h"
+#include "tests/support/free_port.h"
+
+namespace attacher_it {
+namespace {
+
+// GET `path` from 127.0.0.1:`port`; the raw response, or "" if nobody listens.
+std::string HttpGet(int port, const std::string& path) {
+  int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_port = htons(static_cast<uint16_t>(port));
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  std::string response;
+  if (connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) == 0) {
+    std::string request = "GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n";
+    send(fd, request.data(), request.size(), MSG_NOSIGNAL);
+    char buf[8192];
+    for (ssize_t n; (n = recv(fd, buf, sizeof(buf), 0)) > 0;) response.append(buf, n);
+  }
+  close(fd);
+  return response;
+}
+
+// The value of the first sample line starting with `prefix`, or -1.
+double SampleValue(const std::string& text, const std::string& prefix) {
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind(prefix, 0) == 0) return std::stod(line.substr(line.rfind(' ') + 1));
+  }
+  return -1;
+}
+
+TEST_F(AttacherTest, MetricsEndpointReportsCsiCallsQueuesProcessAndBacklog) {
+  const std::string driver = "mock-metrics.csi.example.com";
+  base::Result<int> port = testsupport::PickFreeLoopbackPort();
+  ASSERT_TRUE(port.ok()) << port.error().message;
+  StartMockDriver(driver, 1);
+  CreateCsiNode("node-metrics", driver, driver);
+  CreatePv(CsiPv("pv-metrics", driver, "4"));
+  StartAttacher({"--http-endpoint=127.0.0.1:" + std::to_string(*port)});
+  CreateVa("va-metrics", driver, "pv-metrics", "node-metrics");
+  auto va =
+      AwaitVa("va-metrics", [](const kube::VolumeAttachment& v) { return v.status.attached; });
+  ASSERT_TRUE(va && va->status.attached) << AttacherLog();
+
+  std::string response = HttpGet(*port, "/metrics");
+  ASSERT_EQ(response.rfind("HTTP/1.1 200 OK\r\n", 0), 0u) << response << AttacherLog();
+  const std::string text = response.substr(response.find("\r\n\r\n") + 4);
+
+  EXPECT_NE(text.find("# HELP csi_sidecar_operations_seconds [ALPHA] Container Storage "
+                      "Interface operation duration with gRPC error code status total\n"),
+            std::string::npos);
+  EXPECT_GE(SampleValue(text, "csi_sidecar_operations_seconds_count{driver_name=\"" + driver +
+                                  "\",grpc_status_code=\"OK\",method_name=\"/csi.v1.Controller/"
+                                  "ControllerPublishVolume\"}"),
+            1)
+      << text;
+  EXPECT_EQ(text.find("unknown-driver\",grpc_status_code=\"OK\",method_name=\"/csi.v1.Controller"),
+            std::string::npos)
+      << "controller calls must carry the real driver name";
+  EXPECT_GE(SampleValue(text, "workqueue_adds_total{name=\"csi-attacher-va\"}"), 1) << text;
+  EXPECT_NE(text.find("# HELP workqueue_adds_total [BETA] "), std::string::npos);
+  EXPECT_GE(
+      SampleValue(text, "workqueue_longest_running_processor_seconds{name=\"csi-attacher-pv\"}"),
+      0);
+  EXPECT_GT(SampleValue(text, "process_resident_memory_bytes "), 0) << text;
+  EXPECT_EQ(SampleValue(text, "leader_election_master_status{name=\"\"}"), 0);
+  EXPECT_GE(SampleValue(text, "csi_attacher_oldest_pending_volumeattachment_seconds "), 0) << text;
+  EXPECT_EQ(SampleValue(text, "csi_attacher_volumeattachments{state=\"attached\"}"), 1) << text;
+  EXPECT_EQ(SampleValue(text, "csi_attacher_volumeattachments{state=\"attaching\"}"), 0);
+
+  EXPECT_EQ(HttpGet(*port, "/healthz/leader-election").rfind("HTTP/1.1 404 ", 0), 0u);
+  EXPECT_EQ(HttpGet(*port, "/unknown").rfind("HTTP/1.1 404 ", 0), 0u);
+}
+
+}  // namespace
+}  // namespace attacher_it

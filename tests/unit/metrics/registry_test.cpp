@@ -1,0 +1,128 @@
+// Exposition in the Prometheus text format 0.0.4 (BEHAVIOR.md §4).
+#include "metrics/registry.h"
+
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+
+#include "metrics/text_format.h"
+
+namespace metrics {
+namespace {
+
+TEST(TextFormatTest, FormatsValuesLikeGo) {
+  EXPECT_EQ(FormatValue(0), "0");
+  EXPECT_EQ(FormatValue(3), "3");
+  EXPECT_EQ(FormatValue(0.1), "0.1");
+  EXPECT_EQ(FormatValue(2.5), "2.5");
+  EXPECT_EQ(FormatValue(600), "600");
+  EXPECT_EQ(FormatValue(123456), "123456");
+  EXPECT_EQ(FormatValue(23232512), "2.3232512e+07");
+  EXPECT_EQ(FormatValue(1e-8), "1e-08");
+  EXPECT_EQ(FormatValue(0.0001), "0.0001");
+  EXPECT_EQ(FormatValue(1.0 / 0.0), "+Inf");
+  EXPECT_EQ(FormatValue(-1.0 / 0.0), "-Inf");
+}
+
+TEST(TextFormatTest, WorkqueueBucketsPrintAsUpstreamDoes) {
+  std::vector<double> b = ExponentialBuckets(10e-9, 10, 10);
+  ASSERT_EQ(b.size(), 10u);
+  EXPECT_EQ(FormatValue(b[0]), "1e-08");
+  EXPECT_EQ(FormatValue(b[9]), "10");
+}
+
+TEST(RegistryTest, CounterWithHelpStabilityAndSortedChildren) {
+  Registry registry;
+  CounterFamily& c =
+      registry.AddCounter({"workqueue_adds_total", "Total adds", Stability::kBeta, {"name"}});
+  c.WithLabels({"b"}).Inc();
+  c.WithLabels({"a"}).Inc(2);
+  c.WithLabels({"b"}).Inc();
+  EXPECT_EQ(registry.Expose(),
+            "# HELP workqueue_adds_total [BETA] Total adds\n"
+            "# TYPE workqueue_adds_total counter\n"
+            "workqueue_adds_total{name=\"a\"} 2\n"
+            "workqueue_adds_total{name=\"b\"} 2\n");
+}
+
+TEST(RegistryTest, GaugeWithoutLabelsAndFamiliesSortedByName) {
+  Registry registry;
+  registry.AddGauge({"zeta", "Last."}).WithLabels({}).Set(1.5);
+  registry.AddGauge({"alpha", "First.", Stability::kAlpha}).WithLabels({}).Set(-2);
+  EXPECT_EQ(registry.Expose(),
+            "# HELP alpha [ALPHA] First.\n"
+            "# TYPE alpha gauge\n"
+            "alpha -2\n"
+            "# HELP zeta Last.\n"
+            "# TYPE zeta gauge\n"
+            "zeta 1.5\n");
+}
+
+TEST(RegistryTest, FamiliesWithoutSamplesAreOmitted) {
+  Registry registry;
+  registry.AddCounter({"empty_total", "Nothing yet.", Stability::kAlpha, {"x"}});
+  EXPECT_EQ(registry.Expose(), "");
+}
+
+TEST(RegistryTest, HistogramBucketsSumCountAndLabelNamesSorted) {
+  Registry registry;
+  HistogramFamily& h = registry.AddHistogram(
+      {"op_seconds", "Durations.", Stability::kAlpha, {"method", "code"}}, {0.1, 1});
+  Histogram& child = h.WithLabels({"/a", "OK"});
+  child.Observe(0.05);
+  child.Observe(0.5);
+  child.Observe(1);
+  child.Observe(7);
+  EXPECT_EQ(registry.Expose(),
+            "# HELP op_seconds [ALPHA] Durations.\n"
+            "# TYPE op_seconds histogram\n"
+            "op_seconds_bucket{code=\"OK\",method=\"/a\",le=\"0.1\"} 1\n"
+            "op_seconds_bucket{code=\"OK\",method=\"/a\",le=\"1\"} 3\n"
+            "op_seconds_bucket{code=\"OK\",method=\"/a\",le=\"+Inf\"} 4\n"
+            "op_seconds_sum{code=\"OK\",method=\"/a\"} 8.55\n"
+            "op_seconds_count{code=\"OK\",method=\"/a\"} 4\n");
+}
+
+TEST(RegistryTest, EscapesLabelValuesAndHelp) {
+  Registry registry;
+  registry.AddGauge({"g", "a\\b\nc", Stability::kNone, {"l"}})
+      .WithLabels({"q\"uote\\back\nline"})
+      .Set(1);
+  EXPECT_EQ(registry.Expose(),
+            "# HELP g a\\\\b\\nc\n"
+            "# TYPE g gauge\n"
+            "g{l=\"q\\\"uote\\\\back\\nline\"} 1\n");
+}
+
+TEST(RegistryTest, FunctionFamilyIsEvaluatedAtScrapeTimeUntilUnregistered) {
+  Registry registry;
+  FunctionFamily& f =
+      registry.AddFunctions({"depth", "Depth.", Stability::kBeta, {"name"}}, Type::kGauge);
+  double value = 1;
+  FunctionFamily::Registration r = f.Add([&value] { return std::vector<Sample>{{{"q"}, value}}; });
+  value = 4;
+  EXPECT_EQ(registry.Expose(),
+            "# HELP depth [BETA] Depth.\n"
+            "# TYPE depth gauge\n"
+            "depth{name=\"q\"} 4\n");
+  r.Reset();
+  EXPECT_EQ(registry.Expose(), "");
+}
+
+TEST(RegistryTest, DuplicateNamesAndWrongArityAreProgrammingErrors) {
+  Registry registry;
+  CounterFamily& c = registry.AddCounter({"c_total", "C.", Stability::kNone, {"a"}});
+  EXPECT_THROW(registry.AddGauge({"c_total", "again"}), std::logic_error);
+  EXPECT_THROW(c.WithLabels({}), std::logic_error);
+}
+
+TEST(RegistryTest, RemoveDropsTheFamily) {
+  Registry registry;
+  registry.AddGauge({"g", "G."}).WithLabels({}).Set(1);
+  registry.Remove("g");
+  EXPECT_EQ(registry.Expose(), "");
+  registry.AddGauge({"g", "G again."});
+}
+
+}  // namespace
+}  // namespace metrics
