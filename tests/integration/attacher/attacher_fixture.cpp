@@ -18,7 +18,8 @@ using namespace std::chrono_literals;
 
 std::string CsiMockBinary() {
   if (const char* env = std::getenv("CSI_MOCK_BIN"); env && *env) return env;
-  std::string cmd = std::string(CSI_ATTACHER_SOURCE_DIR) + "/tools/peers/build.sh csi-mock 2>/dev/null";
+  std::string cmd =
+      std::string(CSI_ATTACHER_SOURCE_DIR) + "/tools/peers/build.sh csi-mock 2>/dev/null";
   std::string out;
   if (FILE* p = popen(cmd.c_str(), "r")) {
     char buf[512];
@@ -83,7 +84,8 @@ void AttacherTest::TearDown() {
 
 void AttacherTest::StartMockDriver(const std::string& driver, int volumes, bool attach) {
   std::string bin = CsiMockBinary();
-  ASSERT_FALSE(bin.empty()) << "csi-mock peer not found (set CSI_MOCK_BIN or run tools/peers/build.sh)";
+  ASSERT_FALSE(bin.empty())
+      << "csi-mock peer not found (set CSI_MOCK_BIN or run tools/peers/build.sh)";
   std::vector<std::string> argv = {bin, "--endpoint=" + socket_, "--name=" + driver,
                                    "--create-volumes=" + std::to_string(volumes)};
   if (!attach) argv.push_back("--disable-attach");
@@ -95,12 +97,9 @@ void AttacherTest::StartMockDriver(const std::string& driver, int volumes, bool 
 
 void AttacherTest::StartFaultDriver(const std::string& driver, const std::string& node_id,
                                     std::vector<std::string> extra_args) {
-  std::vector<std::string> argv = {FAULT_DRIVER_BIN,
-                                   "--endpoint=" + socket_,
-                                   "--name=" + driver,
-                                   "--node-id=" + node_id,
-                                   "--control-dir=" + fault_dir(),
-                                   "--state-file=" + state_file()};
+  std::vector<std::string> argv = {
+      FAULT_DRIVER_BIN,       "--endpoint=" + socket_,        "--name=" + driver,
+      "--node-id=" + node_id, "--control-dir=" + fault_dir(), "--state-file=" + state_file()};
   argv.insert(argv.end(), extra_args.begin(), extra_args.end());
   auto p = testsupport::Process::Spawn({.argv = argv, .log_file = work_dir_ + "/driver.log"});
   ASSERT_TRUE(p.ok()) << p.error().message;
@@ -119,10 +118,10 @@ void AttacherTest::StartAttacher(std::vector<std::string> extra_args) {
                                    "--kube-api-burst=200",
                                    "-v=5"};
   argv.insert(argv.end(), extra_args.begin(), extra_args.end());
-  auto p = testsupport::Process::Spawn(
-      {.argv = argv,
-       .env = {{"CSI_ATTACHER_TERMINATION_LOG", termination_log()}},
-       .log_file = work_dir_ + "/attacher.log"});
+  auto p =
+      testsupport::Process::Spawn({.argv = argv,
+                                   .env = {{"CSI_ATTACHER_TERMINATION_LOG", termination_log()}},
+                                   .log_file = work_dir_ + "/attacher.log"});
   ASSERT_TRUE(p.ok()) << p.error().message;
   attacher_ = std::move(p).value();
 }
@@ -159,6 +158,28 @@ void AttacherTest::WriteFaults(const std::string& json) {
   std::string tmp = fault_dir() + "/faults.json.tmp";
   std::ofstream(tmp) << json;
   std::filesystem::rename(tmp, fault_dir() + "/faults.json");
+}
+
+nlohmann::json AttacherTest::DriverState() const {
+  std::ifstream in(state_file());
+  nlohmann::json state = nlohmann::json::parse(in, nullptr, false);
+  return state.is_discarded() ? nlohmann::json::object() : state;
+}
+
+int AttacherTest::VolumeCounter(const std::string& volume, const std::string& counter) const {
+  nlohmann::json state = DriverState();
+  if (!state.contains("volumes") || !state["volumes"].contains(volume)) return 0;
+  return state["volumes"][volume].value(counter, 0);
+}
+
+bool AttacherTest::AwaitCounter(const std::string& volume, const std::string& counter, int at_least,
+                                std::chrono::seconds timeout) const {
+  auto deadline = std::chrono::steady_clock::now() + timeout;
+  while (std::chrono::steady_clock::now() < deadline) {
+    if (VolumeCounter(volume, counter) >= at_least) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  return false;
 }
 
 std::optional<kube::VolumeAttachment> AttacherTest::AwaitVa(

@@ -10,6 +10,7 @@
 #include <chrono>
 #include <functional>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -44,13 +45,23 @@ class AttacherTest : public ::testing::Test {
                 const std::string& node);
   void WriteFaults(const std::string& json);
 
+  // The fault driver's state file ({} while it is missing or half written).
+  nlohmann::json DriverState() const;
+  // A per-volume counter of that state ("publish_calls", "attaches", ...).
+  int VolumeCounter(const std::string& volume, const std::string& counter) const;
+  // Polls until VolumeCounter(volume, counter) >= at_least.
+  bool AwaitCounter(const std::string& volume, const std::string& counter, int at_least,
+                    std::chrono::seconds timeout = std::chrono::seconds(60)) const;
+
   // Polls the VA (as admin) until `done` holds or the timeout passes; returns
   // the last version seen (nullopt if it never existed / is gone).
   std::optional<kube::VolumeAttachment> AwaitVa(
       const std::string& name, const std::function<bool(const kube::VolumeAttachment&)>& done,
       std::chrono::seconds timeout = std::chrono::seconds(60));
-  bool AwaitVaGone(const std::string& name, std::chrono::seconds timeout = std::chrono::seconds(60));
-  bool AwaitPvGone(const std::string& name, std::chrono::seconds timeout = std::chrono::seconds(60));
+  bool AwaitVaGone(const std::string& name,
+                   std::chrono::seconds timeout = std::chrono::seconds(60));
+  bool AwaitPvGone(const std::string& name,
+                   std::chrono::seconds timeout = std::chrono::seconds(60));
 
   std::string AttacherLog() const;
   const std::string& socket() const { return socket_; }

@@ -26,25 +26,6 @@ class FaultDriverTest : public AttacherTest {
     node_ = "node-" + suffix;
     CreateCsiNode(node_, kDriver, kNodeId);
   }
-  nlohmann::json DriverState() {
-    std::ifstream in(state_file());
-    nlohmann::json state = nlohmann::json::parse(in, nullptr, false);
-    return state.is_discarded() ? nlohmann::json::object() : state;
-  }
-  int VolumeCounter(const std::string& volume, const std::string& counter) {
-    auto state = DriverState();
-    if (!state.contains("volumes") || !state["volumes"].contains(volume)) return 0;
-    return state["volumes"][volume].value(counter, 0);
-  }
-  bool AwaitCounter(const std::string& volume, const std::string& counter, int at_least,
-                    std::chrono::seconds timeout = 60s) {
-    auto deadline = std::chrono::steady_clock::now() + timeout;
-    while (std::chrono::steady_clock::now() < deadline) {
-      if (VolumeCounter(volume, counter) >= at_least) return true;
-      std::this_thread::sleep_for(100ms);
-    }
-    return false;
-  }
   std::string node_;
 };
 

@@ -1,9 +1,6 @@
 // The metrics endpoint of the real binary (BEHAVIOR.md §4; §7 real driver
 // name; #706 backlog gauges) after an attach through the e2e mock driver.
-#include <arpa/inet.h>
 #include <gtest/gtest.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -13,28 +10,12 @@
 
 #include "tests/integration/attacher/attacher_fixture.h"
 #include "tests/support/free_port.h"
+#include "tests/support/http_get.h"
 
 namespace attacher_it {
 namespace {
 
-// GET `path` from 127.0.0.1:`port`; the raw response, or "" if nobody listens.
-std::string HttpGet(int port, const std::string& path) {
-  int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_port = htons(static_cast<uint16_t>(port));
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  std::string response;
-  if (connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) == 0) {
-    std::string request = "GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n";
-    send(fd, request.data(), request.size(), MSG_NOSIGNAL);
-    char buf[8192];
-    for (ssize_t n; (n = recv(fd, buf, sizeof(buf), 0)) > 0;) response.append(buf, n);
-  }
-  close(fd);
-  return response;
-}
-
+using testsupport::HttpGet;
 // The value of the first sample line starting with `prefix`, or -1.
 double SampleValue(const std::string& text, const std::string& prefix) {
   std::istringstream in(text);
