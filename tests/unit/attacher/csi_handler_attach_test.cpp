@@ -442,10 +442,17 @@ std::vector<SyncCase> AttachCases() {
          });
        }),
        .pvs = {},
-       .want_api = {SaveAttachError(
-           R"(volume spec has a non-CSI volume source "gcePersistentDisk")")},
-       .want_error =
-           R"(failed to attach: volume spec has a non-CSI volume source "gcePersistentDisk")"},
+       .want_api = {SaveAttachError("inline volume spec contains nil CSI source")},
+       .want_error = "failed to attach: inline volume spec contains nil CSI source"},
+      {.name = "InlineSpecWithoutAnySourceFails",
+       .va = Va([](auto& va) {
+         va.spec.source.persistent_volume_name.reset();
+         va.spec.source.inline_volume_spec =
+             InlineSpec([](auto& spec) { spec.source = std::monostate(); });
+       }),
+       .pvs = {},
+       .want_api = {SaveAttachError("inline volume spec contains nil CSI source")},
+       .want_error = "failed to attach: inline volume spec contains nil CSI source"},
       {.name = "PvWithNonCsiSourceFails",
        .va = Va(),
        .pvs = {Pv([](auto& pv) { pv.spec.source = kube::OtherVolumeSource{"nfs"}; })},
