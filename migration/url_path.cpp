@@ -1,54 +1,9 @@
 #include "migration/url_path.h"
 
-#include <cstdio>
+#include "base/strconv.h"
 
 namespace migration {
 namespace {
-
-// Go's strconv.Quote for the ASCII range (other bytes are kept as they are).
-std::string Quote(std::string_view s) {
-  std::string quoted = "\"";
-  for (unsigned char c : s) {
-    switch (c) {
-      case '"':
-        quoted += "\\\"";
-        break;
-      case '\\':
-        quoted += "\\\\";
-        break;
-      case '\a':
-        quoted += "\\a";
-        break;
-      case '\b':
-        quoted += "\\b";
-        break;
-      case '\f':
-        quoted += "\\f";
-        break;
-      case '\n':
-        quoted += "\\n";
-        break;
-      case '\r':
-        quoted += "\\r";
-        break;
-      case '\t':
-        quoted += "\\t";
-        break;
-      case '\v':
-        quoted += "\\v";
-        break;
-      default:
-        if (c < 0x20 || c == 0x7f) {
-          char hex[5];
-          std::snprintf(hex, sizeof(hex), "\\x%02x", c);
-          quoted += hex;
-        } else {
-          quoted += static_cast<char>(c);
-        }
-    }
-  }
-  return quoted + "\"";
-}
 
 bool IsAlnum(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
@@ -76,16 +31,16 @@ base::Result<std::string> Unescape(std::string_view s, Part part) {
   for (size_t i = 0; i < s.size(); ++i) {
     if (s[i] == '%') {
       if (i + 2 >= s.size() || HexValue(s[i + 1]) < 0 || HexValue(s[i + 2]) < 0) {
-        return base::Error("invalid URL escape " + Quote(s.substr(i, 3)));
+        return base::Error("invalid URL escape " + base::GoQuote(s.substr(i, 3)));
       }
       // A host may escape only non-ASCII bytes, and '%' itself (IPv6 zones).
       if (part == Part::kHost && HexValue(s[i + 1]) < 8 && s.substr(i, 3) != "%25") {
-        return base::Error("invalid URL escape " + Quote(s.substr(i, 3)));
+        return base::Error("invalid URL escape " + base::GoQuote(s.substr(i, 3)));
       }
       decoded += static_cast<char>(HexValue(s[i + 1]) * 16 + HexValue(s[i + 2]));
       i += 2;
     } else if (part == Part::kHost && !IsHostChar(s[i])) {
-      return base::Error("invalid character " + Quote(s.substr(i, 1)) + " in host name");
+      return base::Error("invalid character " + base::GoQuote(s.substr(i, 1)) + " in host name");
     } else {
       decoded += s[i];
     }
@@ -110,7 +65,7 @@ base::Status CheckHost(std::string_view host) {
   if (port_start != std::string_view::npos) {
     std::string_view port = host.substr(port_start);
     if (!IsOptionalPort(port)) {
-      return base::Error("invalid port " + Quote(port) + " after host");
+      return base::Error("invalid port " + base::GoQuote(port) + " after host");
     }
     host = host.substr(0, port_start);
   }
@@ -158,10 +113,10 @@ base::Result<std::string> UrlPathOf(std::string_view url) {
   size_t hash = url.find('#');
   std::string_view without_fragment = url.substr(0, hash);
   auto path = PathOf(without_fragment);
-  if (!path.ok()) return path.error().Wrap("parse " + Quote(without_fragment));
+  if (!path.ok()) return path.error().Wrap("parse " + base::GoQuote(without_fragment));
   if (hash != std::string_view::npos) {
     if (auto fragment = Unescape(url.substr(hash + 1), Part::kOther); !fragment.ok()) {
-      return fragment.error().Wrap("parse " + Quote(url));
+      return fragment.error().Wrap("parse " + base::GoQuote(url));
     }
   }
   return path;
