@@ -103,6 +103,26 @@ INSTANTIATE_TEST_SUITE_P(
                      "{locale}-{region}-{zone}, got: "}),
     [](const auto& info) { return info.param.name; });
 
+// §2.1: the handle follows the labels, the topology follows nodeAffinity.
+TEST(GcePdTest, LabelsAndNodeAffinityMayDisagree) {
+  auto pv = TranslateInTreePvToCsi(PvWith(
+      [] {
+        kube::GCEPersistentDiskVolumeSource v;
+        v.pd_name = "pd-name";
+        v.fs_type = "ext4";
+        v.read_only = true;
+        return v;
+      }(),
+      {{std::string(kGaZoneLabel), "us-east1-a"}},
+      testing::Na(std::string(kGaZoneLabel), {"us-west1-b"})));
+  ASSERT_TRUE(pv.ok()) << pv.error().message;
+  const auto& csi = std::get<kube::CSIPersistentVolumeSource>(pv->spec.source);
+  EXPECT_EQ(csi.volume_handle, "projects/UNSPECIFIED/zones/us-east1-a/disks/pd-name");
+  EXPECT_EQ(csi.fs_type, "ext4");
+  EXPECT_TRUE(csi.read_only);
+  EXPECT_EQ(pv->spec.node_affinity, testing::Na(std::string(kGceTopologyKey), {"us-west1-b"}));
+}
+
 TEST(GcePdTest, PartitionAttributeIsEmptyForZero) {
   auto zero = TranslatePd({});
   ASSERT_TRUE(zero.ok());
