@@ -88,6 +88,11 @@ base::Result<CsiVolume> CsiVolumeOf(const VolumeRef& volume) {
     csi.spec = std::shared_ptr<const kube::PersistentVolumeSpec>(pv, &pv->spec);
     csi.migrated = true;
   }
+  if (volume.pv == nullptr &&
+      !std::holds_alternative<kube::CSIPersistentVolumeSource>(volume.spec->source)) {
+    // Upstream reads inlineVolumeSpec.csi and nothing else (MIGRATION.md §4).
+    return base::Error("inline volume spec contains nil CSI source");
+  }
   auto source = CsiSourceOf(*csi.spec);
   if (!source.ok()) return source.error();
   csi.source = *source;

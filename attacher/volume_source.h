@@ -37,9 +37,10 @@ struct CsiVolume {
 
 // The CSI view of `volume`: a migratable PV (migration::IsPvMigratable) is
 // translated first, without changing the cached PV. Errors: "failed to
-// translate in tree pv to CSI: <why>", or the spec has no source, more than
-// one (the API server forbids that, but a decoder must not pick one
-// silently), or a non-CSI one (e.g. an in-tree source in an inline spec).
+// translate in tree pv to CSI: <why>", "inline volume spec contains nil CSI
+// source" (upstream's text; an in-tree inline source is never translated
+// here), or the PV spec has no source, more than one (the API server forbids
+// that, but a decoder must not pick one silently), or a non-CSI one.
 base::Result<CsiVolume> CsiVolumeOf(const VolumeRef& volume);
 
 }  // namespace attacher

@@ -1,10 +1,10 @@
 #include "migration/aws_ebs.h"
 
-#include <regex>
 #include <string>
 
 #include "migration/drivers.h"
 #include "migration/topology.h"
+#include "migration/url_path.h"
 
 namespace migration {
 namespace {
@@ -12,26 +12,21 @@ namespace {
 constexpr std::string_view kAwsPrefix = "aws://";
 constexpr std::string_view kEbsTopologyKey = "topology.ebs.csi.aws.com/zone";
 
-// The URL path of an aws:// ID: after the authority, before any query or
-// fragment.
-std::string_view UrlPath(std::string_view id) {
-  std::string_view rest = id.substr(kAwsPrefix.size());
-  rest = rest.substr(0, rest.find_first_of("?#"));
-  size_t slash = rest.find('/');
-  return slash == std::string_view::npos ? std::string_view() : rest.substr(slash);
-}
-
 }  // namespace
 
 base::Result<std::string> EbsVolumeIdOf(const std::string& kubernetes_id) {
+  // IDs of the in-tree provisioner carried their zone: aws://<zone>/vol-<id>.
   if (!kubernetes_id.starts_with(kAwsPrefix)) return kubernetes_id;
-  std::string_view path = UrlPath(kubernetes_id);
-  size_t first = path.find_first_not_of('/');
-  std::string id(first == std::string_view::npos
-                     ? std::string_view()
-                     : path.substr(first, path.find_last_not_of('/') - first + 1));
-  static const std::regex kVolumeId("^vol-[^/]*$");
-  if (!std::regex_match(id, kVolumeId)) {
+  auto path = UrlPathOf(kubernetes_id);
+  if (!path.ok()) {
+    return base::Error("Invalid disk name (" + kubernetes_id + "): " + path.error().message);
+  }
+  size_t first = path->find_first_not_of('/');
+  std::string id = first == std::string::npos
+                       ? ""
+                       : path->substr(first, path->find_last_not_of('/') - first + 1);
+  // Upstream's pattern is ^vol-[^/]*$.
+  if (!id.starts_with("vol-") || id.find('/') != std::string::npos) {
     return base::Error("Invalid format for AWS volume (" + kubernetes_id + ")");
   }
   return id;

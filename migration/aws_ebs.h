@@ -17,8 +17,11 @@ base::Result<kube::CSIPersistentVolumeSource> TranslateAwsEbs(
     const kube::AWSElasticBlockStoreVolumeSource& source, kube::PersistentVolume& pv);
 
 // The EBS volume ID of a Kubernetes one: IDs without the aws:// prefix are
-// returned unchanged and unchecked; aws://[<zone>]/vol-<id> gives vol-<id>.
-// Error: "Invalid format for AWS volume (<id>)".
+// returned unchanged and unchecked; aws://[<zone>]/vol-<id> gives vol-<id>
+// (the URL path, percent-decoded, without its slashes). Errors: "Invalid disk
+// name (<id>): <why>" when the ID is not a URL Go's net/url accepts, "Invalid
+// format for AWS volume (<id>)" when its path is not vol-<id>. (Upstream's
+// third error, a scheme other than aws, cannot happen after the prefix.)
 base::Result<std::string> EbsVolumeIdOf(const std::string& kubernetes_id);
 
 }  // namespace migration

@@ -1,15 +1,33 @@
 #include "migration/drivers.h"
 
-#include <algorithm>
 #include <array>
+#include <utility>
 
 namespace migration {
+namespace {
+
+// {in-tree plugin, CSI driver}, MIGRATION.md §1.
+constexpr std::array<std::pair<std::string_view, std::string_view>, 7> kPlugins = {{
+    {"kubernetes.io/gce-pd", kGcePdDriver},
+    {"kubernetes.io/aws-ebs", kAwsEbsDriver},
+    {"kubernetes.io/cinder", kCinderDriver},
+    {"kubernetes.io/azure-disk", kAzureDiskDriver},
+    {"kubernetes.io/azure-file", kAzureFileDriver},
+    {"kubernetes.io/vsphere-volume", kVsphereDriver},
+    {"kubernetes.io/portworx-volume", kPortworxDriver},
+}};
+
+}  // namespace
+
+std::optional<std::string_view> InTreePluginOf(std::string_view driver) {
+  for (const auto& [plugin, csi_driver] : kPlugins) {
+    if (csi_driver == driver) return plugin;
+  }
+  return std::nullopt;
+}
 
 bool IsMigratedCsiDriverByName(std::string_view driver) {
-  static constexpr std::array kDrivers = {kGcePdDriver,     kAwsEbsDriver,    kCinderDriver,
-                                          kAzureDiskDriver, kAzureFileDriver, kVsphereDriver,
-                                          kPortworxDriver};
-  return std::find(kDrivers.begin(), kDrivers.end(), driver) != kDrivers.end();
+  return InTreePluginOf(driver).has_value();
 }
 
 }  // namespace migration

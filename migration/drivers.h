@@ -1,6 +1,8 @@
-// The CSI drivers that in-tree volume plugins migrate to (MIGRATION.md §1).
+// The in-tree volume plugins that migrate to CSI and their CSI drivers
+// (MIGRATION.md §1; Ceph RBD was dropped upstream in 1.31 and is not here).
 #pragma once
 
+#include <optional>
 #include <string_view>
 
 namespace migration {
@@ -13,8 +15,13 @@ inline constexpr std::string_view kAzureFileDriver = "file.csi.azure.com";
 inline constexpr std::string_view kVsphereDriver = "csi.vsphere.vmware.com";
 inline constexpr std::string_view kPortworxDriver = "pxd.portworx.com";
 
-// Whether `driver` is exactly one of the seven names above (upstream
-// IsMigratedCSIDriverByName).
+// The in-tree plugin (e.g. "kubernetes.io/gce-pd") that CSI driver `driver`
+// replaces, by exact name; nullopt for any other driver.
+std::optional<std::string_view> InTreePluginOf(std::string_view driver);
+
+// Whether `driver` is exactly one of the seven drivers above (upstream
+// IsMigratedCSIDriverByName): the attacher then labels its CSI metrics with
+// `migrated`.
 bool IsMigratedCsiDriverByName(std::string_view driver);
 
 }  // namespace migration

@@ -20,10 +20,11 @@ constexpr size_t kRegionality = 2;
 constexpr size_t kWhere = 3;
 constexpr size_t kName = 5;
 
-std::string Join(const std::set<std::string>& items) {
-  std::string joined;
-  for (const auto& item : items) joined += (joined.empty() ? "" : " ") + item;
-  return joined;
+// How Go prints the string set upstream collects the regions in.
+std::string GoSetString(const std::set<std::string>& items) {
+  std::string printed = "map[";
+  for (const auto& item : items) printed += (printed.size() > 4 ? " " : "") + item + ":{}";
+  return printed + "]";
 }
 
 // The region all `zones` (<locale>-<region>-<zone>) belong to.
@@ -38,7 +39,7 @@ base::Result<std::string> RegionOf(const std::vector<std::string>& zones) {
     regions.insert(parts[0] + "-" + parts[1]);
   }
   if (regions.size() != 1) {
-    return base::Error("multiple or no regions gotten from zones, got: [" + Join(regions) + "]");
+    return base::Error("multiple or no regions gotten from zones, got: " + GoSetString(regions));
   }
   return *regions.begin();
 }

@@ -34,7 +34,9 @@ base::Result<std::string> RepairGcePdHandle(std::string_view handle, std::string
 
 // The PD driver accepts neither RWX nor RWO together with ROX: RWX becomes
 // RWO, and any set holding RWO, or without ROX, becomes [ReadWriteOnce];
-// only ROX stays [ReadOnlyMany]. An empty list (Go nil) stays empty.
+// only ROX stays [ReadOnlyMany]. An empty list stays empty: upstream keeps a
+// nil list and makes [] [ReadWriteOnce], but API validation requires at least
+// one access mode, so neither reaches the attacher from a stored PV.
 std::vector<std::string> GceAccessModes(const std::vector<std::string>& modes);
 
 }  // namespace migration

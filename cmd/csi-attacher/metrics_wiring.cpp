@@ -1,7 +1,5 @@
 #include "cmd/csi-attacher/metrics_wiring.h"
 
-#include <algorithm>
-#include <array>
 #include <chrono>
 #include <string_view>
 
@@ -9,6 +7,7 @@
 #include "cmd/csi-attacher/va_census.h"
 #include "csi/errors.h"
 #include "metrics/process_collector.h"
+#include "migration/drivers.h"
 
 namespace csiattacher {
 namespace {
@@ -18,12 +17,6 @@ using metrics::Stability;
 constexpr std::string_view kOperationsName = "csi_sidecar_operations_seconds";
 constexpr std::string_view kOperationsHelp =
     "Container Storage Interface operation duration with gRPC error code status total";
-
-// Drivers whose CSI metrics carry the `migrated` label (upstream's list).
-constexpr std::array<std::string_view, 7> kMigrationDrivers = {
-    "pd.csi.storage.gke.io", "ebs.csi.aws.com",          "disk.csi.azure.com",
-    "file.csi.azure.com",    "cinder.csi.openstack.org", "csi.vsphere.vmware.com",
-    "pxd.portworx.com"};
 
 metrics::HistogramFamily& AddOperations(metrics::Registry& registry, bool migrated) {
   std::vector<std::string> labels = {"driver_name", "method_name", "grpc_status_code"};
@@ -150,9 +143,7 @@ csi::MetricsHook AttacherMetrics::CsiHook() {
 void AttacherMetrics::SetDriverName(const std::string& name) {
   std::lock_guard lock(mu_);
   driver_name_ = name;
-  bool migration = std::find(kMigrationDrivers.begin(), kMigrationDrivers.end(), name) !=
-                   kMigrationDrivers.end();
-  if (migration && !migration_driver_) {
+  if (migration::IsMigratedCsiDriverByName(name) && !migration_driver_) {
     // Upstream starts a fresh, migrated-labelled manager here, dropping the
     // series recorded so far.
     registry_.Remove(std::string(kOperationsName));

@@ -341,6 +341,95 @@ std::vector<SyncCase> AttachCases() {
            "migration")},
        .want_error = "failed to attach: failed to translate in tree pv to CSI: kind(Shared) is "
                      "not supported in csi migration"},
+      {.name = "InTreeGcePdRegionalLabelsFsTypeAndPartitionAreTranslated",
+       .va = Va(),
+       .pvs = {Pv([](auto& pv) {
+         pv.metadata.labels = {{"topology.kubernetes.io/zone", "us-central1-a__us-central1-c"}};
+         pv.spec.access_modes = {"ReadWriteMany"};  // GCE rewrites to RWO
+         pv.spec.source = [&] {
+           kube::GCEPersistentDiskVolumeSource v;
+           v.pd_name = "testpd";
+           v.fs_type = "ext4";
+           v.partition = 2;
+           return v;
+         }();
+       })},
+       .want_api = {kSaveVa, kMarkAttached},
+       .want_csi = {Publish([](auto& r) {
+         r.volume_id = "projects/UNSPECIFIED/regions/us-central1/disks/testpd";
+         r.volume_context = {{"partition", "2"}};
+         r.capability.fs_type = "ext4";
+         r.migrated = true;
+       })}},
+      {.name = "InTreePortworxSendsItsAnnotatedSecret",
+       .va = Va(),
+       .pvs = {Pv([](auto& pv) {
+         pv.metadata.annotations = {{"openstorage.io/auth-secret-name", "px-secret"},
+                                    {"openstorage.io/auth-secret-namespace", "px-ns"}};
+         pv.spec.source = [&] {
+           kube::PortworxVolumeSource v;
+           v.volume_id = "px-vol";
+           return v;
+         }();
+       })},
+       .secrets = {Secret("px-ns", "px-secret", {{"token", "t"}})},
+       .want_api = {GetSecret("px-ns", "px-secret"), kSaveVa, kMarkAttached},
+       .want_csi = {Publish([](auto& r) {
+         r.volume_id = "px-vol";
+         r.secrets = {{"token", "t"}};
+         r.migrated = true;
+       })}},
+      {.name = "InTreeEbsWithBadVolumeIdFails",
+       .va = Va(),
+       .pvs = {Pv([](auto& pv) {
+         pv.spec.source = [&] {
+           kube::AWSElasticBlockStoreVolumeSource v;
+           v.volume_id = "aws://us-east-1a/0123";
+           return v;
+         }();
+       })},
+       .want_api = {SaveAttachError(
+           "failed to translate in tree pv to CSI: failed to translate Kubernetes ID to EBS "
+           "Volume ID Invalid format for AWS volume (aws://us-east-1a/0123)")},
+       .want_error = "failed to attach: failed to translate in tree pv to CSI: failed to "
+                     "translate Kubernetes ID to EBS Volume ID Invalid format for AWS volume "
+                     "(aws://us-east-1a/0123)"},
+      {.name = "InTreeAzureFileWithoutSecretNamespaceFails",
+       .va = Va(),
+       .pvs = {Pv([](auto& pv) {
+         pv.spec.source = [&] {
+           kube::AzureFilePersistentVolumeSource v;
+           v.secret_name = "secret";
+           v.share_name = "share";
+           return v;
+         }();
+       })},
+       .want_api = {SaveAttachError(
+           "failed to translate in tree pv to CSI: could not find a secret namespace in "
+           "PersistentVolumeSource or ClaimRef")},
+       .want_error = "failed to attach: failed to translate in tree pv to CSI: could not find a "
+                     "secret namespace in PersistentVolumeSource or ClaimRef"},
+      {.name = "InTreeGcePdWithRegionalZoneOfWrongShapeFailsAfterTheFinalizerIsAdded",
+       .va = Va(),
+       .pvs = {Pv([](auto& pv) {
+         pv.metadata.finalizers.clear();
+         pv.metadata.has_finalizers_field = false;
+         pv.metadata.labels = {{"topology.kubernetes.io/zone", "us-central1__us-central1-c"}};
+         pv.spec.source = [&] {
+           kube::GCEPersistentDiskVolumeSource v;
+           v.pd_name = "testpd";
+           return v;
+         }();
+       })},
+       .want_api = {PatchPv("pv-1", R"([{"op":"test","path":"/metadata/finalizers","value":null},)"
+                                    R"({"op":"add","path":"/metadata/finalizers",)"
+                                    R"("value":["external-attacher/csi-example-com"]}])"),
+                    SaveAttachError("failed to translate in tree pv to CSI: failed to get region "
+                                    "from zones: zone in unexpected format, expected: "
+                                    "{locale}-{region}-{zone}, got: us-central1")},
+       .want_error = "failed to attach: failed to translate in tree pv to CSI: failed to get "
+                     "region from zones: zone in unexpected format, expected: "
+                     "{locale}-{region}-{zone}, got: us-central1"},
       {.name = "InTreeSourceInInlineSpecIsNotTranslated",
        .va = Va([](auto& va) {
          va.spec.source.persistent_volume_name.reset();
@@ -353,10 +442,17 @@ std::vector<SyncCase> AttachCases() {
          });
        }),
        .pvs = {},
-       .want_api = {SaveAttachError(
-           R"(volume spec has a non-CSI volume source "gcePersistentDisk")")},
-       .want_error =
-           R"(failed to attach: volume spec has a non-CSI volume source "gcePersistentDisk")"},
+       .want_api = {SaveAttachError("inline volume spec contains nil CSI source")},
+       .want_error = "failed to attach: inline volume spec contains nil CSI source"},
+      {.name = "InlineSpecWithoutAnySourceFails",
+       .va = Va([](auto& va) {
+         va.spec.source.persistent_volume_name.reset();
+         va.spec.source.inline_volume_spec =
+             InlineSpec([](auto& spec) { spec.source = std::monostate(); });
+       }),
+       .pvs = {},
+       .want_api = {SaveAttachError("inline volume spec contains nil CSI source")},
+       .want_error = "failed to attach: inline volume spec contains nil CSI source"},
       {.name = "PvWithNonCsiSourceFails",
        .va = Va(),
        .pvs = {Pv([](auto& pv) { pv.spec.source = kube::OtherVolumeSource{"nfs"}; })},

@@ -107,6 +107,21 @@ std::vector<SyncCase> DetachCases() {
          r.volume_id = "vol-0123";
          r.migrated = true;
        })}},
+      {.name = "InTreeGcePdIsUnpublishedWithItsUnrepairedHandleAsMigrated",
+       .va = DeletedVa(),
+       .pvs = {Pv([](auto& pv) {
+         pv.metadata.labels = {{"failure-domain.beta.kubernetes.io/zone", "testZone"}};
+         pv.spec.source = [&] {
+           kube::GCEPersistentDiskVolumeSource v;
+           v.pd_name = "testpd";
+           return v;
+         }();
+       })},
+       .want_api = {kRemoveSoleFinalizer, kMarkDetached},
+       .want_csi = {Unpublish([](auto& r) {
+         r.volume_id = "projects/UNSPECIFIED/zones/testZone/disks/testpd";
+         r.migrated = true;
+       })}},
       {.name = "InTreePvThatCannotBeTranslatedFails",
        .va = DeletedVa(),
        .pvs = {Pv([](auto& pv) {

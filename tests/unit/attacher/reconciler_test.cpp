@@ -207,26 +207,77 @@ TEST_F(ReconcilerTest, SkipsWhatItCannotCompare) {
   EXPECT_THAT(handler_.ForceSyncs(), IsEmpty());
 }
 
-// MIGRATION.md §6: the handle of a translated GCE PD gets the node's project
-// and zone before it is looked up.
-TEST_F(ReconcilerTest, MigratedGcePdHandleIsRepairedBeforeComparing) {
-  Add(csi_node_store_, MakeCsiNode("node-1", std::string(kDriver),
-                                   "projects/bing/zones/us-central1-c/instances/boom"));
-  kube::PersistentVolume in_tree;
-  in_tree.metadata.name = "pv-in-tree";
-  in_tree.spec.source = [&] {
-    kube::GCEPersistentDiskVolumeSource v;
-    v.pd_name = "disk";
-    return v;
-  }();
-  Add(pv_store_, in_tree);
-  AddVa("in-tree", /*attached=*/true, "pv-in-tree");
+// MIGRATION.md §6: the handle of a translated volume (an in-tree PV, or any
+// inline spec) goes through RepairVolumeHandle before it is looked up; the
+// handle of a CSI PV is compared as it is, whatever its driver.
+struct RepairRuleCase {
+  std::string name;
+  kube::PersistentVolumeSource source;
+  bool inline_spec;              // `source` is the VA's inline spec, not a PV's
+  std::string published_handle;  // what ListVolumes reports on the VA's node
+  bool want_force_sync;          // the VA is attached, so only a miss forces a sync
+};
+
+class ReconcilerRepairTest : public ReconcilerTest,
+                             public ::testing::WithParamInterface<RepairRuleCase> {};
+
+TEST_P(ReconcilerRepairTest, RepairsOnlyTranslatedHandles) {
+  const RepairRuleCase& c = GetParam();
   const std::string node_id = "projects/bing/zones/us-central1-c/instances/boom";
-  ASSERT_TRUE(Reconcile({{"projects/bing/zones/us-central1-c/disks/disk", {node_id}}}).ok());
-  EXPECT_THAT(handler_.ForceSyncs(), IsEmpty());
-  ASSERT_TRUE(Reconcile({{"projects/UNSPECIFIED/zones/UNSPECIFIED/disks/disk", {node_id}}}).ok());
-  EXPECT_THAT(handler_.ForceSyncs(), ElementsAre("in-tree"));
+  Add(csi_node_store_, MakeCsiNode("node-1", std::string(kDriver), node_id));
+  kube::VolumeAttachment va = MakeVa("va", "pv-migration");
+  va.status.attached = true;
+  if (c.inline_spec) {
+    va.spec.source.persistent_volume_name.reset();
+    auto spec = std::make_shared<kube::PersistentVolumeSpec>();
+    spec->source = c.source;
+    va.spec.source.inline_volume_spec = std::move(spec);
+  } else {
+    kube::PersistentVolume pv = MakeCsiPv("pv-migration");
+    pv.spec.source = c.source;
+    Add(pv_store_, std::move(pv));
+  }
+  Add(va_store_, std::move(va));
+  ASSERT_TRUE(Reconcile({{c.published_handle, {node_id}}}).ok());
+  if (c.want_force_sync) {
+    EXPECT_THAT(handler_.ForceSyncs(), ElementsAre("va"));
+  } else {
+    EXPECT_THAT(handler_.ForceSyncs(), IsEmpty());
+  }
 }
+
+kube::PersistentVolumeSource GcePd() {
+  kube::GCEPersistentDiskVolumeSource v;
+  v.pd_name = "disk";
+  return v;
+}
+kube::PersistentVolumeSource GceCsi() {
+  kube::CSIPersistentVolumeSource v;
+  v.driver = "pd.csi.storage.gke.io";
+  v.volume_handle = "projects/UNSPECIFIED/zones/UNSPECIFIED/disks/disk";
+  return v;
+}
+kube::PersistentVolumeSource Ebs() {
+  kube::AWSElasticBlockStoreVolumeSource v;
+  v.volume_id = "aws://us-east-1a/vol-1";
+  return v;
+}
+
+const std::string kUnrepaired = "projects/UNSPECIFIED/zones/UNSPECIFIED/disks/disk";
+const std::string kRepaired = "projects/bing/zones/us-central1-c/disks/disk";
+
+INSTANTIATE_TEST_SUITE_P(
+    RepairVolumeHandle, ReconcilerRepairTest,
+    ::testing::Values(
+        RepairRuleCase{"InTreeGcePdPvIsRepaired", GcePd(), false, kRepaired, false},
+        RepairRuleCase{"InTreeGcePdPvUnrepairedHandleIsAMiss", GcePd(), false, kUnrepaired, true},
+        RepairRuleCase{"InTreeEbsPvHandleIsKept", Ebs(), false, "vol-1", false},
+        RepairRuleCase{"CsiPvOfTheGceDriverIsNotRepaired", GceCsi(), false, kUnrepaired, false},
+        RepairRuleCase{"CsiPvOfTheGceDriverRepairedHandleIsAMiss", GceCsi(), false, kRepaired,
+                       true},
+        RepairRuleCase{"InlineSpecIsRepaired", GceCsi(), true, kRepaired, false},
+        RepairRuleCase{"InlineSpecUnrepairedHandleIsAMiss", GceCsi(), true, kUnrepaired, true}),
+    [](const auto& info) { return info.param.name; });
 
 TEST_F(ReconcilerTest, ListVolumesErrorChangesNothing) {
   AddVa("va-1", /*attached=*/true);

@@ -2,6 +2,8 @@
 // PV -> CSI direction (MIGRATION.md §5, §2.4, §2.5).
 #include <gtest/gtest.h>
 
+#include <functional>
+
 #include "migration/azure_disk.h"
 #include "migration/azure_file.h"
 #include "migration/translate.h"
@@ -12,143 +14,181 @@ namespace {
 
 using ::migration::testing::PvWith;
 
-// TestTranslateAzureDiskInTreePVToCSI.
-TEST(TranslateAzureDiskTest, ManagedDisk) {
-  auto translated = TranslateInTreePvToCsi(PvWith([&] {
-    kube::AzureDiskVolumeSource v;
-    v.disk_uri = "/subscriptions/12/resourceGroups/23/providers/Microsoft.Compute/disks/name";
-    v.caching_mode = "cachingmode";
-    v.fs_type = "fstype";
-    v.read_only = true;
-    return v;
-  }()));
-  ASSERT_TRUE(translated.ok()) << translated.error().message;
-  EXPECT_EQ(std::get<kube::CSIPersistentVolumeSource>(translated->spec.source), ([&] {
-              kube::CSIPersistentVolumeSource v;
-              v.driver = "disk.csi.azure.com";
-              v.volume_handle =
-                  "/subscriptions/12/resourceGroups/23/providers/Microsoft.Compute/disks/name";
-              v.fs_type = "fstype";
-              v.read_only = true;
-              v.volume_attributes = {
-                  {"cachingmode", "cachingmode"}, {"fstype", "fstype"}, {"kind", "Managed"}};
-              return v;
-            }()));
-}
+// One translation of a PV, checked against the whole CSI source or the error.
+struct AzureCase {
+  std::string name;
+  kube::PersistentVolume pv;
+  kube::CSIPersistentVolumeSource want;
+  std::string want_error;  // empty: success
+};
 
-TEST(TranslateAzureDiskTest, KindManagedInAnyCaseAndOptionalFields) {
-  auto translated = TranslateInTreePvToCsi(PvWith([&] {
-    kube::AzureDiskVolumeSource v;
-    v.disk_uri = "https://account/vhds/disk.vhd";
-    v.caching_mode = "";
-    v.kind = "managed";
-    return v;
-  }()));
-  ASSERT_TRUE(translated.ok()) << translated.error().message;
-  const auto& csi = std::get<kube::CSIPersistentVolumeSource>(translated->spec.source);
-  EXPECT_EQ(csi.volume_handle, "https://account/vhds/disk.vhd");
-  EXPECT_EQ(csi.volume_attributes, (kube::StringMap{{"cachingmode", ""}, {"kind", "Managed"}}));
-  EXPECT_EQ(csi.fs_type, "");
-  EXPECT_FALSE(csi.read_only);
-}
+class AzureTranslationTest : public ::testing::TestWithParam<AzureCase> {};
 
-TEST(TranslateAzureDiskTest, UnmanagedKinds) {
-  for (const std::string kind : {"Dedicated", "Shared"}) {
-    auto translated = TranslateInTreePvToCsi(PvWith([&] {
-      kube::AzureDiskVolumeSource v;
-      v.disk_uri = "d";
-      v.kind = kind;
-      return v;
-    }()));
-    ASSERT_FALSE(translated.ok()) << kind;
-    EXPECT_EQ(translated.error().message, "kind(" + kind + ") is not supported in csi migration");
+TEST_P(AzureTranslationTest, Translates) {
+  const AzureCase& c = GetParam();
+  auto translated = TranslateInTreePvToCsi(c.pv);
+  if (!c.want_error.empty()) {
+    ASSERT_FALSE(translated.ok());
+    EXPECT_EQ(translated.error().message, c.want_error);
+    return;
   }
+  ASSERT_TRUE(translated.ok()) << translated.error().message;
+  EXPECT_EQ(std::get<kube::CSIPersistentVolumeSource>(translated->spec.source), c.want);
+  // Nothing but the source changes: no topology or access-mode rewrite.
+  kube::PersistentVolume rest = *translated;
+  rest.spec.source = c.pv.spec.source;
+  EXPECT_EQ(rest, c.pv);
 }
 
-kube::PersistentVolume AzureFilePv(std::optional<std::string> secret_namespace) {
+template <class T>
+T Edited(T object, const std::function<void(T&)>& edit) {
+  edit(object);
+  return object;
+}
+
+const std::string kDiskUri =
+    "/subscriptions/12/resourceGroups/23/providers/Microsoft.Compute/disks/name";
+
+kube::PersistentVolume DiskPv(const std::function<void(kube::AzureDiskVolumeSource&)>& edit) {
+  kube::PersistentVolume pv = PvWith(Edited(kube::AzureDiskVolumeSource{}, edit));
+  pv.spec.access_modes = {"ReadWriteOnce"};
+  pv.spec.node_affinity = testing::Na(std::string(kGaZoneLabel), {"z"});
+  return pv;
+}
+
+kube::CSIPersistentVolumeSource Csi(
+    std::string driver, std::string handle,
+    const std::function<void(kube::CSIPersistentVolumeSource&)>& edit = [](auto&) {}) {
+  kube::CSIPersistentVolumeSource csi;
+  csi.driver = std::move(driver);
+  csi.volume_handle = std::move(handle);
+  return Edited(std::move(csi), edit);
+}
+
+// The first two rows are TestTranslateAzureDiskInTreePVToCSI (its nil-PV and
+// no-azureDisk rows cannot be written against a typed variant source).
+INSTANTIATE_TEST_SUITE_P(
+    TestTranslateAzureDiskInTreePVToCSI, AzureTranslationTest,
+    ::testing::Values(AzureCase{"ManagedDisk", DiskPv([](auto& v) {
+                                  v.disk_uri = kDiskUri;
+                                  v.caching_mode = "cachingmode";
+                                  v.fs_type = "fstype";
+                                  v.read_only = true;
+                                }),
+                                Csi("disk.csi.azure.com", kDiskUri,
+                                    [](auto& csi) {
+                                      csi.fs_type = "fstype";
+                                      csi.read_only = true;
+                                      csi.volume_attributes = {{"cachingmode", "cachingmode"},
+                                                               {"fstype", "fstype"},
+                                                               {"kind", "Managed"}};
+                                    }),
+                                ""},
+                      AzureCase{"DedicatedKindFails",
+                                DiskPv([](auto& v) { v.kind = "Dedicated"; }),
+                                {},
+                                "kind(Dedicated) is not supported in csi migration"},
+                      AzureCase{"SharedKindFails",
+                                DiskPv([](auto& v) { v.kind = "Shared"; }),
+                                {},
+                                "kind(Shared) is not supported in csi migration"},
+                      AzureCase{
+                          "ManagedKindInAnyCaseEmptyCachingModeUnmanagedUri", DiskPv([](auto& v) {
+                            v.disk_uri = "HTTPS://account/vhds/disk.vhd";
+                            v.caching_mode = "";
+                            v.kind = "managed";
+                          }),
+                          Csi("disk.csi.azure.com", "HTTPS://account/vhds/disk.vhd",
+                              [](auto& csi) {
+                                csi.volume_attributes = {{"cachingmode", ""}, {"kind", "Managed"}};
+                              }),
+                          ""}),
+    [](const auto& info) { return info.param.name; });
+
+kube::PersistentVolume FilePv(const std::function<void(kube::PersistentVolume&)>& edit) {
   kube::PersistentVolume pv = PvWith([&] {
     kube::AzureFilePersistentVolumeSource v;
     v.secret_name = "secretname";
-    v.secret_namespace = std::move(secret_namespace);
+    v.secret_namespace = "secretnamespace";
     v.share_name = "sharename";
     v.read_only = true;
     return v;
   }());
   pv.metadata.name = "uuid";
-  return pv;
+  return Edited(std::move(pv), edit);
 }
 
-// TestTranslateAzureFileInTreePVToCSI.
-TEST(TranslateAzureFileTest, WithSecretNamespace) {
-  auto translated = TranslateInTreePvToCsi(AzureFilePv("secretnamespace"));
-  ASSERT_TRUE(translated.ok()) << translated.error().message;
-  EXPECT_EQ(std::get<kube::CSIPersistentVolumeSource>(translated->spec.source), ([&] {
-              kube::CSIPersistentVolumeSource v;
-              v.driver = "file.csi.azure.com";
-              v.volume_handle = "#secretname#sharename#uuid#secretnamespace";
-              v.read_only = true;
-              v.volume_attributes = {{"sharename", "sharename"}};
-              return v;
-            }()));
+kube::AzureFilePersistentVolumeSource& FileSource(kube::PersistentVolume& pv) {
+  return std::get<kube::AzureFilePersistentVolumeSource>(pv.spec.source);
 }
 
-TEST(TranslateAzureFileTest, ResourceGroupAnnotation) {
-  kube::PersistentVolume pv = AzureFilePv("secretnamespace");
-  pv.metadata.annotations = {{"kubernetes.io/azure-file-resource-group", "rg"}};
-  auto translated = TranslateInTreePvToCsi(pv);
-  ASSERT_TRUE(translated.ok()) << translated.error().message;
-  EXPECT_EQ(std::get<kube::CSIPersistentVolumeSource>(translated->spec.source).volume_handle,
-            "rg#secretname#sharename#uuid#secretnamespace");
-  EXPECT_EQ(translated->metadata.annotations, pv.metadata.annotations);
+kube::CSIPersistentVolumeSource FileCsi(std::string handle) {
+  return Csi("file.csi.azure.com", std::move(handle), [](auto& csi) {
+    csi.read_only = true;
+    csi.volume_attributes = {{"sharename", "sharename"}};
+  });
 }
 
-TEST(TranslateAzureFileTest, NamespaceFromClaimRef) {
-  kube::PersistentVolume pv = AzureFilePv(std::nullopt);
-  pv.metadata.annotations = {{"kubernetes.io/azure-file-resource-group", "rg"}};
-  pv.spec.claim_ref = [&] {
-    kube::ClaimReference v;
-    v.namespace_ = "secretnamespace";
-    v.name = "claim";
-    return v;
-  }();
-  auto translated = TranslateInTreePvToCsi(pv);
-  ASSERT_TRUE(translated.ok()) << translated.error().message;
-  EXPECT_EQ(std::get<kube::CSIPersistentVolumeSource>(translated->spec.source).volume_handle,
-            "rg#secretname#sharename#uuid#secretnamespace");
-}
+const std::string kNoNamespace =
+    "could not find a secret namespace in PersistentVolumeSource or ClaimRef";
+const std::string kResourceGroup = "kubernetes.io/azure-file-resource-group";
 
-TEST(TranslateAzureFileTest, WithoutSecretNamespace) {
-  const std::string want =
-      "could not find a secret namespace in PersistentVolumeSource or ClaimRef";
-  auto no_claim = TranslateInTreePvToCsi(AzureFilePv(std::nullopt));
-  ASSERT_FALSE(no_claim.ok());
-  EXPECT_EQ(no_claim.error().message, want);
-  // An empty secretNamespace is taken as it is, with no fallback.
-  kube::PersistentVolume empty = AzureFilePv("");
-  empty.spec.claim_ref = [&] {
-    kube::ClaimReference v;
-    v.namespace_ = "ns";
-    return v;
-  }();
-  auto empty_namespace = TranslateInTreePvToCsi(empty);
-  ASSERT_FALSE(empty_namespace.ok());
-  EXPECT_EQ(empty_namespace.error().message, want);
-}
+// The first four rows are TestTranslateAzureFileInTreePVToCSI (its nil-PV
+// and no-azureFile rows cannot be written against a typed variant source; its
+// nodeStageSecretRef is not kept, see kube/persistent_volume.h).
+INSTANTIATE_TEST_SUITE_P(
+    TestTranslateAzureFileInTreePVToCSI, AzureTranslationTest,
+    ::testing::Values(
+        AzureCase{"NoSecretNamespaceNoClaimRefFails",
+                  FilePv([](auto& pv) { FileSource(pv).secret_namespace.reset(); }),
+                  {},
+                  kNoNamespace},
+        AzureCase{"SecretNamespace", FilePv([](auto&) {}),
+                  FileCsi("#secretname#sharename#uuid#secretnamespace"), ""},
+        AzureCase{"ResourceGroupAnnotation", FilePv([&](auto& pv) {
+                    pv.metadata.annotations = {{kResourceGroup, "rg"}};
+                  }),
+                  FileCsi("rg#secretname#sharename#uuid#secretnamespace"), ""},
+        AzureCase{"NamespaceFromClaimRef", FilePv([&](auto& pv) {
+                    pv.metadata.annotations = {{kResourceGroup, "rg"}};
+                    FileSource(pv).secret_namespace.reset();
+                    pv.spec.claim_ref = kube::ClaimReference{"secretnamespace", "claim", "uid"};
+                  }),
+                  FileCsi("rg#secretname#sharename#uuid#secretnamespace"), ""},
+        AzureCase{"EmptySecretNamespaceHasNoFallback",
+                  FilePv([](auto& pv) {
+                    FileSource(pv).secret_namespace = "";
+                    pv.spec.claim_ref = kube::ClaimReference{"ns", "claim", "uid"};
+                  }),
+                  {},
+                  kNoNamespace},
+        AzureCase{"NoDefaultNamespaceOnThePvPath",
+                  FilePv([](auto& pv) {
+                    FileSource(pv).secret_namespace.reset();
+                    pv.spec.claim_ref = kube::ClaimReference{"", "claim", "uid"};
+                  }),
+                  {},
+                  kNoNamespace}),
+    [](const auto& info) { return info.param.name; });
 
-// TestGetStorageAccount, through the handle (an invalid name is used whole).
-TEST(TranslateAzureFileTest, StorageAccountFromSecretName) {
-  for (const auto& [secret, account] : std::vector<std::pair<std::string, std::string>>{
-           {"azure-storage-account-accountname-secret", "accountname"},
-           {"azure-storage-account-accountname-dup-secret", "accountname-dup"},
-           {"invalid", "invalid"}}) {
-    kube::PersistentVolume pv = AzureFilePv("ns");
-    std::get<kube::AzureFilePersistentVolumeSource>(pv.spec.source).secret_name = secret;
-    auto translated = TranslateInTreePvToCsi(pv);
-    ASSERT_TRUE(translated.ok());
-    EXPECT_EQ(std::get<kube::CSIPersistentVolumeSource>(translated->spec.source).volume_handle,
-              "#" + account + "#sharename#uuid#ns");
-  }
-}
+// TestGetStorageAccount, through the handle: a secret name that does not
+// match is not an error on the PV path but is used whole.
+INSTANTIATE_TEST_SUITE_P(
+    TestGetStorageAccount, AzureTranslationTest,
+    ::testing::Values(AzureCase{"AccountName", FilePv([](auto& pv) {
+                                  FileSource(pv).secret_name =
+                                      "azure-storage-account-accountname-secret";
+                                }),
+                                FileCsi("#accountname#sharename#uuid#secretnamespace"), ""},
+                      AzureCase{"GreedyAccountName", FilePv([](auto& pv) {
+                                  FileSource(pv).secret_name =
+                                      "azure-storage-account-accountname-dup-secret";
+                                }),
+                                FileCsi("#accountname-dup#sharename#uuid#secretnamespace"), ""},
+                      AzureCase{"InvalidIsUsedWhole",
+                                FilePv([](auto& pv) { FileSource(pv).secret_name = "invalid"; }),
+                                FileCsi("#invalid#sharename#uuid#secretnamespace"), ""}),
+    [](const auto& info) { return info.param.name; });
 
 }  // namespace
 }  // namespace migration

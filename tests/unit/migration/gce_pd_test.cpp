@@ -30,6 +30,7 @@ std::string HandleOf(const kube::PersistentVolume& pv) {
 }
 
 struct VolIdCase {
+  std::string name;
   std::string label;
   std::string zones;
   std::string want;
@@ -44,21 +45,24 @@ TEST_P(GceVolIdFmtTest, HandleFollowsZoneLabel) {
   EXPECT_EQ(HandleOf(*pv), c.want);
 }
 
-// TestTranslateInTreePVToCSIVolIDFmt.
+// The first four rows are TestTranslateInTreePVToCSIVolIDFmt.
 INSTANTIATE_TEST_SUITE_P(
     TestTranslateInTreePVToCSIVolIDFmt, GceVolIdFmtTest,
-    ::testing::Values(VolIdCase{std::string(kBetaZoneLabel), "us-east1-a",
+    ::testing::Values(VolIdCase{"BetaZone", std::string(kBetaZoneLabel), "us-east1-a",
                                 "projects/UNSPECIFIED/zones/us-east1-a/disks/pd-name"},
-                      VolIdCase{std::string(kGaZoneLabel), "us-east1-a",
+                      VolIdCase{"GaZone", std::string(kGaZoneLabel), "us-east1-a",
                                 "projects/UNSPECIFIED/zones/us-east1-a/disks/pd-name"},
-                      VolIdCase{std::string(kBetaZoneLabel), "us-central1-a__us-central1-c",
+                      VolIdCase{"BetaRegional", std::string(kBetaZoneLabel),
+                                "us-central1-a__us-central1-c",
                                 "projects/UNSPECIFIED/regions/us-central1/disks/pd-name"},
-                      VolIdCase{std::string(kGaZoneLabel), "us-central1-a__us-central1-c",
+                      VolIdCase{"GaRegional", std::string(kGaZoneLabel),
+                                "us-central1-a__us-central1-c",
                                 "projects/UNSPECIFIED/regions/us-central1/disks/pd-name"},
-                      VolIdCase{"other", "us-east1-a",
+                      VolIdCase{"NoZoneLabelIsUnspecified", "other", "us-east1-a",
                                 "projects/UNSPECIFIED/zones/UNSPECIFIED/disks/pd-name"},
-                      VolIdCase{std::string(kGaZoneLabel), "",
-                                "projects/UNSPECIFIED/zones/UNSPECIFIED/disks/pd-name"}));
+                      VolIdCase{"EmptyZoneLabelIsUnspecified", std::string(kGaZoneLabel), "",
+                                "projects/UNSPECIFIED/zones/UNSPECIFIED/disks/pd-name"}),
+    [](const auto& info) { return info.param.name; });
 
 TEST(GcePdTest, BetaLabelWinsOverGa) {
   auto pv = TranslatePd({{std::string(kBetaZoneLabel), "b-c-d"}, {std::string(kGaZoneLabel), "x"}});
@@ -66,19 +70,57 @@ TEST(GcePdTest, BetaLabelWinsOverGa) {
   EXPECT_EQ(HandleOf(*pv), "projects/UNSPECIFIED/zones/b-c-d/disks/pd-name");
 }
 
-TEST(GcePdTest, RegionalZonesOfTheWrongShape) {
-  auto two_parts = TranslatePd({{std::string(kGaZoneLabel), "us-central1__us-central1-c"}});
-  ASSERT_FALSE(two_parts.ok());
-  EXPECT_EQ(two_parts.error().message,
-            "failed to get region from zones: zone in unexpected format, expected: "
-            "{locale}-{region}-{zone}, got: us-central1");
-  auto two_regions = TranslatePd({{std::string(kGaZoneLabel), "us-central1-a__us-east1-b"}});
-  ASSERT_FALSE(two_regions.ok());
-  EXPECT_THAT(two_regions.error().message,
-              ::testing::StartsWith("failed to get region from zones: multiple or no regions"));
-  auto trailing = TranslatePd({{std::string(kGaZoneLabel), "us-central1-a__"}});
-  ASSERT_FALSE(trailing.ok());
-  EXPECT_THAT(trailing.error().message, ::testing::StartsWith("failed to get region from zones"));
+struct RegionalCase {
+  std::string name;
+  std::string zones;
+  std::string want_error;
+};
+
+class GceRegionalZonesTest : public ::testing::TestWithParam<RegionalCase> {};
+
+// §2.1: every zone of a regional label must be <locale>-<region>-<zone> of
+// one region.
+TEST_P(GceRegionalZonesTest, WrongShapeFails) {
+  auto pv = TranslatePd({{std::string(kGaZoneLabel), GetParam().zones}});
+  ASSERT_FALSE(pv.ok()) << HandleOf(*pv);
+  EXPECT_EQ(pv.error().message, GetParam().want_error);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    RegionalZones, GceRegionalZonesTest,
+    ::testing::Values(
+        RegionalCase{"TwoPartZone", "us-central1__us-central1-c",
+                     "failed to get region from zones: zone in unexpected format, expected: "
+                     "{locale}-{region}-{zone}, got: us-central1"},
+        RegionalCase{"FourPartZone", "us-central1-a-b__us-central1-c",
+                     "failed to get region from zones: zone in unexpected format, expected: "
+                     "{locale}-{region}-{zone}, got: us-central1-a-b"},
+        RegionalCase{"TwoRegions", "us-central1-a__us-east1-b",
+                     "failed to get region from zones: multiple or no regions gotten from zones, "
+                     "got: map[us-central1:{} us-east1:{}]"},
+        RegionalCase{"TrailingSeparator", "us-central1-a__",
+                     "failed to get region from zones: zone in unexpected format, expected: "
+                     "{locale}-{region}-{zone}, got: "}),
+    [](const auto& info) { return info.param.name; });
+
+// §2.1: the handle follows the labels, the topology follows nodeAffinity.
+TEST(GcePdTest, LabelsAndNodeAffinityMayDisagree) {
+  auto pv = TranslateInTreePvToCsi(PvWith(
+      [] {
+        kube::GCEPersistentDiskVolumeSource v;
+        v.pd_name = "pd-name";
+        v.fs_type = "ext4";
+        v.read_only = true;
+        return v;
+      }(),
+      {{std::string(kGaZoneLabel), "us-east1-a"}},
+      testing::Na(std::string(kGaZoneLabel), {"us-west1-b"})));
+  ASSERT_TRUE(pv.ok()) << pv.error().message;
+  const auto& csi = std::get<kube::CSIPersistentVolumeSource>(pv->spec.source);
+  EXPECT_EQ(csi.volume_handle, "projects/UNSPECIFIED/zones/us-east1-a/disks/pd-name");
+  EXPECT_EQ(csi.fs_type, "ext4");
+  EXPECT_TRUE(csi.read_only);
+  EXPECT_EQ(pv->spec.node_affinity, testing::Na(std::string(kGceTopologyKey), {"us-west1-b"}));
 }
 
 TEST(GcePdTest, PartitionAttributeIsEmptyForZero) {
@@ -93,43 +135,52 @@ TEST(GcePdTest, PartitionAttributeIsEmptyForZero) {
 }
 
 struct RepairCase {
+  std::string name;
   std::string handle;
-  std::string node_zone;
+  std::string node_id;
   std::string want;  // empty = error
 };
 
 class RepairGcePdHandleTest : public ::testing::TestWithParam<RepairCase> {};
 
-// TestRepairVolumeHandle.
 TEST_P(RepairGcePdHandleTest, FillsUnspecifiedFromNode) {
   const RepairCase& c = GetParam();
-  auto repaired = RepairVolumeHandle("pd.csi.storage.gke.io", c.handle,
-                                     "projects/bing/zones/" + c.node_zone + "/instances/boom");
+  auto repaired = RepairVolumeHandle("pd.csi.storage.gke.io", c.handle, c.node_id);
   if (c.want.empty()) {
-    EXPECT_FALSE(repaired.ok());
+    EXPECT_FALSE(repaired.ok()) << *repaired;
     return;
   }
   ASSERT_TRUE(repaired.ok()) << repaired.error().message;
   EXPECT_EQ(*repaired, c.want);
 }
 
+std::string Node(const std::string& zone) {
+  return "projects/bing/zones/" + zone + "/instances/boom";
+}
+
+// All rows but the last are TestRepairVolumeHandle.
 INSTANTIATE_TEST_SUITE_P(
     TestRepairVolumeHandle, RepairGcePdHandleTest,
-    ::testing::Values(RepairCase{"projects/foo/zones/bar/disks/baz", "bada",
-                                 "projects/foo/zones/bar/disks/baz"},
-                      RepairCase{"projects/foo/regions/us-central1-c/disks/baz", "bada",
-                                 "projects/foo/regions/us-central1-c/disks/baz"},
-                      RepairCase{"projects/UNSPECIFIED/zones/bar/disks/baz", "bada",
-                                 "projects/bing/zones/bar/disks/baz"},
-                      RepairCase{"projects/UNSPECIFIED/zones/UNSPECIFIED/disks/baz", "bada",
-                                 "projects/bing/zones/bada/disks/baz"},
-                      RepairCase{"projects/UNSPECIFIED/regions/UNSPECIFIED/disks/baz",
-                                 "us-central1-c", "projects/bing/regions/us-central1/disks/baz"},
-                      RepairCase{"projects/UNSPECIFIED/regions/us-west1/disks/baz", "us-central1-c",
-                                 "projects/bing/regions/us-west1/disks/baz"},
-                      RepairCase{"foo", "bada", ""},
-                      RepairCase{"projects/foo/zones/UNSPECIFIED/disks/baz", "bada",
-                                 "projects/foo/zones/UNSPECIFIED/disks/baz"}));
+    ::testing::Values(
+        RepairCase{"KnownProjectZonal", "projects/foo/zones/bar/disks/baz", Node("bada"),
+                   "projects/foo/zones/bar/disks/baz"},
+        RepairCase{"KnownProjectRegional", "projects/foo/regions/us-central1-c/disks/baz",
+                   Node("bada"), "projects/foo/regions/us-central1-c/disks/baz"},
+        RepairCase{"UnspecifiedProject", "projects/UNSPECIFIED/zones/bar/disks/baz", Node("bada"),
+                   "projects/bing/zones/bar/disks/baz"},
+        RepairCase{"UnspecifiedProjectAndZone", "projects/UNSPECIFIED/zones/UNSPECIFIED/disks/baz",
+                   Node("bada"), "projects/bing/zones/bada/disks/baz"},
+        RepairCase{"UnspecifiedProjectAndRegion",
+                   "projects/UNSPECIFIED/regions/UNSPECIFIED/disks/baz", Node("us-central1-c"),
+                   "projects/bing/regions/us-central1/disks/baz"},
+        RepairCase{"UnspecifiedProjectKnownRegion",
+                   "projects/UNSPECIFIED/regions/us-west1/disks/baz", Node("us-central1-c"),
+                   "projects/bing/regions/us-west1/disks/baz"},
+        RepairCase{"InvalidHandle", "foo", Node("bada"), ""},
+        RepairCase{"InvalidNodeId", "projects/UNSPECIFIED/regions/us-west1/disks/baz", "foo", ""},
+        RepairCase{"KnownProjectKeepsUnspecifiedZone", "projects/foo/zones/UNSPECIFIED/disks/baz",
+                   Node("bada"), "projects/foo/zones/UNSPECIFIED/disks/baz"}),
+    [](const auto& info) { return info.param.name; });
 
 TEST(RepairGcePdHandleTest, ErrorMessages) {
   auto bad_handle = RepairGcePdHandle("foo", "projects/bing/zones/bada/instances/boom");
@@ -153,13 +204,14 @@ TEST(RepairGcePdHandleTest, ErrorMessages) {
 }
 
 struct AccessModesCase {
+  std::string name;
   std::vector<std::string> modes;
   std::vector<std::string> want;
 };
 
 class GceAccessModesTest : public ::testing::TestWithParam<AccessModesCase> {};
 
-// TestBackwardCompatibleAccessModes, through the translation.
+// Through the translation, which must apply the rewrite.
 TEST_P(GceAccessModesTest, Rewrites) {
   kube::PersistentVolume pv = PvWith([&] {
     kube::GCEPersistentDiskVolumeSource v;
@@ -176,13 +228,19 @@ const std::string kRox = "ReadOnlyMany";
 const std::string kRwo = "ReadWriteOnce";
 const std::string kRwx = "ReadWriteMany";
 
-INSTANTIATE_TEST_SUITE_P(
-    TestBackwardCompatibleAccessModes, GceAccessModesTest,
-    ::testing::Values(AccessModesCase{{kRox}, {kRox}}, AccessModesCase{{kRwo}, {kRwo}},
-                      AccessModesCase{{kRwx}, {kRwo}}, AccessModesCase{{kRox, kRwo}, {kRwo}},
-                      AccessModesCase{{kRwo, kRwx}, {kRwo}}, AccessModesCase{{kRwx, kRox}, {kRwo}},
-                      AccessModesCase{{kRwx, kRwo, kRox}, {kRwo}},
-                      AccessModesCase{{"ReadWriteOncePod"}, {kRwo}}, AccessModesCase{{}, {}}));
+// The first seven rows are TestBackwardCompatibleAccessModes.
+INSTANTIATE_TEST_SUITE_P(TestBackwardCompatibleAccessModes, GceAccessModesTest,
+                         ::testing::Values(AccessModesCase{"Rox", {kRox}, {kRox}},
+                                           AccessModesCase{"Rwo", {kRwo}, {kRwo}},
+                                           AccessModesCase{"Rwx", {kRwx}, {kRwo}},
+                                           AccessModesCase{"RoxRwo", {kRox, kRwo}, {kRwo}},
+                                           AccessModesCase{"RwoRwx", {kRwo, kRwx}, {kRwo}},
+                                           AccessModesCase{"RwxRox", {kRwx, kRox}, {kRwo}},
+                                           AccessModesCase{"RwxRwoRox", {kRwx, kRwo, kRox}, {kRwo}},
+                                           AccessModesCase{
+                                               "RwopOnly", {"ReadWriteOncePod"}, {kRwo}},
+                                           AccessModesCase{"NoneStaysNone", {}, {}}),
+                         [](const auto& info) { return info.param.name; });
 
 }  // namespace
 }  // namespace migration

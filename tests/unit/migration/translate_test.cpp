@@ -105,7 +105,7 @@ INSTANTIATE_TEST_SUITE_P(
     [](const ::testing::TestParamInfo<TopologyCase>& info) { return info.param.name; });
 
 // TestTranslationStability, forward half: only the source changes.
-TEST(TranslateInTreePvToCsiTest, GceKeepsEverythingButTheSource) {
+TEST(TestTranslationStability, GceKeepsEverythingButTheSource) {
   kube::PersistentVolume pv = PvWith([&] {
     kube::GCEPersistentDiskVolumeSource v;
     v.pd_name = "test-disk";
@@ -133,7 +133,7 @@ TEST(TranslateInTreePvToCsiTest, GceKeepsEverythingButTheSource) {
   EXPECT_TRUE(std::holds_alternative<kube::GCEPersistentDiskVolumeSource>(pv.spec.source));
 }
 
-TEST(TranslateInTreePvToCsiTest, EbsKeepsEverythingButTheSource) {
+TEST(TestTranslationStability, EbsKeepsEverythingButTheSource) {
   kube::PersistentVolume pv = PvWith([&] {
     kube::AWSElasticBlockStoreVolumeSource v;
     v.volume_id = "vol01";
@@ -157,64 +157,118 @@ TEST(TranslateInTreePvToCsiTest, EbsKeepsEverythingButTheSource) {
   EXPECT_EQ(*translated, want);
 }
 
-TEST(TranslateInTreePvToCsiTest, RejectsPvsWithoutInTreeSource) {
-  for (const kube::PersistentVolumeSource& source :
-       {kube::PersistentVolumeSource(),
-        kube::PersistentVolumeSource(kube::OtherVolumeSource{"nfs"}),
-        kube::PersistentVolumeSource([&] {
-          kube::CSIPersistentVolumeSource v;
-          v.driver = "d";
-          return v;
-        }())}) {
-    kube::PersistentVolume pv = PvWith(source);
-    EXPECT_FALSE(IsPvMigratable(pv));
-    auto translated = TranslateInTreePvToCsi(pv);
-    ASSERT_FALSE(translated.ok());
-    EXPECT_EQ(translated.error().message,
-              "could not find in-tree plugin translation logic for \"pv\"");
-  }
+struct MigratableCase {
+  std::string name;
+  kube::PersistentVolumeSource source;
+  bool want;
+};
+
+class IsPvMigratableTest : public ::testing::TestWithParam<MigratableCase> {};
+
+// A PV that is not migratable has no translation either.
+TEST_P(IsPvMigratableTest, ExactlyTheSevenInTreeSources) {
+  const MigratableCase& c = GetParam();
+  kube::PersistentVolume pv = PvWith(c.source);
+  EXPECT_EQ(IsPvMigratable(pv), c.want);
+  if (c.want) return;
+  auto translated = TranslateInTreePvToCsi(pv);
+  ASSERT_FALSE(translated.ok());
+  EXPECT_EQ(translated.error().message,
+            "could not find in-tree plugin translation logic for \"pv\"");
 }
 
-TEST(IsPvMigratableTest, AllSevenInTreeSources) {
-  for (const kube::PersistentVolumeSource& source :
-       {Gce(), Ebs(), Cinder(), kube::PersistentVolumeSource(kube::AzureDiskVolumeSource{}),
-        kube::PersistentVolumeSource(kube::AzureFilePersistentVolumeSource{}),
-        kube::PersistentVolumeSource(kube::VsphereVirtualDiskVolumeSource{}),
-        kube::PersistentVolumeSource(kube::PortworxVolumeSource{})}) {
-    EXPECT_TRUE(IsPvMigratable(PvWith(source))) << source.index();
-  }
+// §4 IsPVMigratable; the annotations of §6 play no part.
+INSTANTIATE_TEST_SUITE_P(
+    IsPVMigratable, IsPvMigratableTest,
+    ::testing::Values(MigratableCase{"GcePd", Gce(), true}, MigratableCase{"AwsEbs", Ebs(), true},
+                      MigratableCase{"Cinder", Cinder(), true},
+                      MigratableCase{"AzureDisk", kube::AzureDiskVolumeSource{}, true},
+                      MigratableCase{"AzureFile", kube::AzureFilePersistentVolumeSource{}, true},
+                      MigratableCase{"Vsphere", kube::VsphereVirtualDiskVolumeSource{}, true},
+                      MigratableCase{"Portworx", kube::PortworxVolumeSource{}, true},
+                      MigratableCase{"NoSource", std::monostate(), false},
+                      MigratableCase{"Nfs", kube::OtherVolumeSource{"nfs"}, false},
+                      MigratableCase{"Csi", kube::CSIPersistentVolumeSource{}, false}),
+    [](const auto& info) { return info.param.name; });
+
+TEST(IsPvMigratableTest, MigratedToAnnotationPlaysNoPart) {
+  kube::PersistentVolume pv = PvWith(Gce());
+  pv.metadata.annotations = {{"pv.kubernetes.io/migrated-to", "other.example.com"}};
+  EXPECT_TRUE(IsPvMigratable(pv));
 }
 
-// TestPluginNameMappings, the half the attacher uses.
-TEST(IsMigratedCsiDriverByNameTest, ExactDriverNames) {
-  for (std::string_view driver :
-       {"pd.csi.storage.gke.io", "ebs.csi.aws.com", "cinder.csi.openstack.org",
-        "disk.csi.azure.com", "file.csi.azure.com", "csi.vsphere.vmware.com", "pxd.portworx.com"}) {
-    EXPECT_TRUE(IsMigratedCsiDriverByName(driver)) << driver;
-  }
-  EXPECT_FALSE(IsMigratedCsiDriverByName("kubernetes.io/gce-pd"));
-  EXPECT_FALSE(IsMigratedCsiDriverByName("rbd.csi.ceph.com"));
-  EXPECT_FALSE(IsMigratedCsiDriverByName("PD.csi.storage.gke.io"));
+struct PluginCase {
+  std::string name;
+  std::string driver;
+  std::optional<std::string_view> want_plugin;
+};
+
+class PluginNameTest : public ::testing::TestWithParam<PluginCase> {};
+
+TEST_P(PluginNameTest, MapsDriverToInTreePlugin) {
+  const PluginCase& c = GetParam();
+  EXPECT_EQ(InTreePluginOf(c.driver), c.want_plugin);
+  EXPECT_EQ(IsMigratedCsiDriverByName(c.driver), c.want_plugin.has_value());
 }
 
-TEST(RepairVolumeHandleTest, OnlyGceRewrites) {
-  auto repaired = RepairVolumeHandle("pd.csi.storage.gke.io",
-                                     "projects/UNSPECIFIED/zones/UNSPECIFIED/disks/baz",
+// The first two rows are TestPluginNameMappings (CSI -> in-tree direction and
+// IsMigratedCSIDriverByName); the others complete the §1 table.
+INSTANTIATE_TEST_SUITE_P(
+    TestPluginNameMappings, PluginNameTest,
+    ::testing::Values(PluginCase{"GcePd", "pd.csi.storage.gke.io", "kubernetes.io/gce-pd"},
+                      PluginCase{"AwsEbs", "ebs.csi.aws.com", "kubernetes.io/aws-ebs"},
+                      PluginCase{"Cinder", "cinder.csi.openstack.org", "kubernetes.io/cinder"},
+                      PluginCase{"AzureDisk", "disk.csi.azure.com", "kubernetes.io/azure-disk"},
+                      PluginCase{"AzureFile", "file.csi.azure.com", "kubernetes.io/azure-file"},
+                      PluginCase{"Vsphere", "csi.vsphere.vmware.com",
+                                 "kubernetes.io/vsphere-volume"},
+                      PluginCase{"Portworx", "pxd.portworx.com", "kubernetes.io/portworx-volume"},
+                      PluginCase{"InTreeNameIsNotADriver", "kubernetes.io/gce-pd", std::nullopt},
+                      PluginCase{"RemovedCephRbd", "rbd.csi.ceph.com", std::nullopt},
+                      PluginCase{"ExactCase", "PD.csi.storage.gke.io", std::nullopt}),
+    [](const auto& info) { return info.param.name; });
+
+struct RepairCase {
+  std::string name;
+  std::string driver;
+  std::string want;        // the repaired handle, if no error
+  std::string want_error;  // empty: success
+};
+
+class RepairVolumeHandleTest : public ::testing::TestWithParam<RepairCase> {};
+
+TEST_P(RepairVolumeHandleTest, DispatchesOnTheCsiDriver) {
+  const RepairCase& c = GetParam();
+  auto repaired = RepairVolumeHandle(c.driver, "projects/UNSPECIFIED/zones/UNSPECIFIED/disks/baz",
                                      "projects/bing/zones/bada/instances/boom");
-  ASSERT_TRUE(repaired.ok()) << repaired.error().message;
-  EXPECT_EQ(*repaired, "projects/bing/zones/bada/disks/baz");
-  for (std::string_view driver :
-       {"ebs.csi.aws.com", "cinder.csi.openstack.org", "disk.csi.azure.com", "file.csi.azure.com",
-        "csi.vsphere.vmware.com", "pxd.portworx.com"}) {
-    auto kept = RepairVolumeHandle(driver, "projects/UNSPECIFIED/zones/x/disks/y", "node");
-    ASSERT_TRUE(kept.ok()) << driver;
-    EXPECT_EQ(*kept, "projects/UNSPECIFIED/zones/x/disks/y");
+  if (!c.want_error.empty()) {
+    ASSERT_FALSE(repaired.ok()) << *repaired;
+    EXPECT_EQ(repaired.error().message, c.want_error);
+    return;
   }
-  auto unknown = RepairVolumeHandle("hostpath.csi.k8s.io", "h", "n");
-  ASSERT_FALSE(unknown.ok());
-  EXPECT_EQ(unknown.error().message,
-            "could not find In-Tree driver name for CSI plugin hostpath.csi.k8s.io");
+  ASSERT_TRUE(repaired.ok()) << repaired.error().message;
+  EXPECT_EQ(*repaired, c.want);
 }
+
+const std::string kUnrepaired = "projects/UNSPECIFIED/zones/UNSPECIFIED/disks/baz";
+
+// §3: only GCE PD rewrites the handle; unknown drivers fail.
+INSTANTIATE_TEST_SUITE_P(
+    RepairVolumeHandle, RepairVolumeHandleTest,
+    ::testing::Values(
+        RepairCase{"GcePdRewrites", "pd.csi.storage.gke.io", "projects/bing/zones/bada/disks/baz",
+                   ""},
+        RepairCase{"AwsEbsKeeps", "ebs.csi.aws.com", kUnrepaired, ""},
+        RepairCase{"CinderKeeps", "cinder.csi.openstack.org", kUnrepaired, ""},
+        RepairCase{"AzureDiskKeeps", "disk.csi.azure.com", kUnrepaired, ""},
+        RepairCase{"AzureFileKeeps", "file.csi.azure.com", kUnrepaired, ""},
+        RepairCase{"VsphereKeeps", "csi.vsphere.vmware.com", kUnrepaired, ""},
+        RepairCase{"PortworxKeeps", "pxd.portworx.com", kUnrepaired, ""},
+        RepairCase{"UnknownDriverFails", "hostpath.csi.k8s.io", "",
+                   "could not find In-Tree driver name for CSI plugin hostpath.csi.k8s.io"},
+        RepairCase{"InTreePluginNameFails", "kubernetes.io/gce-pd", "",
+                   "could not find In-Tree driver name for CSI plugin kubernetes.io/gce-pd"}),
+    [](const auto& info) { return info.param.name; });
 
 }  // namespace
 }  // namespace migration

@@ -33,7 +33,7 @@ kube::PersistentVolume VspherePv(kube::StringMap labels = {}) {
 }
 
 // TestTranslateVSphereInTreePVToCSI.
-TEST(TranslateVsphereTest, HandleIsThePath) {
+TEST(TestTranslateVSphereInTreePVToCSI, HandleIsThePath) {
   auto translated = TranslateInTreePvToCsi(VspherePv());
   ASSERT_TRUE(translated.ok());
   EXPECT_EQ(std::get<kube::CSIPersistentVolumeSource>(translated->spec.source), ([&] {
@@ -48,7 +48,7 @@ TEST(TranslateVsphereTest, HandleIsThePath) {
   EXPECT_EQ(translated->spec.access_modes, std::vector<std::string>{"ReadWriteOnce"});
 }
 
-TEST(TranslateVsphereTest, ZoneAndRegionLabels) {
+TEST(TestTranslateVSphereInTreePVToCSI, ZoneAndRegionLabels) {
   const std::vector<kube::NodeSelectorTerm> want = {kube::NodeSelectorTerm{
       {In("topology.csi.vmware.com/zone", {"z1"}), In("topology.csi.vmware.com/region", {"r1"})}}};
   for (const kube::StringMap& labels :
@@ -61,7 +61,7 @@ TEST(TranslateVsphereTest, ZoneAndRegionLabels) {
   }
 }
 
-TEST(TranslateVsphereTest, LabelIsNotSplitAndAffinityIsRenamed) {
+TEST(TestTranslateVSphereInTreePVToCSI, LabelIsNotSplitAndAffinityIsRenamed) {
   kube::PersistentVolume pv = VspherePv({{std::string(kGaZoneLabel), "z1__z2"}});
   pv.spec.node_affinity = testing::Na(std::string(kGaRegionLabel), {"r1"});
   std::get<kube::VsphereVirtualDiskVolumeSource>(pv.spec.source).storage_policy_name = "";
@@ -76,7 +76,7 @@ TEST(TranslateVsphereTest, LabelIsNotSplitAndAffinityIsRenamed) {
 }
 
 // TestTranslatePortworxInTreePVToCSI.
-TEST(TranslatePortworxTest, HandleAndKeptFields) {
+TEST(TestTranslatePortworxInTreePVToCSI, HandleAndKeptFields) {
   kube::PersistentVolume pv = PvWith([&] {
     kube::PortworxVolumeSource v;
     v.volume_id = "ID1111";
@@ -103,7 +103,7 @@ TEST(TranslatePortworxTest, HandleAndKeptFields) {
   EXPECT_EQ(translated->spec.claim_ref, pv.spec.claim_ref);
 }
 
-TEST(TranslatePortworxTest, AuthSecretNeedsBothAnnotations) {
+TEST(TestTranslatePortworxInTreePVToCSI, AuthSecretNeedsBothAnnotations) {
   kube::PersistentVolume pv = PvWith([&] {
     kube::PortworxVolumeSource v;
     v.volume_id = "ID1111";
