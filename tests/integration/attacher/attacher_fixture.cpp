@@ -18,7 +18,8 @@ using namespace std::chrono_literals;
 
 std::string CsiMockBinary() {
   if (const char* env = std::getenv("CSI_MOCK_BIN"); env && *env) return env;
-  std::string cmd = std::string(CSI_ATTACHER_SOURCE_DIR) + "/tools/peers/build.sh csi-mock 2>/dev/null";
+  std::string cmd =
+      std::string(CSI_ATTACHER_SOURCE_DIR) + "/tools/peers/build.sh csi-mock 2>/dev/null";
   std::string out;
   if (FILE* p = popen(cmd.c_str(), "r")) {
     char buf[512];
@@ -43,8 +44,8 @@ bool AwaitSocket(const std::string& path, testsupport::Process& process) {
 
 }  // namespace
 
-void AttacherTest::SetUpTestSuite() {
-  auto plane = testsupport::ControlPlane::Start();
+void AttacherTest::StartControlPlane(testsupport::ControlPlaneOptions options) {
+  auto plane = testsupport::ControlPlane::Start(std::move(options));
   ASSERT_TRUE(plane.ok()) << "control plane failed to start: " << plane.error().message;
   plane_ = std::move(plane).value().release();
   auto config = plane_->AdminConfig();
@@ -83,7 +84,8 @@ void AttacherTest::TearDown() {
 
 void AttacherTest::StartMockDriver(const std::string& driver, int volumes, bool attach) {
   std::string bin = CsiMockBinary();
-  ASSERT_FALSE(bin.empty()) << "csi-mock peer not found (set CSI_MOCK_BIN or run tools/peers/build.sh)";
+  ASSERT_FALSE(bin.empty())
+      << "csi-mock peer not found (set CSI_MOCK_BIN or run tools/peers/build.sh)";
   std::vector<std::string> argv = {bin, "--endpoint=" + socket_, "--name=" + driver,
                                    "--create-volumes=" + std::to_string(volumes)};
   if (!attach) argv.push_back("--disable-attach");
@@ -95,12 +97,9 @@ void AttacherTest::StartMockDriver(const std::string& driver, int volumes, bool 
 
 void AttacherTest::StartFaultDriver(const std::string& driver, const std::string& node_id,
                                     std::vector<std::string> extra_args) {
-  std::vector<std::string> argv = {FAULT_DRIVER_BIN,
-                                   "--endpoint=" + socket_,
-                                   "--name=" + driver,
-                                   "--node-id=" + node_id,
-                                   "--control-dir=" + fault_dir(),
-                                   "--state-file=" + state_file()};
+  std::vector<std::string> argv = {
+      FAULT_DRIVER_BIN,       "--endpoint=" + socket_,        "--name=" + driver,
+      "--node-id=" + node_id, "--control-dir=" + fault_dir(), "--state-file=" + state_file()};
   argv.insert(argv.end(), extra_args.begin(), extra_args.end());
   auto p = testsupport::Process::Spawn({.argv = argv, .log_file = work_dir_ + "/driver.log"});
   ASSERT_TRUE(p.ok()) << p.error().message;
@@ -119,10 +118,10 @@ void AttacherTest::StartAttacher(std::vector<std::string> extra_args) {
                                    "--kube-api-burst=200",
                                    "-v=5"};
   argv.insert(argv.end(), extra_args.begin(), extra_args.end());
-  auto p = testsupport::Process::Spawn(
-      {.argv = argv,
-       .env = {{"CSI_ATTACHER_TERMINATION_LOG", termination_log()}},
-       .log_file = work_dir_ + "/attacher.log"});
+  auto p =
+      testsupport::Process::Spawn({.argv = argv,
+                                   .env = {{"CSI_ATTACHER_TERMINATION_LOG", termination_log()}},
+                                   .log_file = work_dir_ + "/attacher.log"});
   ASSERT_TRUE(p.ok()) << p.error().message;
   attacher_ = std::move(p).value();
 }

@@ -24,8 +24,10 @@ namespace attacher_it {
 
 class AttacherTest : public ::testing::Test {
  protected:
-  static void SetUpTestSuite();
+  static void SetUpTestSuite() { StartControlPlane({}); }
   static void TearDownTestSuite();
+  // For suites that need a control plane set up differently (e.g. other RBAC).
+  static void StartControlPlane(testsupport::ControlPlaneOptions options);
   void SetUp() override;
   void TearDown() override;
 
@@ -49,8 +51,10 @@ class AttacherTest : public ::testing::Test {
   std::optional<kube::VolumeAttachment> AwaitVa(
       const std::string& name, const std::function<bool(const kube::VolumeAttachment&)>& done,
       std::chrono::seconds timeout = std::chrono::seconds(60));
-  bool AwaitVaGone(const std::string& name, std::chrono::seconds timeout = std::chrono::seconds(60));
-  bool AwaitPvGone(const std::string& name, std::chrono::seconds timeout = std::chrono::seconds(60));
+  bool AwaitVaGone(const std::string& name,
+                   std::chrono::seconds timeout = std::chrono::seconds(60));
+  bool AwaitPvGone(const std::string& name,
+                   std::chrono::seconds timeout = std::chrono::seconds(60));
 
   std::string AttacherLog() const;
   const std::string& socket() const { return socket_; }
