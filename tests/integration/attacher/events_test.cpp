@@ -5,8 +5,7 @@
 // permission is logged once and attaching works as before.
 #include <gtest/gtest.h>
 
-#include <fstream>
-#include <sstream>
+#include <filesystem>
 #include <thread>
 
 #include "base/file.h"
@@ -68,6 +67,7 @@ class EventsGrantedTest : public AttacherTest {
     std::string path = *dir + "/rbac.yaml";
     ASSERT_TRUE(testsupport::WriteFile(path, RbacWithEvents()).ok());
     StartControlPlane({.rbac_manifest = path});
+    std::filesystem::remove_all(*dir);  // applied at start, not read again
   }
   static constexpr const char* kDriver = "mock-events.csi.example.com";
 };
