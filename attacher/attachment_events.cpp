@@ -1,7 +1,9 @@
 #include "attacher/attachment_events.h"
 
 namespace attacher {
+namespace {
 
+// The involvedObject naming `va`.
 kube::ObjectReference ReferenceTo(const kube::VolumeAttachment& va) {
   kube::ObjectReference ref;
   ref.kind = std::string(kube::VolumeAttachment::kKind);
@@ -11,6 +13,8 @@ kube::ObjectReference ReferenceTo(const kube::VolumeAttachment& va) {
   ref.resource_version = va.metadata.resource_version;
   return ref;
 }
+
+}  // namespace
 
 void RecordedAttachmentEvents::AttachFailed(const kube::VolumeAttachment& va,
                                             const std::string& message) {

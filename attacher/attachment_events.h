@@ -37,7 +37,4 @@ class RecordedAttachmentEvents final : public AttachmentEvents {
   kube::EventRecorder& recorder_;
 };
 
-// The involvedObject naming `va`.
-kube::ObjectReference ReferenceTo(const kube::VolumeAttachment& va);
-
 }  // namespace attacher

@@ -289,6 +289,36 @@ TEST_F(EventRecorderTest, PermissionGrantedAfterPauseRecordsAgain) {
   EXPECT_EQ(calls[1].event.message, "allowed");
 }
 
+Event NewEvent(const std::string& object, const std::string& name) {
+  Event event;
+  event.metadata.name = name;
+  event.involved_object = VaRef(object);
+  event.message = "boom";
+  event.count = 1;
+  return event;
+}
+
+TEST(EventCorrelatorTest, LeastRecentlyUsedEntryIsForgottenBeyondMaxTracked) {
+  base::FakeClock clock;
+  EventCorrelator correlator(clock, {.max_tracked = 2});
+  ASSERT_TRUE(correlator.Correlate(NewEvent("va-1", "e1")));
+  clock.Advance(1s);
+  ASSERT_TRUE(correlator.Correlate(NewEvent("va-2", "e2")));
+  clock.Advance(1s);
+  ASSERT_TRUE(correlator.Correlate(NewEvent("va-3", "e3")));  // evicts va-1
+  clock.Advance(1s);
+
+  auto again = correlator.Correlate(NewEvent("va-1", "e4"));
+  ASSERT_TRUE(again);
+  EXPECT_FALSE(again->repeat);
+  EXPECT_EQ(again->event.metadata.name, "e4");
+  auto repeat = correlator.Correlate(NewEvent("va-3", "e5"));
+  ASSERT_TRUE(repeat);
+  EXPECT_TRUE(repeat->repeat);
+  EXPECT_EQ(repeat->event.metadata.name, "e3");
+  EXPECT_EQ(repeat->event.count, 2);
+}
+
 TEST(EventRecorderQueueTest, RecordNeverWaitsForSlowApiAndDropsBeyondQueueCapacity) {
   base::FakeClock clock;
   FakeEventApi api;
