@@ -149,6 +149,7 @@ base::Status CsiHandler::FailAttach(const kube::VolumeAttachment& va, const base
   std::optional<int32_t> code;
   if (from_driver && options_.error_code_enabled && csi::IsGrpcError(error)) code = error.code;
   SaveError(va, AttachErrorPatch(va, MakeVolumeError(error.message, clock_.WallNow(), code)));
+  if (options_.events) options_.events->AttachFailed(va, error.message);
   return error.Wrap("failed to attach");
 }
 
@@ -215,6 +216,7 @@ base::Status CsiHandler::MarkDetached(const kube::VolumeAttachment& va) {
 base::Status CsiHandler::FailDetach(const kube::VolumeAttachment& va, const base::Error& error) {
   SaveError(va, DetachErrorPatch(va, MakeVolumeError(error.message, clock_.WallNow(),
                                                      /*error_code=*/std::nullopt)));
+  if (options_.events) options_.events->DetachFailed(va, error.message);
   return error.Wrap("failed to detach");
 }
 

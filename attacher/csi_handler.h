@@ -7,7 +7,8 @@
 // already attached, and detaches one with it, unless our finalizer is gone;
 // RequestForceSync overrides both skips until a sync of that VA succeeds. A
 // failed attach/detach is saved in status.attachError/detachError and
-// returned, so the controller retries with backoff.
+// returned, so the controller retries with backoff, and reported to
+// Options::events, if set, as a Warning Event with the same message.
 //
 // SyncPersistentVolume removes our finalizer from a PV once no VA of any
 // driver names it, when the PV is being deleted or its CSI migration was
@@ -23,6 +24,7 @@
 #include <string>
 #include <unordered_set>
 
+#include "attacher/attachment_events.h"
 #include "attacher/handler.h"
 #include "attacher/kubernetes_api.h"
 #include "attacher/volume_publisher.h"
@@ -41,6 +43,8 @@ class CsiHandler final : public Handler {
     // Feature gate MutableCSINodeAllocatableCount: a failed Publish's gRPC
     // code goes to status.attachError.errorCode.
     bool error_code_enabled = true;
+    // Where failures are reported as Events (BEHAVIOR.md §7); none if null.
+    AttachmentEvents* events = nullptr;
   };
 
   CsiHandler(std::string driver_name, const kube::Store<kube::VolumeAttachment>& vas,

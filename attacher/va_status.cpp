@@ -1,12 +1,10 @@
 #include "attacher/va_status.h"
 
-#include <fmt/chrono.h>
-#include <fmt/format.h>
-
 #include <utility>
 
 #include "kube/codec.h"
 #include "kube/merge_patch.h"
+#include "kube/meta_time.h"
 
 namespace attacher {
 namespace {
@@ -78,8 +76,7 @@ kube::VolumeError MakeVolumeError(std::string message, std::chrono::system_clock
                                   std::optional<int32_t> error_code) {
   kube::VolumeError error;
   error.message = std::move(message);
-  error.time =
-      fmt::format("{:%Y-%m-%dT%H:%M:%SZ}", fmt::gmtime(std::chrono::system_clock::to_time_t(now)));
+  error.time = kube::FormatMetaTime(now);
   error.error_code = error_code;
   return error;
 }

@@ -1,6 +1,7 @@
-// Event (core/v1, the form `kubectl describe` shows): written for leader
-// election and for attach/detach failures; read back only to bump `count` on
-// a repeat. Timestamps are RFC 3339 strings with second precision.
+// Event (core/v1, the form `kubectl describe` shows): written by
+// EventRecorder for attach/detach failures, whose repeats PATCH `count` and
+// `lastTimestamp` rather than read the Event back. Timestamps are RFC 3339
+// strings with second precision.
 #pragma once
 
 #include <cstdint>

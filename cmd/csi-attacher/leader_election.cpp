@@ -1,14 +1,12 @@
 #include "cmd/csi-attacher/leader_election.h"
 
-#include <unistd.h>
-
 #include <chrono>
-#include <climits>
 #include <cstdlib>
 #include <utility>
 
 #include "attacher/names.h"
 #include "base/file.h"
+#include "base/hostname.h"
 #include "base/log.h"
 
 namespace csiattacher {
@@ -28,11 +26,9 @@ base::Result<std::string> LeaderElectionIdentity() {
   if (const char* id = std::getenv("CSI_ATTACHER_LEADER_IDENTITY"); id && *id) {
     return attacher::SanitizeName(id);
   }
-  char host[HOST_NAME_MAX + 1] = {};
-  if (gethostname(host, sizeof(host) - 1) != 0) {
-    return base::Error("error getting the default leader identity: gethostname failed");
-  }
-  return attacher::SanitizeName(host);
+  base::Result<std::string> host = base::Hostname();
+  if (!host.ok()) return host.error().Wrap("error getting the default leader identity");
+  return attacher::SanitizeName(*host);
 }
 
 base::Result<std::shared_ptr<LeaderElection>> LeaderElection::Create(const Options& options,

@@ -4,6 +4,7 @@
 #include <memory>
 #include <thread>
 
+#include "attacher/attachment_events.h"
 #include "attacher/controller.h"
 #include "attacher/csi_handler.h"
 #include "attacher/csi_volume_publisher.h"
@@ -11,8 +12,11 @@
 #include "attacher/reconciler.h"
 #include "attacher/trivial_handler.h"
 #include "base/clock.h"
+#include "base/hostname.h"
 #include "base/log.h"
 #include "csi/controller_client.h"
+#include "kube/event_api.h"
+#include "kube/event_recorder.h"
 #include "kube/lister_watcher.h"
 
 namespace csiattacher {
@@ -20,6 +24,15 @@ namespace {
 
 std::chrono::milliseconds Millis(std::chrono::nanoseconds d) {
   return std::chrono::duration_cast<std::chrono::milliseconds>(d);
+}
+
+// Source of our Events: client-go's recorders name the component, and the
+// host tells replicas apart.
+kube::EventRecorderOptions EventSource() {
+  kube::EventRecorderOptions options;
+  options.component = "csi-attacher";
+  if (base::Result<std::string> host = base::Hostname(); host.ok()) options.host = *host;
+  return options;
 }
 
 }  // namespace
@@ -37,6 +50,9 @@ void RunController(const Options& options, const DriverInfo& driver,
   attacher::KubernetesApiClient api(client);
   csi::ControllerClient controller_client(connection);
   attacher::CsiVolumePublisher publisher(controller_client, options.timeout);
+  kube::ClientEventApi event_api(client);
+  kube::EventRecorder event_recorder(event_api, clock, EventSource());
+  attacher::RecordedAttachmentEvents attachment_events(event_recorder);
 
   std::unique_ptr<attacher::Handler> handler;
   if (!caps.controller_service) {
@@ -53,6 +69,7 @@ void RunController(const Options& options, const DriverInfo& driver,
     handler_options.supports_single_node_multi_writer = caps.single_node_multi_writer;
     handler_options.default_fstype = options.default_fstype;
     handler_options.error_code_enabled = features.error_code_enabled;
+    handler_options.events = &attachment_events;
     handler =
         std::make_unique<attacher::CsiHandler>(driver.name, volume_attachments, persistent_volumes,
                                                csi_nodes, api, publisher, handler_options, clock);

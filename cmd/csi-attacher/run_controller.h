@@ -4,7 +4,8 @@
 // Controller and, when the driver can also list published volumes, the
 // Reconciler; runs them until `stop` and returns once all have stopped, with
 // in-flight CSI calls finished. The queues and caches report to
-// `attacher_metrics` while they run.
+// `attacher_metrics` while they run; failed attaches and detaches also become
+// Warning Events on their VolumeAttachment (kube/event_recorder.h).
 #pragma once
 
 #include <stop_token>

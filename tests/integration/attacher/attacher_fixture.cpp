@@ -44,8 +44,8 @@ bool AwaitSocket(const std::string& path, testsupport::Process& process) {
 
 }  // namespace
 
-void AttacherTest::SetUpTestSuite() {
-  auto plane = testsupport::ControlPlane::Start();
+void AttacherTest::StartControlPlane(testsupport::ControlPlaneOptions options) {
+  auto plane = testsupport::ControlPlane::Start(std::move(options));
   ASSERT_TRUE(plane.ok()) << "control plane failed to start: " << plane.error().message;
   plane_ = std::move(plane).value().release();
   auto config = plane_->AdminConfig();

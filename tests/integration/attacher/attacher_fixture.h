@@ -25,8 +25,10 @@ namespace attacher_it {
 
 class AttacherTest : public ::testing::Test {
  protected:
-  static void SetUpTestSuite();
+  static void SetUpTestSuite() { StartControlPlane({}); }
   static void TearDownTestSuite();
+  // For suites that need a control plane set up differently (e.g. other RBAC).
+  static void StartControlPlane(testsupport::ControlPlaneOptions options);
   void SetUp() override;
   void TearDown() override;
 

@@ -11,9 +11,11 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
+#include "base/file.h"
 #include "kube/api_error.h"
 #include "tests/integration/kube/cluster_fixture.h"
 #include "tests/support/credentials.h"
+#include "tests/support/manifest.h"
 
 namespace testsupport {
 namespace {
@@ -108,6 +110,30 @@ TEST_F(ControlPlaneTest, AttacherIsForbiddenWhatItsRulesLack) {
         << request.method << " " << request.path << ": " << answer.error().message;
     EXPECT_TRUE(kube::IsForbidden(answer.error()));
   }
+}
+
+// deploy/kubernetes/deployment.yaml is a Deployment the real API server
+// accepts, running our image with upstream's arguments as rbac.yaml's
+// ServiceAccount.
+TEST_F(ControlPlaneTest, SampleDeploymentIsAcceptedByTheApiServer) {
+  const std::string path = CSI_ATTACHER_SOURCE_DIR "/deploy/kubernetes/deployment.yaml";
+  auto manifest = base::ReadFile(path);
+  ASSERT_TRUE(manifest.ok()) << manifest.error().message;
+  auto applied = testsupport::ApplyManifest(*admin_, *manifest, path);
+  ASSERT_TRUE(applied.ok()) << applied.error().message;
+
+  auto body = admin_->Request("GET", "/apis/apps/v1/namespaces/default/deployments/csi-attacher");
+  ASSERT_TRUE(body.ok()) << body.error().message;
+  const nlohmann::json pod = nlohmann::json::parse(*body)["spec"]["template"]["spec"];
+  EXPECT_EQ(pod["serviceAccountName"], "csi-attacher");
+  const nlohmann::json& attacher = pod["containers"][0];
+  EXPECT_EQ(attacher["args"], (nlohmann::json{"--v=5", "--csi-address=$(ADDRESS)",
+                                              "--leader-election", "--http-endpoint=:8080"}));
+  EXPECT_EQ(attacher["env"][0], (nlohmann::json{{"name", "ADDRESS"}, {"value", "/csi/csi.sock"}}));
+  EXPECT_EQ(attacher["livenessProbe"]["httpGet"]["path"], "/healthz/leader-election");
+  EXPECT_EQ(attacher["ports"][0]["containerPort"], 8080);
+  EXPECT_EQ(pod["volumes"][0]["name"], "socket-dir");
+  EXPECT_TRUE(pod["volumes"][0].contains("emptyDir"));
 }
 
 TEST_F(ControlPlaneTest, ClientTrustingAnotherCaFailsTheTlsHandshake) {

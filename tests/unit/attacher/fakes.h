@@ -1,8 +1,9 @@
 // Fakes for the handler tests: a KubernetesApi that records every call as
 // (verb, resource, name, subresource, patch type, body) and fails the calls a
-// test scripts, and a VolumePublisher that records requests and answers from
-// a script. Calls are described as strings so a mismatch prints readably.
-// (Namespace handler_testing: the controller tests own attacher::testing.)
+// test scripts, a VolumePublisher that records requests and answers from
+// a script, and AttachmentEvents that records the failures reported. Calls are described as strings
+// so a mismatch prints readably. (Namespace handler_testing: the controller tests own
+// attacher::testing.)
 #pragma once
 
 #include <map>
@@ -14,6 +15,7 @@
 #include <variant>
 #include <vector>
 
+#include "attacher/attachment_events.h"
 #include "attacher/kubernetes_api.h"
 #include "attacher/volume_publisher.h"
 
@@ -201,6 +203,31 @@ class FakeVolumePublisher final : public VolumePublisher {
   mutable std::mutex mu_;
   PublisherScript script_;          // guarded by mu_
   std::vector<std::string> calls_;  // Describe() of each call; guarded by mu_
+};
+
+// Each reported failure as "<reason> <VA name>: <message>".
+class FakeAttachmentEvents final : public AttachmentEvents {
+ public:
+  void AttachFailed(const kube::VolumeAttachment& va, const std::string& message) override {
+    Record(kAttachFailedReason, va, message);
+  }
+  void DetachFailed(const kube::VolumeAttachment& va, const std::string& message) override {
+    Record(kDetachFailedReason, va, message);
+  }
+  std::vector<std::string> events() const {
+    std::lock_guard lock(mu_);
+    return events_;
+  }
+
+ private:
+  void Record(std::string_view reason, const kube::VolumeAttachment& va,
+              const std::string& message) {
+    std::lock_guard lock(mu_);
+    events_.push_back(std::string(reason) + " " + va.metadata.name + ": " + message);
+  }
+
+  mutable std::mutex mu_;
+  std::vector<std::string> events_;  // guarded by mu_
 };
 
 }  // namespace attacher::handler_testing
