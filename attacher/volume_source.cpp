@@ -4,23 +4,16 @@
 #include <string_view>
 #include <variant>
 
+#include "base/overloaded.h"
 #include "migration/translate.h"
 
 namespace attacher {
 namespace {
 
-// Overload set for std::visit.
-template <class... F>
-struct Overloaded : F... {
-  using F::operator()...;
-};
-template <class... F>
-Overloaded(F...) -> Overloaded<F...>;
-
 // The PV spec field holding `source`, as users write it in manifests.
 std::string_view FieldName(const kube::PersistentVolumeSource& source) {
   return std::visit(
-      Overloaded{
+      base::Overloaded{
           [](const kube::GCEPersistentDiskVolumeSource&) -> std::string_view {
             return "gcePersistentDisk";
           },

@@ -3,6 +3,7 @@
 #include <type_traits>
 #include <variant>
 
+#include "base/overloaded.h"
 #include "migration/aws_ebs.h"
 #include "migration/azure_disk.h"
 #include "migration/azure_file.h"
@@ -15,20 +16,12 @@
 namespace migration {
 namespace {
 
-// Overload set for std::visit.
-template <class... F>
-struct Overloaded : F... {
-  using F::operator()...;
-};
-template <class... F>
-Overloaded(F...) -> Overloaded<F...>;
-
 // The CSI source for the in-tree source of `pv`, which the translators may
 // rewrite otherwise (topology, access modes).
 base::Result<kube::CSIPersistentVolumeSource> CsiSourceFor(kube::PersistentVolume& pv) {
   // Each translator reads its source before `pv.spec.source` is replaced.
   return std::visit(
-      Overloaded{
+      base::Overloaded{
           [&pv](const kube::GCEPersistentDiskVolumeSource& s)
               -> base::Result<kube::CSIPersistentVolumeSource> { return TranslateGcePd(s, pv); },
           [&pv](const kube::AWSElasticBlockStoreVolumeSource& s)

@@ -59,7 +59,21 @@ std::string RbacWithEvents() {
   return text.replace(pos, kCommentedEventsRule.size(), rule);
 }
 
-class EventsGrantedTest : public AttacherTest {
+// Both suites: a VA whose PV does not exist fails to attach on every retry.
+class EventsTest : public AttacherTest {
+ protected:
+  std::optional<kube::VolumeAttachment> StartFailingAttach(const std::string& driver,
+                                                           const std::string& node,
+                                                           const std::string& va) {
+    StartMockDriver(driver, 1);
+    CreateCsiNode(node, driver, driver);
+    StartAttacher();
+    CreateVa(va, driver, "pv-never-created", node);
+    return AwaitVa(va, HasAttachError);
+  }
+};
+
+class EventsGrantedTest : public EventsTest {
  protected:
   static void SetUpTestSuite() {
     auto dir = testsupport::MakeTempDir("rbac-events");
@@ -73,11 +87,7 @@ class EventsGrantedTest : public AttacherTest {
 };
 
 TEST_F(EventsGrantedTest, FailingAttachGivesOneWarningEventWhoseCountGrows) {
-  StartMockDriver(kDriver, 1);
-  CreateCsiNode("node-events", kDriver, kDriver);
-  StartAttacher();
-  CreateVa("va-events", kDriver, "pv-never-created", "node-events");
-  auto va = AwaitVa("va-events", HasAttachError);
+  auto va = StartFailingAttach(kDriver, "node-events", "va-events");
   ASSERT_TRUE(va && va->status.attach_error) << "no attachError";
 
   // Retries run every 200ms..2s: within a minute the one Event counts several.
@@ -108,17 +118,13 @@ TEST_F(EventsGrantedTest, FailingAttachGivesOneWarningEventWhoseCountGrows) {
 }
 
 // The stock RBAC (no events rule): the default control plane.
-class EventsForbiddenTest : public AttacherTest {
+class EventsForbiddenTest : public EventsTest {
  protected:
   static constexpr const char* kDriver = "mock-noevents.csi.example.com";
 };
 
 TEST_F(EventsForbiddenTest, MissingPermissionIsLoggedOnceAndAttachingGoesOn) {
-  StartMockDriver(kDriver, 1);
-  CreateCsiNode("node-noevents", kDriver, kDriver);
-  StartAttacher();
-  CreateVa("va-failing", kDriver, "pv-never-created", "node-noevents");
-  auto failing = AwaitVa("va-failing", HasAttachError);
+  auto failing = StartFailingAttach(kDriver, "node-noevents", "va-failing");
   ASSERT_TRUE(failing && failing->status.attach_error) << "no attachError";
 
   CreatePv(CsiPv("pv-noevents", kDriver, "4"));

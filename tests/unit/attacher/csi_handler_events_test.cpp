@@ -12,12 +12,8 @@ namespace {
 using ::testing::ElementsAre;
 using ::testing::IsEmpty;
 
-class CsiHandlerEvents : public ::testing::Test {
+class CsiHandlerEvents : public HandlerWorld {
  protected:
-  CsiHandlerEvents() {
-    Fill(pvs_, {Pv()});
-    Fill(csi_nodes_, {CsiNode()});
-  }
   base::Status Sync(const kube::VolumeAttachment& va) {
     Fill(vas_, {va});
     CsiHandler::Options options;
@@ -27,12 +23,6 @@ class CsiHandlerEvents : public ::testing::Test {
     return handler.SyncVolumeAttachment(va);
   }
 
-  kube::Store<kube::VolumeAttachment> vas_;
-  kube::Store<kube::PersistentVolume> pvs_;
-  kube::Store<kube::CSINode> csi_nodes_;
-  base::FakeClock clock_;
-  FakeKubernetesApi api_;
-  FakeVolumePublisher publisher_;
   FakeAttachmentEvents events_;
 };
 

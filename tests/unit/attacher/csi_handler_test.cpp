@@ -117,19 +117,8 @@ INSTANTIATE_TEST_SUITE_P(
     [](const auto& info) { return info.param.name; });
 
 // A handler over the default PV and CSINode; the VA cache stays empty.
-class CsiHandlerForceSync : public ::testing::Test {
+class CsiHandlerForceSync : public HandlerWorld {
  protected:
-  void SetUp() override {
-    Fill(pvs_, {Pv()});
-    Fill(csi_nodes_, {CsiNode()});
-  }
-
-  kube::Store<kube::VolumeAttachment> vas_;
-  kube::Store<kube::PersistentVolume> pvs_;
-  kube::Store<kube::CSINode> csi_nodes_;
-  base::FakeClock clock_;
-  FakeKubernetesApi api_;
-  FakeVolumePublisher publisher_;
   CsiHandler handler_{std::string(kDriver), vas_, pvs_, csi_nodes_, api_, publisher_, {}, clock_};
 };
 

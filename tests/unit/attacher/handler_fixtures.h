@@ -181,6 +181,23 @@ inline void RunSyncCase(const SyncCase& c) {
   EXPECT_THAT(publisher.calls(), ::testing::ElementsAreArray(want_csi));
 }
 
+// A fixture's world for CsiHandler tests that sync more than one object: the
+// default PV and CSINode cached, fakes with no failures, an empty VA cache.
+class HandlerWorld : public ::testing::Test {
+ protected:
+  HandlerWorld() {
+    Fill(pvs_, {Pv()});
+    Fill(csi_nodes_, {CsiNode()});
+  }
+
+  kube::Store<kube::VolumeAttachment> vas_;
+  kube::Store<kube::PersistentVolume> pvs_;
+  kube::Store<kube::CSINode> csi_nodes_;
+  base::FakeClock clock_;
+  FakeKubernetesApi api_;
+  FakeVolumePublisher publisher_;
+};
+
 // Status merge patch bodies recording an error at kNow.
 inline std::string AttachErrorBody(const std::string& message,
                                    std::optional<int> error_code = std::nullopt) {
