@@ -205,6 +205,13 @@ base::Status CsiHandler::MarkDetached(const kube::VolumeAttachment& va) {
     if (!patched.ok()) {
       return kube::IsNotFound(patched.error()) ? base::Status::Ok() : patched.error();
     }
+    // That was the last finalizer of a deleted VA: the API server removed the
+    // object with this patch, so no status is left to write. Upstream writes
+    // it anyway and gets a 404: one wasted request per detach, which halves
+    // detach throughput under --kube-api-qps (README, deliberate differences).
+    if (!patched->metadata.deletion_timestamp.empty() && patched->metadata.finalizers.empty()) {
+      return base::Status::Ok();
+    }
   }
   if (std::string patch = MarkDetachedPatch(va); !patch.empty()) {
     auto patched = api_.PatchVolumeAttachment(name, kube::PatchType::kMerge, patch, true);

@@ -46,10 +46,9 @@ base::Error ErrorFromResponse(const HttpResponse& response, std::string_view met
   }
   std::string excerpt = response.body.substr(0, 200);
   std::replace(excerpt.begin(), excerpt.end(), '\n', ' ');
-  return base::Error(
-      fmt::format("{} {}: the server responded with HTTP {}{}{}", method, path, code,
-                  excerpt.empty() ? "" : ": ", excerpt),
-      code);
+  return base::Error(fmt::format("{} {}: the server responded with HTTP {}{}{}", method, path, code,
+                                 excerpt.empty() ? "" : ": ", excerpt),
+                     code);
 }
 
 Client::Client(RestConfig config, base::Clock& clock, ClientOptions options,
@@ -74,8 +73,16 @@ base::Result<std::string> Client::Request(std::string_view method, const std::st
   HttpRequest request{method, path, body, content_type, options_.request_timeout};
   for (int attempt = 0;; ++attempt) {
     limiter_.Wait(std::stop_token());
+    const base::Clock::TimePoint start = clock_.Now();
     auto response = transport_->Do(request);
     if (!response.ok()) return response.error();
+    // As client-go at -v=6: one line per API request and its answer.
+    LOG_V(6, "Response")
+        .With("verb", method)
+        .With("url", path)
+        .With("status", response->status)
+        .With("milliseconds",
+              std::chrono::duration_cast<std::chrono::milliseconds>(clock_.Now() - start).count());
     if (IsSuccess(response->status)) return std::move(response->body);
     if (attempt < kMaxRetries && ShouldRetry(*response)) {
       int wait = std::clamp(response->retry_after_seconds.value_or(kDefaultRetryAfterSeconds), 0,
@@ -118,15 +125,19 @@ std::string Client::WatchQuery(const WatchOptions& o) {
   AppendParam(query, "watch", "true");
   if (!o.resource_version.empty()) AppendParam(query, "resourceVersion", o.resource_version);
   if (o.allow_bookmarks) AppendParam(query, "allowWatchBookmarks", "true");
-  if (o.timeout_seconds > 0) AppendParam(query, "timeoutSeconds", std::to_string(o.timeout_seconds));
+  if (o.timeout_seconds > 0)
+    AppendParam(query, "timeoutSeconds", std::to_string(o.timeout_seconds));
   return query;
 }
 
 std::string_view Client::PatchContentType(PatchType type) {
   switch (type) {
-    case PatchType::kMerge: return "application/merge-patch+json";
-    case PatchType::kJson: return "application/json-patch+json";
-    case PatchType::kStrategicMerge: return "application/strategic-merge-patch+json";
+    case PatchType::kMerge:
+      return "application/merge-patch+json";
+    case PatchType::kJson:
+      return "application/json-patch+json";
+    case PatchType::kStrategicMerge:
+      return "application/strategic-merge-patch+json";
   }
   return "application/merge-patch+json";
 }

@@ -237,6 +237,14 @@ kube::PersistentVolume CsiPv(const std::string& name, const std::string& driver,
   return pv;
 }
 
+int CountOccurrences(const std::string& text, std::string_view needle) {
+  int n = 0;
+  for (auto pos = text.find(needle); pos != std::string::npos; pos = text.find(needle, pos + 1)) {
+    ++n;
+  }
+  return n;
+}
+
 bool MockDriverHasPublished(const std::string& socket, const std::string& volume_id,
                             const std::string& node_id) {
   auto channel = grpc::CreateChannel("unix://" + socket, grpc::InsecureChannelCredentials());

@@ -12,6 +12,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "kube/client.h"
@@ -85,6 +86,9 @@ class AttacherTest : public ::testing::Test {
 kube::PersistentVolume CsiPv(const std::string& name, const std::string& driver,
                              const std::string& handle,
                              std::vector<std::string> access_modes = {"ReadWriteOnce"});
+
+// How often `needle` occurs in `text` (e.g. a log line in AttacherLog()).
+int CountOccurrences(const std::string& text, std::string_view needle);
 
 // Whether the e2e mock driver reports `volume_id` as published to `node_id`
 // (it records that in the volume's context; its ListVolumes status does not).

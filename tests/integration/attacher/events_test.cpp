@@ -35,14 +35,6 @@ std::vector<kube::Event> EventsAbout(kube::Client& admin, const std::string& va_
   return list.ok() ? list->items : std::vector<kube::Event>{};
 }
 
-int CountOccurrences(const std::string& text, std::string_view needle) {
-  int n = 0;
-  for (auto pos = text.find(needle); pos != std::string::npos; pos = text.find(needle, pos + 1)) {
-    ++n;
-  }
-  return n;
-}
-
 // rbac.yaml with its optional events rule uncommented, exactly as an operator
 // would enable it.
 std::string RbacWithEvents() {

@@ -23,7 +23,7 @@ TEST_F(AttacherTest, AttachSetsFinalizersAnnotationAndStatusThenDetachRemovesThe
   StartMockDriver(driver, 1);
   CreateCsiNode("node-attach", driver, driver);
   CreatePv(CsiPv("pv-attach", driver, "4"));
-  StartAttacher();
+  StartAttacher({"-v=6"});  // -v=6 logs every API request
   CreateVa("va-attach", driver, "pv-attach", "node-attach");
 
   auto va = AwaitVa("va-attach", Attached);
@@ -40,6 +40,17 @@ TEST_F(AttacherTest, AttachSetsFinalizersAnnotationAndStatusThenDetachRemovesThe
   ASSERT_TRUE(admin_->Delete<kube::VolumeAttachment>("", "va-attach").ok());
   EXPECT_TRUE(AwaitVaGone("va-attach")) << "VA not released after detach";
   EXPECT_FALSE(MockDriverHasPublished(socket(), "4", driver)) << "driver still says attached";
+  // Removing our (last) finalizer deleted the VA, so no status patch follows
+  // the detach (README, deliberate differences).
+  const std::string log = AttacherLog();
+  const std::size_t detached = log.find(R"("Detached" VolumeAttachment="va-attach")");
+  ASSERT_NE(detached, std::string::npos) << log;
+  const std::string after_detach = log.substr(detached);
+  const std::string va_url = R"(url="/apis/storage.k8s.io/v1/volumeattachments/va-attach)";
+  EXPECT_EQ(CountOccurrences(after_detach, R"("Response" verb="PATCH" )" + va_url + "\""), 1)
+      << "the finalizer removal";
+  EXPECT_EQ(CountOccurrences(after_detach, R"("Response" verb="PATCH" )" + va_url + "/status"), 0)
+      << after_detach;
 
   ASSERT_TRUE(admin_->Delete<kube::PersistentVolume>("", "pv-attach").ok());
   EXPECT_TRUE(AwaitPvGone("pv-attach")) << "PV finalizer not removed once no VA uses it";

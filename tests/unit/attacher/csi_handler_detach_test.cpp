@@ -27,6 +27,19 @@ std::vector<SyncCase> DetachCases() {
        .va = DeletedVa(),
        .want_api = {kRemoveSoleFinalizer, kMarkDetached},
        .want_csi = {Unpublish()}},
+      {.name = "VaDeletedByRemovingItsLastFinalizerGetsNoStatusPatch",
+       .va = DeletedVa(),
+       .va_patch_reply = DeletedVa([](auto& va) { va.metadata.finalizers.clear(); }),
+       .want_api = {kRemoveSoleFinalizer},
+       .want_csi = {Unpublish()}},
+      {.name = "VaKeptByAnotherFinalizerStillGetsStatusPatch",
+       .va = DeletedVa([](auto& va) {
+         va.metadata.finalizers = {"a/first", kFinalizer};
+       }),
+       .va_patch_reply = DeletedVa([](auto& va) { va.metadata.finalizers = {"a/first"}; }),
+       .want_api = {PatchVa("va-1", "merge", R"({"metadata":{"finalizers":["a/first"]}})"),
+                    kMarkDetached},
+       .want_csi = {Unpublish()}},
       {.name = "OtherFinalizersAreKept",
        .va = DeletedVa([](auto& va) {
          va.metadata.finalizers = {"a/first", kFinalizer, "z/last"};

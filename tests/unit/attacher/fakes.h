@@ -80,9 +80,18 @@ class FakeKubernetesApi final : public KubernetesApi {
                                                              bool status) override {
     ApiCall call{"patch", "volumeattachments", name, status ? "status" : "", TypeName(type), patch};
     if (auto error = Record(call)) return *error;
-    kube::VolumeAttachment va;
+    std::lock_guard lock(mu_);
+    kube::VolumeAttachment va = va_reply_.value_or(kube::VolumeAttachment{});
     va.metadata.name = name;
     return va;
+  }
+
+  // VolumeAttachment patches answer with this object (name replaced), e.g. one
+  // the API server deleted because its last finalizer went; default: an empty
+  // object.
+  void SetVolumeAttachmentReply(kube::VolumeAttachment va) {
+    std::lock_guard lock(mu_);
+    va_reply_ = std::move(va);
   }
 
   base::Result<kube::PersistentVolume> PatchPersistentVolume(const std::string& name,
@@ -130,7 +139,8 @@ class FakeKubernetesApi final : public KubernetesApi {
   const std::vector<ApiFailure> failures_;
   std::map<std::string, kube::Secret> secrets_;  // set before use
   mutable std::mutex mu_;
-  std::vector<ApiCall> calls_;  // guarded by mu_
+  std::vector<ApiCall> calls_;                      // guarded by mu_
+  std::optional<kube::VolumeAttachment> va_reply_;  // guarded by mu_
 };
 
 using CsiCall = std::variant<PublishRequest, UnpublishRequest>;

@@ -146,6 +146,8 @@ struct SyncCase {
   std::vector<kube::Secret> secrets = {};
   CsiHandler::Options options = {};
   std::vector<ApiFailure> api_failures = {};
+  std::optional<kube::VolumeAttachment> va_patch_reply =
+      {};  // FakeKubernetesApi's default if unset
   PublisherScript publisher = {};
   bool force_sync = false;
   std::vector<ApiCall> want_api = {};
@@ -163,6 +165,7 @@ inline void RunSyncCase(const SyncCase& c) {
   base::FakeClock clock;
   FakeKubernetesApi api(c.api_failures);
   for (const kube::Secret& secret : c.secrets) api.AddSecret(secret);
+  if (c.va_patch_reply) api.SetVolumeAttachmentReply(*c.va_patch_reply);
   FakeVolumePublisher publisher(c.publisher);
   CsiHandler handler(std::string(kDriver), vas, pvs, csi_nodes, api, publisher, c.options, clock);
   if (c.force_sync) handler.RequestForceSync(c.va.metadata.name);
