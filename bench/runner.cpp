@@ -65,7 +65,9 @@ base::Result<std::unique_ptr<testsupport::Process>> StartDriver(const BenchOptio
 base::Status RunOne(const BenchOptions& options, Workload& workload, Cluster& cluster,
                     const std::string& contender_kind, int rep, CsvSink& csv) {
   const std::string tag = contender_kind + "-" + std::to_string(rep);
-  const std::string dir = options.work_dir + "/" + options.workload + "-" + tag;
+  const std::string dir = options.work_dir + "/" + options.workload + "-lat" +
+                          std::to_string(options.latency.count()) + "ms-qps" +
+                          std::to_string(static_cast<int>(options.qps)) + "-" + tag;
   std::filesystem::create_directories(dir);
   auto driver = StartDriver(options, dir);
   if (!driver.ok()) return driver.error();
