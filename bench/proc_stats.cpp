@@ -46,6 +46,7 @@ std::optional<ProcSample> ReadProcSample(pid_t pid) {
     if (!(fields >> key >> value)) continue;
     if (key == "VmHWM:") sample.peak_rss_kb = value;
     if (key == "VmRSS:") sample.rss_kb = value;
+    if (key == "RssAnon:") sample.rss_anon_kb = value;
   }
   return sample;
 }

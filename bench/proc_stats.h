@@ -1,5 +1,7 @@
 // What /proc says about one process: CPU seconds (utime + stime of that
-// process alone, children excluded), peak RSS (VmHWM) and current RSS (VmRSS).
+// process alone, children excluded), peak RSS (VmHWM), current RSS (VmRSS)
+// and its anonymous part (RssAnon: heap and stacks, without the file-backed
+// pages of the binary and its shared libraries, which dominate a small RSS).
 #pragma once
 
 #include <sys/types.h>
@@ -12,6 +14,7 @@ struct ProcSample {
   double cpu_seconds = 0;
   long peak_rss_kb = 0;
   long rss_kb = 0;
+  long rss_anon_kb = 0;
 };
 
 // nullopt once the process is gone (or was never there).

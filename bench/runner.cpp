@@ -102,6 +102,7 @@ base::Status RunOne(const BenchOptions& options, Workload& workload, Cluster& cl
     csv.Write(contender_kind, rep, "cpu_s", proc->cpu_seconds);
     csv.Write(contender_kind, rep, "peak_rss_mb", proc->peak_rss_kb / 1024.0);
     csv.Write(contender_kind, rep, "rss_mb", proc->rss_kb / 1024.0);
+    csv.Write(contender_kind, rep, "rss_anon_mb", proc->rss_anon_kb / 1024.0);
   } else if (ctx.contender_pid != 0) {
     return base::Error(contender_kind + " exited during the run:\n" + (*contender)->LogTail());
   }
