@@ -1,0 +1,66 @@
+#include "bench/api_requests.h"
+
+#include <set>
+#include <sstream>
+#include <string_view>
+
+namespace bench {
+namespace {
+
+const std::set<std::string, std::less<>> kAttacherResources = {
+    "volumeattachments", "persistentvolumes", "csinodes", "secrets", "events"};
+
+std::string Label(std::string_view labels, std::string_view name) {
+  std::string key = std::string(name) + "=\"";
+  for (size_t pos = labels.find(key); pos != std::string_view::npos;
+       pos = labels.find(key, pos + 1)) {
+    if (pos != 0 && labels[pos - 1] != ',' && labels[pos - 1] != '{') continue;
+    size_t start = pos + key.size();
+    return std::string(labels.substr(start, labels.find('"', start) - start));
+  }
+  return "";
+}
+
+}  // namespace
+
+base::Result<RequestCounts> ScrapeRequestCounts(kube::Client& admin) {
+  auto body = admin.Request("GET", "/metrics");
+  if (!body.ok()) return body.error().Wrap("scraping kube-apiserver /metrics");
+  RequestCounts counts;
+  std::istringstream lines(*body);
+  std::string line;
+  constexpr std::string_view kMetric = "apiserver_request_total{";
+  while (std::getline(lines, line)) {
+    if (!line.starts_with(kMetric)) continue;
+    auto close = line.rfind('}');
+    std::string_view labels(line.data() + kMetric.size() - 1, close - kMetric.size() + 2);
+    std::string resource = Label(labels, "resource");
+    std::string verb = Label(labels, "verb");
+    if (!kAttacherResources.contains(resource)) continue;
+    bool generator_write = (verb == "POST" || verb == "DELETE") &&
+                           (resource == "volumeattachments" || resource == "persistentvolumes");
+    if (generator_write) continue;
+    std::string subresource = Label(labels, "subresource");
+    std::string key = verb + " " + resource + (subresource.empty() ? "" : "/" + subresource);
+    counts[key] += std::stod(line.substr(close + 1));
+  }
+  return counts;
+}
+
+RequestCounts Difference(const RequestCounts& after, const RequestCounts& before) {
+  RequestCounts diff;
+  for (const auto& [key, value] : after) {
+    auto it = before.find(key);
+    double delta = value - (it == before.end() ? 0 : it->second);
+    if (delta > 0) diff[key] = delta;
+  }
+  return diff;
+}
+
+double Total(const RequestCounts& counts) {
+  double total = 0;
+  for (const auto& [key, value] : counts) total += value;
+  return total;
+}
+
+}  // namespace bench

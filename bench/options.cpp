@@ -1,0 +1,95 @@
+#include "bench/options.h"
+
+#include <sstream>
+#include <string_view>
+
+namespace bench {
+namespace {
+
+std::vector<std::string> SplitCommas(const std::string& value) {
+  std::vector<std::string> parts;
+  std::istringstream in(value);
+  for (std::string part; std::getline(in, part, ',');) {
+    if (!part.empty()) parts.push_back(part);
+  }
+  return parts;
+}
+
+}  // namespace
+
+const char* Usage() {
+  return "usage: attacher-bench --workload=backlog|stream|storm|scale --csv=FILE --work-dir=DIR\n"
+         "  [--n=2000] [--attaches=100] [--rate=0] [--duration=60] [--latency-ms=0]\n"
+         "  [--qps=5] [--burst=10] [--workers=10] [--timeout=30s] [--reps=1]\n"
+         "  [--contenders=ours,upstream,floor] [--upstream-bin=PATH] [--ours-bin=PATH]\n"
+         "  [--driver-bin=PATH] [--creator-threads=16] [--phase-timeout=1800]\n";
+}
+
+base::Result<BenchOptions> ParseOptions(int argc, char** argv) {
+  BenchOptions o;
+  for (int i = 1; i < argc; ++i) {
+    std::string_view arg = argv[i];
+    auto eq = arg.find('=');
+    if (!arg.starts_with("--") || eq == std::string_view::npos) {
+      return base::Error("bad argument " + std::string(arg));
+    }
+    std::string key(arg.substr(2, eq - 2));
+    std::string value(arg.substr(eq + 1));
+    try {
+      if (key == "workload")
+        o.workload = value;
+      else if (key == "n")
+        o.n = std::stoul(value);
+      else if (key == "attaches")
+        o.attaches = std::stoul(value);
+      else if (key == "rate")
+        o.rate = std::stod(value);
+      else if (key == "duration")
+        o.duration_s = std::stoi(value);
+      else if (key == "latency-ms")
+        o.latency = std::chrono::milliseconds(std::stoi(value));
+      else if (key == "qps")
+        o.qps = std::stod(value);
+      else if (key == "burst")
+        o.burst = std::stoi(value);
+      else if (key == "workers")
+        o.workers = std::stoi(value);
+      else if (key == "timeout")
+        o.timeout = value;
+      else if (key == "reps")
+        o.reps = std::stoi(value);
+      else if (key == "contenders")
+        o.contenders = SplitCommas(value);
+      else if (key == "ours-bin")
+        o.ours_bin = value;
+      else if (key == "upstream-bin")
+        o.upstream_bin = value;
+      else if (key == "driver-bin")
+        o.driver_bin = value;
+      else if (key == "csv")
+        o.csv = value;
+      else if (key == "work-dir")
+        o.work_dir = value;
+      else if (key == "creator-threads")
+        o.creator_threads = std::stoi(value);
+      else if (key == "phase-timeout")
+        o.phase_timeout_s = std::stoi(value);
+      else
+        return base::Error("unknown flag --" + key);
+    } catch (const std::exception&) {
+      return base::Error("bad value for --" + key + ": " + value);
+    }
+  }
+  if (o.workload.empty() || o.csv.empty() || o.work_dir.empty()) {
+    return base::Error("--workload, --csv and --work-dir are required");
+  }
+  for (const auto& c : o.contenders) {
+    if (c != "ours" && c != "upstream" && c != "floor")
+      return base::Error("unknown contender " + c);
+    if (c == "upstream" && o.upstream_bin.empty())
+      return base::Error("upstream needs --upstream-bin");
+  }
+  return o;
+}
+
+}  // namespace bench

@@ -1,0 +1,54 @@
+#include "bench/proc_stats.h"
+
+#include <unistd.h>
+
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace bench {
+namespace {
+
+// utime and stime are fields 14 and 15 of /proc/<pid>/stat; the command name
+// (field 2) may contain spaces, so counting starts after its closing ')'.
+std::optional<double> CpuSeconds(pid_t pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+  std::string line;
+  if (!std::getline(in, line)) return std::nullopt;
+  auto close = line.rfind(')');
+  if (close == std::string::npos) return std::nullopt;
+  std::istringstream fields(line.substr(close + 2));
+  std::string field;
+  unsigned long long utime = 0, stime = 0;
+  for (int index = 3; fields >> field; ++index) {
+    if (index == 14) utime = std::stoull(field);
+    if (index == 15) {
+      stime = std::stoull(field);
+      return static_cast<double>(utime + stime) / static_cast<double>(sysconf(_SC_CLK_TCK));
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<ProcSample> ReadProcSample(pid_t pid) {
+  if (pid <= 0) return std::nullopt;
+  auto cpu = CpuSeconds(pid);
+  if (!cpu) return std::nullopt;
+  ProcSample sample{.cpu_seconds = *cpu};
+  std::ifstream in("/proc/" + std::to_string(pid) + "/status");
+  std::string key;
+  long value = 0;
+  std::string line;
+  while (std::getline(in, line)) {
+    std::istringstream fields(line);
+    if (!(fields >> key >> value)) continue;
+    if (key == "VmHWM:") sample.peak_rss_kb = value;
+    if (key == "VmRSS:") sample.rss_kb = value;
+    if (key == "RssAnon:") sample.rss_anon_kb = value;
+  }
+  return sample;
+}
+
+}  // namespace bench

@@ -1,0 +1,164 @@
+#include "bench/report.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <optional>
+#include <sstream>
+
+#include "bench/percentile.h"
+
+namespace bench {
+namespace {
+
+// A speed target: ours / `against` for `metric` must be <= `bound` (or >= for
+// figures where more is better), in cells of `workload` (and `qps` if set).
+struct Target {
+  std::string description;
+  std::string workload;
+  std::string metric;
+  std::string against;  // "upstream" or "floor"
+  double bound;
+  bool higher_is_better;
+  std::optional<double> qps;
+};
+
+const std::vector<Target>& Targets() {
+  static const std::vector<Target> targets = {
+      {"backlog throughput >= 1.25x upstream",
+       "backlog",
+       "attach_va_per_s",
+       "upstream",
+       1.25,
+       true,
+       {}},
+      {"backlog CPU seconds <= 0.33x upstream", "backlog", "cpu_s", "upstream", 0.33, false, {}},
+      {"backlog peak RSS <= 0.25x upstream", "backlog", "peak_rss_mb", "upstream", 0.25, false, {}},
+      {"scale start-to-synced <= 0.5x upstream", "scale", "synced_s", "upstream", 0.5, false, {}},
+      {"scale peak RSS <= 0.25x upstream", "scale", "peak_rss_mb", "upstream", 0.25, false, {}},
+      {"scale steady RSS <= 0.25x upstream", "scale", "rss_mb", "upstream", 0.25, false, {}},
+      {"backlog attach time <= 1.2x floor, unthrottled", "backlog", "attach_s", "floor", 1.2, false,
+       1000},
+      {"mixed-storm attach p99 <= 0.5x upstream",
+       "storm",
+       "attach_p99_ms",
+       "upstream",
+       0.5,
+       false,
+       {}},
+  };
+  return targets;
+}
+
+struct Cell {
+  std::string workload;
+  double latency_ms = 0;
+  double qps = 0;
+  std::vector<std::string> metrics;  // in order of first appearance
+  std::map<std::string, std::map<std::string, std::vector<double>>> values;  // metric -> contender
+};
+
+std::optional<double> MedianOf(const Cell& cell, const std::string& metric,
+                               const std::string& contender) {
+  auto m = cell.values.find(metric);
+  if (m == cell.values.end()) return std::nullopt;
+  auto c = m->second.find(contender);
+  if (c == m->second.end() || c->second.empty()) return std::nullopt;
+  return Median(c->second);
+}
+
+std::string Number(std::optional<double> value) {
+  if (!value) return "-";
+  return fmt::format("{:.4g}", *value);
+}
+
+std::string Ratio(std::optional<double> a, std::optional<double> b) {
+  if (!a || !b || *b == 0) return "-";
+  return fmt::format("{:.2f}", *a / *b);
+}
+
+// Request counts, CPU and RSS are the contender's own; the floor runs inside
+// the load generator, so it has no CPU/RSS figures of its own.
+void RenderCell(const std::string& key, const Cell& cell, std::ostringstream& out) {
+  out << fmt::format("### {} — driver latency {} ms, QPS {} \n\n", cell.workload, cell.latency_ms,
+                     cell.qps)
+      << "cell: `" << key << "` (workload,latency_ms,qps,burst,workers,n)\n\n"
+      << "| figure | ours | upstream | ours/upstream | floor | ours/floor |\n"
+      << "| --- | ---: | ---: | ---: | ---: | ---: |\n";
+  for (const auto& metric : cell.metrics) {
+    auto ours = MedianOf(cell, metric, "ours");
+    auto upstream = MedianOf(cell, metric, "upstream");
+    auto floor = MedianOf(cell, metric, "floor");
+    out << fmt::format("| {} | {} | {} | {} | {} | {} |\n", metric, Number(ours), Number(upstream),
+                       Ratio(ours, upstream), Number(floor), Ratio(ours, floor));
+  }
+  out << "\n";
+}
+
+}  // namespace
+
+std::vector<CsvRow> ReadCsvRows(std::istream& in) {
+  std::vector<CsvRow> rows;
+  for (std::string line; std::getline(in, line);) {
+    std::vector<std::string> fields;
+    std::istringstream parts(line);
+    for (std::string field; std::getline(parts, field, ',');) fields.push_back(field);
+    if (fields.size() != 10) continue;
+    try {
+      CsvRow row;
+      row.cell = fmt::format("{},{},{},{},{},{}", fields[0], fields[1], fields[2], fields[3],
+                             fields[4], fields[5]);
+      row.workload = fields[0];
+      row.latency_ms = std::stod(fields[1]);
+      row.qps = std::stod(fields[2]);
+      row.contender = fields[6];
+      row.metric = fields[8];
+      row.value = std::stod(fields[9]);
+      rows.push_back(std::move(row));
+    } catch (const std::exception&) {
+    }
+  }
+  return rows;
+}
+
+std::string RenderReport(const std::vector<CsvRow>& rows) {
+  std::vector<std::string> order;
+  std::map<std::string, Cell> cells;
+  for (const auto& row : rows) {
+    auto [it, added] = cells.try_emplace(row.cell);
+    Cell& cell = it->second;
+    if (added) {
+      order.push_back(row.cell);
+      cell.workload = row.workload;
+      cell.latency_ms = row.latency_ms;
+      cell.qps = row.qps;
+    }
+    if (!cell.values.contains(row.metric)) cell.metrics.push_back(row.metric);
+    cell.values[row.metric][row.contender].push_back(row.value);
+  }
+  std::ostringstream out;
+  for (const auto& key : order) RenderCell(key, cells[key], out);
+
+  out << "### Targets (ours vs. the reference, same cell)\n\n"
+      << "| target | cell | ratio | verdict |\n| --- | --- | ---: | --- |\n";
+  for (const auto& target : Targets()) {
+    bool any = false;
+    for (const auto& key : order) {
+      const Cell& cell = cells[key];
+      if (cell.workload != target.workload || (target.qps && cell.qps != *target.qps)) continue;
+      auto ours = MedianOf(cell, target.metric, "ours");
+      auto other = MedianOf(cell, target.metric, target.against);
+      if (!ours || !other || *other == 0) continue;
+      any = true;
+      double ratio = *ours / *other;
+      bool met = target.higher_is_better ? ratio >= target.bound : ratio <= target.bound;
+      out << fmt::format("| {} | {} ms, QPS {} | {:.2f} | {} |\n", target.description,
+                         cell.latency_ms, cell.qps, ratio, met ? "met" : "**missed**");
+    }
+    if (!any) out << fmt::format("| {} | (not run) | - | - |\n", target.description);
+  }
+  return out.str();
+}
+
+}  // namespace bench
