@@ -27,11 +27,13 @@ class VolumeAttachmentEvents final : public kube::EventHandler<VolumeAttachment>
   VolumeAttachmentEvents(kube::WorkQueue& va_queue, kube::WorkQueue& pv_queue)
       : va_queue_(va_queue), pv_queue_(pv_queue) {}
 
-  void OnAdd(const Ptr& va) override { va_queue_.Add(va->metadata.name); }
+  void OnAdd(const Ptr& va) override {
+    va_queue_.Add(va->metadata.name, VolumeAttachmentLane(*va));
+  }
 
   void OnUpdate(const Ptr& old_va, const Ptr& new_va) override {
     if (ShouldEnqueueVolumeAttachmentUpdate(*old_va, *new_va)) {
-      va_queue_.Add(new_va->metadata.name);
+      va_queue_.Add(new_va->metadata.name, VolumeAttachmentLane(*new_va));
       return;
     }
     LOG_V(3, "Ignoring VolumeAttachment change").With("VolumeAttachment", new_va->metadata.name);
@@ -144,10 +146,14 @@ void Controller::Run(kube::ListerWatcher<VolumeAttachment>& volume_attachments,
     MarkSynced();
     LOG_INFO("Caches synced, starting workers").With("workers", options_.worker_threads);
     for (uint32_t i = 0; i < options_.worker_threads; ++i) {
-      workers.emplace_back(
-          [this] { Work(va_queue_, "VolumeAttachment", &Controller::SyncVolumeAttachment); });
-      workers.emplace_back(
-          [this] { Work(pv_queue_, "PersistentVolume", &Controller::SyncPersistentVolume); });
+      workers.emplace_back([this] {
+        Work(va_queue_, "VolumeAttachment", &Controller::SyncVolumeAttachment,
+             &Controller::VolumeAttachmentLaneOf);
+      });
+      workers.emplace_back([this] {
+        Work(pv_queue_, "PersistentVolume", &Controller::SyncPersistentVolume,
+             &Controller::PersistentVolumeLaneOf);
+      });
     }
     WaitForStop(stop);
   }
@@ -178,10 +184,13 @@ void Controller::MarkSynced() {
   synced_cv_.notify_all();
 }
 
-void Controller::EnqueueVolumeAttachment(const std::string& name) { va_queue_.Add(name); }
+void Controller::EnqueueVolumeAttachment(const std::string& name) {
+  va_queue_.Add(name, VolumeAttachmentLaneOf(name));
+}
 
 void Controller::Work(kube::WorkQueue& queue, std::string_view kind,
-                      base::Status (Controller::*sync)(const std::string& name)) {
+                      base::Status (Controller::*sync)(const std::string& name),
+                      kube::WorkQueue::Lane (Controller::*lane)(const std::string& name) const) {
   while (std::optional<std::string> name = queue.Get()) {
     base::Status status = (this->*sync)(*name);
     if (status.ok()) {
@@ -190,7 +199,12 @@ void Controller::Work(kube::WorkQueue& queue, std::string_view kind,
       LOG_ERROR("Sync failed, retrying with backoff")
           .With(kind, *name)
           .With("err", status.error().message);
-      queue.AddRateLimited(*name);
+      // The lane is picked again from the cache rather than remembered from
+      // the add: by now the VolumeAttachment may be attached or being deleted,
+      // and the retry will act on what the cache holds. A failing attach stays
+      // urgent, but its backoff paces it and the burst rule keeps the normal
+      // lane moving.
+      queue.AddRateLimited(*name, (this->*lane)(*name));
     }
     queue.Done(*name);
   }
@@ -209,6 +223,15 @@ base::Status Controller::SyncVolumeAttachment(const std::string& name) {
     return {};
   }
   return handler_.SyncVolumeAttachment(*va);
+}
+
+kube::WorkQueue::Lane Controller::VolumeAttachmentLaneOf(const std::string& name) const {
+  std::shared_ptr<const VolumeAttachment> va = va_store_.GetByKey(name);
+  return va ? VolumeAttachmentLane(*va) : kube::WorkQueue::Lane::kNormal;
+}
+
+kube::WorkQueue::Lane Controller::PersistentVolumeLaneOf(const std::string&) const {
+  return kube::WorkQueue::Lane::kNormal;
 }
 
 base::Status Controller::SyncPersistentVolume(const std::string& name) {

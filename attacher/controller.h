@@ -9,7 +9,10 @@
 // after retry_interval_start * 2^failures, capped at retry_interval_max. The
 // queue never hands one name to two workers at once; different names (even of
 // the same volume) sync concurrently. VolumeAttachments of other drivers are
-// cached and queued but skipped at sync, as upstream does.
+// cached and queued but skipped at sync, as upstream does. Attachments still
+// to be attached take the VolumeAttachment queue's urgent lane
+// (VolumeAttachmentLane), so they overtake queued detaches without starving
+// them (kube::WorkQueue's burst rule; #761).
 //
 // The stores are owned by the caller so the handler (and the reconciler) read
 // the very caches this controller fills; they must outlive the controller.
@@ -76,7 +79,8 @@ class Controller {
   // reads the stores on its own (the reconciler) start on complete caches.
   bool WaitForCacheSync(std::stop_token stop) const;
 
-  // Queues a VolumeAttachment by name for a sync (the reconciler's entry).
+  // Queues a VolumeAttachment by name for a sync (the reconciler's entry), in
+  // the lane its cached object calls for.
   void EnqueueVolumeAttachment(const std::string& name);
 
   // For the workqueue gauges read at scrape time.
@@ -84,11 +88,17 @@ class Controller {
   const kube::WorkQueue& persistent_volume_queue() const { return pv_queue_; }
 
  private:
-  // Hands out `queue`'s names to `sync` until the queue shuts down.
+  // Hands out `queue`'s names to `sync` until the queue shuts down; a failed
+  // name is retried in the lane `lane` picks for it then.
   void Work(kube::WorkQueue& queue, std::string_view kind,
-            base::Status (Controller::*sync)(const std::string& name));
+            base::Status (Controller::*sync)(const std::string& name),
+            kube::WorkQueue::Lane (Controller::*lane)(const std::string& name) const);
   base::Status SyncVolumeAttachment(const std::string& name);
   base::Status SyncPersistentVolume(const std::string& name);
+  // VolumeAttachmentLane of the cached object; normal once it is gone.
+  kube::WorkQueue::Lane VolumeAttachmentLaneOf(const std::string& name) const;
+  // Removing a PV finalizer is never urgent.
+  kube::WorkQueue::Lane PersistentVolumeLaneOf(const std::string& name) const;
   void MarkSynced();
 
   const std::string driver_name_;

@@ -20,6 +20,11 @@ bool ShouldEnqueueVolumeAttachmentUpdate(const kube::VolumeAttachment& old_va,
   return !(masked == old_va);
 }
 
+kube::WorkQueue::Lane VolumeAttachmentLane(const kube::VolumeAttachment& va) {
+  bool awaits_attach = va.metadata.deletion_timestamp.empty() && !va.status.attached;
+  return awaits_attach ? kube::WorkQueue::Lane::kUrgent : kube::WorkQueue::Lane::kNormal;
+}
+
 const std::optional<std::string>& PersistentVolumeToSyncOnDelete(
     const kube::VolumeAttachment& deleted_va) {
   return deleted_va.spec.source.persistent_volume_name;

@@ -9,6 +9,7 @@
 
 #include "kube/persistent_volume.h"
 #include "kube/volume_attachment.h"
+#include "kube/work_queue.h"
 
 namespace attacher {
 
@@ -21,6 +22,12 @@ namespace attacher {
 // too: the sync skips them, as upstream does.
 bool ShouldEnqueueVolumeAttachmentUpdate(const kube::VolumeAttachment& old_va,
                                          const kube::VolumeAttachment& new_va);
+
+// The VolumeAttachment queue's lane for a sync of `va`: urgent for an attach
+// still to be done (no deletionTimestamp, status.attached false), so new
+// attachments overtake a burst of queued detaches (#761); normal for detaches
+// and for resyncs of attached volumes.
+kube::WorkQueue::Lane VolumeAttachmentLane(const kube::VolumeAttachment& va);
 
 // The PersistentVolume whose finalizer may be removable once `deleted_va` is
 // gone: its spec.source.persistentVolumeName (none for inline volumes).

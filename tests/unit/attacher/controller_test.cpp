@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <functional>
 #include <thread>
 
 #include "controller_fakes.h"
@@ -23,6 +24,17 @@ using testing::kHandOffTimeout;
 using testing::MakeCsiPv;
 using testing::MakeDeletedPvWithFinalizer;
 using testing::MakeVa;
+
+// Waits up to kHandOffTimeout for `done`: a hand-off to a reflector thread,
+// which tells no one when it has handled an event.
+bool AwaitReflector(const std::function<bool()>& done) {
+  auto deadline = std::chrono::steady_clock::now() + kHandOffTimeout;
+  while (!done()) {
+    if (std::chrono::steady_clock::now() >= deadline) return false;
+    std::this_thread::yield();
+  }
+  return true;
+}
 
 // BEHAVIOR.md §5.1: informers, queues, workers.
 class ControllerTest : public ::testing::Test {
@@ -125,6 +137,35 @@ TEST_F(ControllerTest, NeverSyncsOneVolumeAttachmentConcurrently) {
   EXPECT_EQ(handler_.MaxConcurrentSyncsOfOneKey(), 1);
 }
 
+// #761: a burst of queued detaches does not delay a new attachment.
+TEST_F(ControllerTest, NewAttachmentIsSyncedBeforeQueuedDetaches) {
+  std::vector<VolumeAttachment> vas = {MakeVa("in-flight")};
+  for (int i = 0; i < 5; ++i) {
+    VolumeAttachment detaching = MakeVa("detach-" + std::to_string(i));
+    detaching.status.attached = true;
+    detaching.metadata.deletion_timestamp = "2024-01-01T00:00:00Z";
+    vas.push_back(std::move(detaching));
+  }
+  // One worker, held by the first sync while the new attachment arrives, and
+  // then by the next one so the order is settled.
+  handler_.Block("in-flight");
+  handler_.Block("new-attach");
+  Start(1, vas);
+  ASSERT_TRUE(handler_.AwaitVolumeAttachmentSyncs("in-flight", 1));
+  va_lister_.Send(kube::WatchEventType::kAdded, MakeVa("new-attach"));
+  const kube::WorkQueue& queue = controller_->volume_attachment_queue();
+  ASSERT_TRUE(AwaitReflector([&] { return queue.Len() == 6; }));
+
+  handler_.Release("in-flight");
+  ASSERT_TRUE(handler_.AwaitVolumeAttachmentSyncs("new-attach", 1));
+  EXPECT_THAT(handler_.SyncedVolumeAttachments(), ElementsAre("in-flight", "new-attach"));
+  handler_.Release("new-attach");
+  for (int i = 0; i < 5; ++i) {
+    ASSERT_TRUE(handler_.AwaitFinishedVolumeAttachmentSyncs("detach-" + std::to_string(i), 1));
+  }
+  Stop();
+}
+
 TEST_F(ControllerTest, DeletedVolumeAttachmentQueuesItsPersistentVolume) {
   Start(1, {MakeVa("va-1", "pv-1")}, {MakeCsiPv("pv-1")});
   ASSERT_TRUE(handler_.AwaitFinishedVolumeAttachmentSyncs("va-1", 1));
@@ -183,12 +224,7 @@ TEST_F(ControllerTest, CsiNodesFillTheirStore) {
   csi_node_lister_ = &csi_nodes;
   Start(1, {});
   csi_nodes.Send(kube::WatchEventType::kAdded, testing::MakeCsiNode("node-2", "d", "id-2"));
-  // A hand-off to the reflector thread, which tells no one when it is done.
-  auto deadline = std::chrono::steady_clock::now() + kHandOffTimeout;
-  while (csi_node_store_.Size() < 2 && std::chrono::steady_clock::now() < deadline) {
-    std::this_thread::yield();
-  }
-  EXPECT_EQ(csi_node_store_.Size(), 2u);
+  EXPECT_TRUE(AwaitReflector([&] { return csi_node_store_.Size() == 2; }));
   Stop();
 }
 

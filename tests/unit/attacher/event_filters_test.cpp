@@ -88,6 +88,23 @@ INSTANTIATE_TEST_SUITE_P(
                      false, true}),
     [](const auto& info) { return info.param.name; });
 
+TEST(VolumeAttachmentLaneFilter, OnlyAttachmentsStillToBeAttachedAreUrgent) {
+  kube::VolumeAttachment pending = MakeVa("va-1");
+  EXPECT_EQ(VolumeAttachmentLane(pending), kube::WorkQueue::Lane::kUrgent);
+
+  kube::VolumeAttachment attached = pending;
+  attached.status.attached = true;
+  EXPECT_EQ(VolumeAttachmentLane(attached), kube::WorkQueue::Lane::kNormal);
+
+  kube::VolumeAttachment detaching = attached;
+  detaching.metadata.deletion_timestamp = "2024-01-01T00:00:00Z";
+  EXPECT_EQ(VolumeAttachmentLane(detaching), kube::WorkQueue::Lane::kNormal);
+
+  kube::VolumeAttachment deleted_before_attach = pending;
+  deleted_before_attach.metadata.deletion_timestamp = "2024-01-01T00:00:00Z";
+  EXPECT_EQ(VolumeAttachmentLane(deleted_before_attach), kube::WorkQueue::Lane::kNormal);
+}
+
 TEST(VolumeAttachmentDeleteFilter, NamesThePersistentVolume) {
   EXPECT_EQ(PersistentVolumeToSyncOnDelete(MakeVa("va-1", "pv-7")), "pv-7");
 }

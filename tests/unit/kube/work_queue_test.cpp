@@ -38,6 +38,15 @@ std::optional<std::string> GetWithin5s(WorkQueue& queue) {
   return got.get();
 }
 
+// Waits up to 5 s for the timer thread to make `len` keys ready.
+void AwaitLen(const WorkQueue& queue, size_t len) {
+  auto deadline = std::chrono::steady_clock::now() + 5s;
+  while (queue.Len() < len && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::yield();
+  }
+  EXPECT_EQ(queue.Len(), len);
+}
+
 class WorkQueueTest : public ::testing::Test {
  protected:
   base::FakeClock clock_;
@@ -75,6 +84,100 @@ TEST_F(WorkQueueTest, KeyAddedWhileProcessingIsRequeuedByDone) {
   EXPECT_THAT(queue_.Get(), Optional(std::string("a")));
   queue_.Done("a");
   EXPECT_EQ(queue_.Len(), 0u);
+}
+
+constexpr WorkQueue::Lane kUrgent = WorkQueue::Lane::kUrgent;
+constexpr WorkQueue::Lane kNormal = WorkQueue::Lane::kNormal;
+
+// Hands out `n` keys, calling Done on each.
+std::vector<std::string> GetAndDone(WorkQueue& queue, int n) {
+  std::vector<std::string> keys;
+  for (int i = 0; i < n; ++i) {
+    std::optional<std::string> key = queue.Get();
+    if (!key) break;
+    queue.Done(*key);
+    keys.push_back(*key);
+  }
+  return keys;
+}
+
+TEST_F(WorkQueueTest, UrgentKeysAreHandedOutBeforeNormalOnesEachLaneInAddOrder) {
+  queue_.Add("n1");
+  queue_.Add("u1", kUrgent);
+  queue_.Add("n2", kNormal);
+  queue_.Add("u2", kUrgent);
+  EXPECT_EQ(queue_.Len(), 4u);
+  EXPECT_THAT(GetAndDone(queue_, 4), ElementsAre("u1", "u2", "n1", "n2"));
+}
+
+TEST_F(WorkQueueTest, NormalKeyIsHandedOutAfterEveryBurstOfUrgentKeys) {
+  static_assert(WorkQueue::kUrgentBurst == 3);
+  for (const char* key : {"n1", "n2"}) queue_.Add(key);
+  for (const char* key : {"u1", "u2", "u3", "u4", "u5", "u6", "u7"}) queue_.Add(key, kUrgent);
+  EXPECT_THAT(GetAndDone(queue_, 9),
+              ElementsAre("u1", "u2", "u3", "n1", "u4", "u5", "u6", "n2", "u7"));
+}
+
+TEST_F(WorkQueueTest, UrgentKeysHandedOutWhileNoNormalKeyWaitedDoNotCountTowardsTheBurst) {
+  for (const char* key : {"u1", "u2", "u3"}) queue_.Add(key, kUrgent);
+  EXPECT_THAT(GetAndDone(queue_, 2), ElementsAre("u1", "u2"));
+  queue_.Add("n1");
+  for (const char* key : {"u4", "u5"}) queue_.Add(key, kUrgent);
+  EXPECT_THAT(GetAndDone(queue_, 4), ElementsAre("u3", "u4", "u5", "n1"));
+}
+
+TEST_F(WorkQueueTest, UrgentAddMovesAWaitingNormalKeyToTheUrgentLaneOnce) {
+  for (const char* key : {"n1", "a", "n2"}) queue_.Add(key);
+  queue_.Add("u1", kUrgent);
+  queue_.Add("a", kUrgent);
+  queue_.Add("a", kUrgent);
+  EXPECT_EQ(queue_.Len(), 4u);
+  EXPECT_THAT(GetAndDone(queue_, 4), ElementsAre("u1", "a", "n1", "n2"));
+  EXPECT_EQ(queue_.Len(), 0u);
+}
+
+TEST_F(WorkQueueTest, NormalAddLeavesAnUrgentKeyInTheUrgentLane) {
+  queue_.Add("n1");
+  queue_.Add("a", kUrgent);
+  queue_.Add("a");
+  EXPECT_EQ(queue_.Len(), 2u);
+  EXPECT_THAT(GetAndDone(queue_, 2), ElementsAre("a", "n1"));
+}
+
+TEST_F(WorkQueueTest, KeyReAddedWhileProcessingIsRequeuedByDoneInItsMostUrgentLane) {
+  for (const char* key : {"a", "b"}) queue_.Add(key);
+  ASSERT_THAT(queue_.Get(), Optional(std::string("a")));
+  ASSERT_THAT(queue_.Get(), Optional(std::string("b")));
+  queue_.Add("n1");
+  queue_.Add("a");
+  queue_.Add("a", kUrgent);  // promotes the dirty key in flight
+  queue_.Add("b");
+  EXPECT_EQ(queue_.Len(), 1u);
+
+  queue_.Done("b");
+  queue_.Done("a");
+  EXPECT_EQ(queue_.Len(), 3u);
+  EXPECT_THAT(GetAndDone(queue_, 3), ElementsAre("a", "n1", "b"));
+}
+
+TEST_F(WorkQueueTest, DelayedKeyIsAddedToItsLaneAndAPendingDelayKeepsTheMostUrgentLane) {
+  queue_.Add("n1");
+  queue_.AddAfter("a", 1s, kUrgent);
+  queue_.AddAfter("b", 1s);
+  queue_.AddAfter("b", 2s, kUrgent);  // later deadline ignored, lane kept
+  clock_.AwaitSleepers(1);
+  clock_.Advance(1s);
+  AwaitLen(queue_, 3);
+  EXPECT_THAT(GetAndDone(queue_, 3), ElementsAre("a", "b", "n1"));
+}
+
+TEST_F(WorkQueueTest, AddRateLimitedRetriesInTheGivenLane) {
+  queue_.Add("n1");
+  queue_.AddRateLimited("a", kUrgent);
+  clock_.AwaitSleepers(1);
+  clock_.Advance(1s);
+  AwaitLen(queue_, 2);
+  EXPECT_THAT(GetAndDone(queue_, 2), ElementsAre("a", "n1"));
 }
 
 TEST_F(WorkQueueTest, DoneForKeyNotInFlightIsIgnored) {
@@ -258,6 +361,22 @@ TEST(WorkQueueMetricsTest, HooksSeeAddsDepthAndLatencies) {
   clock.Advance(1s);
   ASSERT_THAT(GetWithin5s(queue), Optional(std::string("c")));
   EXPECT_THAT(metrics.Take(), ElementsAre("add", "depth 1", "latency 0", "depth 0"));
+}
+
+TEST(WorkQueueMetricsTest, DepthCountsBothLanesAndPromotionIsNoAdd) {
+  base::FakeClock clock;
+  RecordingMetrics metrics;
+  WorkQueue queue("q", clock, kRetryBase, kRetryMax, &metrics);
+
+  queue.Add("n");
+  queue.Add("u", WorkQueue::Lane::kUrgent);
+  queue.Add("n", WorkQueue::Lane::kUrgent);  // promoted, still one waiting key
+  EXPECT_THAT(metrics.Take(), ElementsAre("add", "depth 1", "add", "depth 2"));
+
+  clock.Advance(2s);
+  ASSERT_THAT(queue.Get(), Optional(std::string("u")));
+  ASSERT_THAT(queue.Get(), Optional(std::string("n")));
+  EXPECT_THAT(metrics.Take(), ElementsAre("latency 2", "depth 1", "latency 2", "depth 0"));
 }
 
 TEST_F(WorkQueueTest, InFlightGaugesMeasureProcessingTime) {
