@@ -125,6 +125,10 @@ std::string Client::WatchQuery(const WatchOptions& o) {
   AppendParam(query, "watch", "true");
   if (!o.resource_version.empty()) AppendParam(query, "resourceVersion", o.resource_version);
   if (o.allow_bookmarks) AppendParam(query, "allowWatchBookmarks", "true");
+  if (o.send_initial_events) {
+    AppendParam(query, "sendInitialEvents", "true");
+    AppendParam(query, "resourceVersionMatch", "NotOlderThan");
+  }
   if (o.timeout_seconds > 0)
     AppendParam(query, "timeoutSeconds", std::to_string(o.timeout_seconds));
   return query;

@@ -41,6 +41,12 @@ struct WatchOptions {
   std::string resource_version;
   int timeout_seconds = 0;  // server-side watch timeout; 0 = server default
   bool allow_bookmarks = true;
+  // Streaming list (WatchList): the stream starts with an ADDED event for every
+  // object at least as new as `resource_version` ("" = a consistent read), ends
+  // that part with a BOOKMARK marked by IsInitialEventsEnd, then goes on as a
+  // plain watch. Sent as sendInitialEvents=true&resourceVersionMatch=NotOlderThan;
+  // servers without the feature answer 400/422 or ignore it.
+  bool send_initial_events = false;
 };
 
 struct ClientOptions {

@@ -20,8 +20,20 @@ template <class T>
 struct WatchEvent {
   WatchEventType type = WatchEventType::kAdded;
   T object;            // for kAdded/kModified/kDeleted; for kBookmark only metadata.resource_version
+                       // and metadata.annotations
   base::Error error;   // for kError: the server's Status (code 410 = resourceVersion too old)
 };
+
+// The annotation (value "true") on the BOOKMARK that ends the initial events
+// of a streaming list (WatchOptions::send_initial_events).
+inline constexpr std::string_view kInitialEventsEndAnnotation = "k8s.io/initial-events-end";
+
+template <class T>
+bool IsInitialEventsEnd(const WatchEvent<T>& event) {
+  if (event.type != WatchEventType::kBookmark) return false;
+  auto it = event.object.metadata.annotations.find(kInitialEventsEndAnnotation);
+  return it != event.object.metadata.annotations.end() && it->second == "true";
+}
 
 // Parses the `type` member; returns false for an unknown type.
 bool ParseWatchEventType(std::string_view text, WatchEventType& type);

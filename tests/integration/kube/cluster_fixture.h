@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <memory>
+#include <utility>
 
 #include "kube/client.h"
 #include "tests/support/control_plane.h"
@@ -14,8 +15,11 @@ namespace kube {
 
 class ClusterTest : public ::testing::Test {
  protected:
-  static void SetUpTestSuite() {
-    auto plane = testsupport::ControlPlane::Start();
+  static void SetUpTestSuite() { StartCluster({}); }
+  // For a suite that needs a differently configured cluster (its own
+  // SetUpTestSuite calls this).
+  static void StartCluster(testsupport::ControlPlaneOptions options) {
+    auto plane = testsupport::ControlPlane::Start(std::move(options));
     ASSERT_TRUE(plane.ok()) << "control plane failed to start: " << plane.error().message;
     plane_ = std::move(plane).value().release();
     admin_ = MakeClient(plane_->AdminConfig()).release();

@@ -1,5 +1,6 @@
 // Reflector against the real kube-apiserver: restarts, outages and a
-// compacted resourceVersion (410 Gone) must neither lose nor repeat events.
+// compacted resourceVersion (410 Gone) must neither lose nor repeat events,
+// with streaming lists (WatchList) and with paged LISTs.
 #include "kube/reflector.h"
 
 #include <gtest/gtest.h>
@@ -18,19 +19,25 @@ namespace {
 using namespace std::chrono_literals;
 using testobjects::Va;
 
-// Counts List calls so a test can tell a relist from a resumed watch.
+// Counts the API requests behind a reflector; `lists` are the complete lists
+// (paged LIST pages or streaming-list watches), to tell a relist from a
+// resumed watch.
 class CountingListerWatcher final : public ListerWatcher<VolumeAttachment> {
  public:
   explicit CountingListerWatcher(Client& client) : inner_(client, "") {}
   base::Result<ObjectList<VolumeAttachment>> List(const ListOptions& o) override {
+    ++requests;
     ++lists;
     return inner_.List(o);
   }
   base::Status Watch(const WatchOptions& o,
                      const std::function<bool(WatchEvent<VolumeAttachment>&&)>& on_event,
                      std::stop_token stop) override {
+    ++requests;
+    if (o.send_initial_events) ++lists;
     return inner_.Watch(o, on_event, stop);
   }
+  std::atomic<int> requests{0};
   std::atomic<int> lists{0};
 
  private:
@@ -100,12 +107,13 @@ class Recorder final : public EventHandler<VolumeAttachment> {
 
 class ReflectorIntegrationTest : public ClusterTest {
  protected:
-  void StartReflector(Recorder& recorder) {
+  void StartReflector(Recorder& recorder, bool watch_list = true) {
     source_ = std::make_unique<CountingListerWatcher>(*attacher_);
     ReflectorOptions options;
     options.backoff_initial = 200ms;
     options.backoff_max = 1s;
     options.page_size = 5;
+    options.watch_list = watch_list;
     reflector_ = std::make_unique<Reflector<VolumeAttachment>>(*source_, store_, recorder, options);
     thread_ = std::jthread([this](std::stop_token stop) { reflector_->Run(stop); });
   }
@@ -113,6 +121,15 @@ class ReflectorIntegrationTest : public ClusterTest {
     thread_.request_stop();
     if (thread_.joinable()) thread_.join();
   }
+  // HasSynced turns true just after the list's events were handed out.
+  bool AwaitSynced() {
+    auto deadline = std::chrono::steady_clock::now() + 60s;
+    while (!reflector_->HasSynced() && std::chrono::steady_clock::now() < deadline) {
+      std::this_thread::sleep_for(10ms);
+    }
+    return reflector_->HasSynced();
+  }
+  void CompactedResourceVersionRelists(bool watch_list, const std::string& p);
   void Create(const std::string& name, const std::string& attacher) {
     auto r = admin_->Create(Va(name, attacher, "pv", "node"));
     ASSERT_TRUE(r.ok()) << r.error().message;
@@ -129,8 +146,8 @@ TEST_F(ReflectorIntegrationTest, InitialListThenWatchDeliversEachChangeOnce) {
   for (int i = 0; i < 7; ++i) Create("basic-" + std::to_string(i), d);
   Recorder recorder(d);
   StartReflector(recorder);
+  ASSERT_TRUE(AwaitSynced());
   for (int i = 0; i < 7; ++i) ASSERT_TRUE(recorder.AwaitEvent("basic-" + std::to_string(i), "add"));
-  EXPECT_TRUE(reflector_->HasSynced());
   Create("basic-live", d);
   ASSERT_TRUE(recorder.AwaitEvent("basic-live", "add"));
   ASSERT_TRUE(admin_->Patch<VolumeAttachment>("", "basic-live", PatchType::kMerge,
@@ -142,6 +159,36 @@ TEST_F(ReflectorIntegrationTest, InitialListThenWatchDeliversEachChangeOnce) {
   EXPECT_EQ(recorder.EventsFor("basic-live"),
             (std::vector<std::string>{"add", "update", "delete"}));
   EXPECT_EQ(recorder.EventsFor("basic-3"), (std::vector<std::string>{"add"}));
+}
+
+TEST_F(ReflectorIntegrationTest, WatchListSyncsWithOneRequestThatGoesOnWatching) {
+  const std::string d = "watchlist.example.com";
+  for (int i = 0; i < 12; ++i) Create("wl-" + std::to_string(i), d);
+  Recorder recorder(d);
+  StartReflector(recorder);
+  ASSERT_TRUE(AwaitSynced());
+  for (int i = 0; i < 12; ++i) {
+    EXPECT_EQ(recorder.EventsFor("wl-" + std::to_string(i)), std::vector<std::string>{"add"});
+  }
+  EXPECT_NE(reflector_->LastResourceVersion(), "");
+  Create("wl-live", d);
+  ASSERT_TRUE(recorder.AwaitEvent("wl-live", "add"));
+  EXPECT_EQ(source_->requests.load(), 1) << "one streaming watch, no LIST, no second watch";
+  EXPECT_EQ(source_->lists.load(), 1);
+}
+
+TEST_F(ReflectorIntegrationTest, PagedListPathStillSyncs) {
+  const std::string d = "paged.example.com";
+  for (int i = 0; i < 12; ++i) Create("paged-" + std::to_string(i), d);
+  Recorder recorder(d);
+  StartReflector(recorder, /*watch_list=*/false);
+  ASSERT_TRUE(AwaitSynced());
+  for (int i = 0; i < 12; ++i) {
+    ASSERT_TRUE(recorder.AwaitEvent("paged-" + std::to_string(i), "add"));
+  }
+  EXPECT_GE(source_->lists.load(), 3) << "pages of 5";
+  Create("paged-live", d);
+  ASSERT_TRUE(recorder.AwaitEvent("paged-live", "add"));
 }
 
 TEST_F(ReflectorIntegrationTest, WatchSurvivesApiServerRestartAndOutage) {
@@ -164,26 +211,29 @@ TEST_F(ReflectorIntegrationTest, WatchSurvivesApiServerRestartAndOutage) {
   EXPECT_NE(store_.Get("", "before-restart"), nullptr);
 }
 
-TEST_F(ReflectorIntegrationTest, CompactedResourceVersionRelistsWithoutMissingOrRepeating) {
-  const std::string d = "compact.example.com";
-  Create("stays", d);
-  Create("changes", d);
-  Create("vanishes", d);
+// Names are prefixed with `p` so both list kinds can run on one cluster.
+void ReflectorIntegrationTest::CompactedResourceVersionRelists(bool watch_list,
+                                                               const std::string& p) {
+  const std::string d = p + "compact.example.com";
+  Create(p + "stays", d);
+  Create(p + "changes", d);
+  Create(p + "vanishes", d);
   Recorder recorder(d);
-  StartReflector(recorder);
-  ASSERT_TRUE(recorder.AwaitEvent("vanishes", "add"));
+  StartReflector(recorder, watch_list);
+  ASSERT_TRUE(recorder.AwaitEvent(p + "vanishes", "add"));
   int lists_before = source_->lists.load();
 
   // Hold the reflector inside a handler call while the world moves on, then
   // compact etcd and restart the apiserver so its old resourceVersion is gone.
-  recorder.HoldOnAddOf("gate");
-  Create("gate", d);
+  recorder.HoldOnAddOf(p + "gate");
+  Create(p + "gate", d);
   ASSERT_TRUE(recorder.AwaitHeld());
-  ASSERT_TRUE(admin_->Patch<VolumeAttachment>("", "changes", PatchType::kMerge,
-                                              R"({"metadata":{"labels":{"v":"2"}}})")
+  ASSERT_TRUE(admin_
+                  ->Patch<VolumeAttachment>("", p + "changes", PatchType::kMerge,
+                                            R"({"metadata":{"labels":{"v":"2"}}})")
                   .ok());
-  ASSERT_TRUE(admin_->Delete<VolumeAttachment>("", "vanishes").ok());
-  Create("appears", d);
+  ASSERT_TRUE(admin_->Delete<VolumeAttachment>("", p + "vanishes").ok());
+  Create(p + "appears", d);
   ASSERT_TRUE(plane_->CompactEtcd().ok());
   ASSERT_TRUE(plane_->StopApiServer().ok());
   ASSERT_TRUE(plane_->StartApiServer().ok());
@@ -196,16 +246,48 @@ TEST_F(ReflectorIntegrationTest, CompactedResourceVersionRelistsWithoutMissingOr
     std::this_thread::sleep_for(50ms);
   }
   ASSERT_GT(source_->lists.load(), lists_before) << "expected a relist after 410 Gone";
-  ASSERT_TRUE(recorder.AwaitEvent("appears", "add"));
-  ASSERT_TRUE(recorder.AwaitEvent("vanishes", "delete"));
-  ASSERT_TRUE(recorder.AwaitEvent("changes", "update"));
+  ASSERT_TRUE(recorder.AwaitEvent(p + "appears", "add"));
+  ASSERT_TRUE(recorder.AwaitEvent(p + "vanishes", "delete"));
+  ASSERT_TRUE(recorder.AwaitEvent(p + "changes", "update"));
   ASSERT_TRUE(reflector_->HasSynced());
-  EXPECT_EQ(recorder.EventsFor("stays"), std::vector<std::string>{"add"});
-  EXPECT_EQ(recorder.EventsFor("changes"), (std::vector<std::string>{"add", "update"}));
-  EXPECT_EQ(recorder.EventsFor("vanishes"), (std::vector<std::string>{"add", "delete"}));
-  EXPECT_EQ(recorder.EventsFor("appears"), std::vector<std::string>{"add"});
-  EXPECT_EQ(recorder.EventsFor("gate"), std::vector<std::string>{"add"});
-  EXPECT_EQ(store_.Get("", "vanishes"), nullptr);
+  EXPECT_EQ(recorder.EventsFor(p + "stays"), std::vector<std::string>{"add"});
+  EXPECT_EQ(recorder.EventsFor(p + "changes"), (std::vector<std::string>{"add", "update"}));
+  EXPECT_EQ(recorder.EventsFor(p + "vanishes"), (std::vector<std::string>{"add", "delete"}));
+  EXPECT_EQ(recorder.EventsFor(p + "appears"), std::vector<std::string>{"add"});
+  EXPECT_EQ(recorder.EventsFor(p + "gate"), std::vector<std::string>{"add"});
+  EXPECT_EQ(store_.Get("", p + "vanishes"), nullptr);
+}
+
+TEST_F(ReflectorIntegrationTest, CompactedResourceVersionRelistsByWatchList) {
+  CompactedResourceVersionRelists(/*watch_list=*/true, "wl-");
+}
+
+TEST_F(ReflectorIntegrationTest, CompactedResourceVersionRelistsByPagedList) {
+  CompactedResourceVersionRelists(/*watch_list=*/false, "paged-");
+}
+
+// An API server with streaming lists turned off rejects the WatchList request;
+// the reflector must fall back to paged LISTs.
+class ReflectorWatchListOffTest : public ReflectorIntegrationTest {
+ public:
+  static void SetUpTestSuite() {
+    testsupport::ControlPlaneOptions options;
+    options.extra_apiserver_args = {"--feature-gates=WatchList=false"};
+    StartCluster(std::move(options));
+  }
+};
+
+TEST_F(ReflectorWatchListOffTest, FallsBackToPagedLists) {
+  const std::string d = "off.example.com";
+  for (int i = 0; i < 7; ++i) Create("off-" + std::to_string(i), d);
+  Recorder recorder(d);
+  StartReflector(recorder);
+  ASSERT_TRUE(AwaitSynced());
+  for (int i = 0; i < 7; ++i) ASSERT_TRUE(recorder.AwaitEvent("off-" + std::to_string(i), "add"));
+  EXPECT_EQ(source_->lists.load(), 3) << "the rejected streaming list, then two pages of 5";
+  Create("off-live", d);
+  ASSERT_TRUE(recorder.AwaitEvent("off-live", "add"));
+  EXPECT_EQ(recorder.EventsFor("off-3"), std::vector<std::string>{"add"});
 }
 
 }  // namespace

@@ -71,8 +71,9 @@ inline kube::CSINode MakeCsiNode(std::string node, std::string driver, std::stri
   return csi_node;
 }
 
-// Lists its items in one page; then each Watch delivers what Send() queues
-// and otherwise idles until stopped. The first FailLists(n) lists fail.
+// Lists its items in one page, or as the initial events of a streaming list;
+// then each Watch delivers what Send() queues and otherwise idles until
+// stopped. The first FailLists(n) lists (of either kind) fail.
 template <class T>
 class FakeListerWatcher final : public kube::ListerWatcher<T> {
  public:
@@ -96,20 +97,26 @@ class FakeListerWatcher final : public kube::ListerWatcher<T> {
 
   base::Result<kube::ObjectList<T>> List(const kube::ListOptions&) override {
     std::lock_guard lock(mu_);
-    if (list_failures_ > 0) {
-      --list_failures_;
-      return base::Error("scripted list failure", 500);
-    }
-    kube::ObjectList<T> list;
-    list.metadata.resource_version = "1";
-    list.items = items_;
-    return list;
+    return ListLocked();
   }
 
-  base::Status Watch(const kube::WatchOptions&,
+  base::Status Watch(const kube::WatchOptions& options,
                      const std::function<bool(kube::WatchEvent<T>&&)>& on_event,
                      std::stop_token stop) override {
     std::unique_lock lock(mu_);
+    if (options.send_initial_events) {
+      auto list = ListLocked();
+      if (!list.ok()) return list.error();
+      lock.unlock();
+      for (auto& item : list->items) {
+        on_event(kube::WatchEvent<T>{kube::WatchEventType::kAdded, std::move(item), {}});
+      }
+      kube::WatchEvent<T> end{kube::WatchEventType::kBookmark, {}, {}};
+      end.object.metadata.resource_version = list->metadata.resource_version;
+      end.object.metadata.annotations[kube::kInitialEventsEndAnnotation] = "true";
+      on_event(std::move(end));
+      lock.lock();
+    }
     while (cv_.wait(lock, stop, [&] { return !events_.empty(); })) {
       kube::WatchEvent<T> event = std::move(events_.front());
       events_.pop_front();
@@ -121,6 +128,17 @@ class FakeListerWatcher final : public kube::ListerWatcher<T> {
   }
 
  private:
+  base::Result<kube::ObjectList<T>> ListLocked() {
+    if (list_failures_ > 0) {
+      --list_failures_;
+      return base::Error("scripted list failure", 500);
+    }
+    kube::ObjectList<T> list;
+    list.metadata.resource_version = "1";
+    list.items = items_;
+    return list;
+  }
+
   std::mutex mu_;
   std::condition_variable_any cv_;
   std::vector<T> items_;                    // guarded by mu_

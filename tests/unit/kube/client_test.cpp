@@ -152,6 +152,17 @@ TEST_F(ClientTest, ListAndWatchQueriesCarryOptions) {
             "allowWatchBookmarks=true&timeoutSeconds=300");
 }
 
+TEST_F(ClientTest, StreamingListWatchAsksForInitialEventsFromAConsistentRead) {
+  server_.Script({200, {}, {}});
+  std::function<bool(WatchEvent<VolumeAttachment>&&)> ignore = [](auto&&) { return true; };
+  WatchOptions options;
+  options.send_initial_events = true;
+  ASSERT_TRUE(MakeClient()->Watch<VolumeAttachment>("", options, ignore, {}).ok());
+  EXPECT_EQ(server_.requests().at(0).target,
+            "/apis/storage.k8s.io/v1/volumeattachments?watch=true&allowWatchBookmarks=true&"
+            "sendInitialEvents=true&resourceVersionMatch=NotOlderThan");
+}
+
 TEST_F(ClientTest, WatchWithGarbageOnStreamReturnsErrorAfterGoodEvents) {
   server_.Script({200, {}, {R"({"type":"ADDED","object":)" + std::string(kVa) + "}\n",
                             "this is not json\n"}});

@@ -36,6 +36,26 @@ WatchEvent<VA> Event(WatchEventType type, VA va) {
   return e;
 }
 
+WatchEvent<VA> InitialEventsEnd(std::string rv) {
+  auto e = Event(WatchEventType::kBookmark, MakeVa("", std::move(rv)));
+  e.object.metadata.annotations[kInitialEventsEndAnnotation] = "true";
+  return e;
+}
+
+WatchEvent<VA> Gone() {
+  WatchEvent<VA> e;
+  e.type = WatchEventType::kError;
+  e.error = base::Error("too old resource version", 410);
+  return e;
+}
+
+// The paged LIST path: what a server without streaming lists gets.
+ReflectorOptions Paged() {
+  ReflectorOptions options;
+  options.watch_list = false;
+  return options;
+}
+
 // A scripted API: each List/Watch call pops the next scripted answer; a Watch
 // with nothing scripted blocks until stopped, like an idle watch.
 class FakeListerWatcher final : public ListerWatcher<VA> {
@@ -137,7 +157,7 @@ class RecordingHandler final : public EventHandler<VA> {
 
 class ReflectorTest : public ::testing::Test {
  protected:
-  void Start(ReflectorOptions options = {}) {
+  void Start(ReflectorOptions options) {
     reflector_ = std::make_unique<Reflector<VA>>(api_, store_, handler_, options, clock_);
     thread_ = std::jthread([this](std::stop_token stop) { reflector_->Run(stop); });
   }
@@ -157,7 +177,7 @@ class ReflectorTest : public ::testing::Test {
 TEST_F(ReflectorTest, ListsAllPagesThenWatchesFromListResourceVersion) {
   api_.ScriptList(Page({MakeVa("a", "1"), MakeVa("b", "2")}, "", "tok"));
   api_.ScriptList(Page({MakeVa("c", "3")}, "10"));
-  ReflectorOptions options;
+  ReflectorOptions options = Paged();
   options.page_size = 2;
   Start(options);
   ASSERT_TRUE(api_.AwaitWatchCalls(1));
@@ -180,7 +200,7 @@ TEST_F(ReflectorTest, WatchEventsUpdateStoreAndResumeFromLastResourceVersion) {
                      Event(WatchEventType::kDeleted, MakeVa("b", "8")),
                      Event(WatchEventType::kBookmark, MakeVa("", "9"))},
                     {}});
-  Start();
+  Start(Paged());
   ASSERT_TRUE(api_.AwaitWatchCalls(2));
   EXPECT_EQ(handler_.events(),
             (std::vector<std::string>{"add a", "add b", "update a 1->7", "delete b"}));
@@ -196,19 +216,16 @@ TEST_F(ReflectorTest, RepeatedEventWithSameResourceVersionIsNotReportedTwice) {
   api_.ScriptWatch({{Event(WatchEventType::kModified, MakeVa("a", "1")),
                      Event(WatchEventType::kAdded, MakeVa("a", "1"))},
                     {}});
-  Start();
+  Start(Paged());
   ASSERT_TRUE(api_.AwaitWatchCalls(2));
   EXPECT_EQ(handler_.events(), (std::vector<std::string>{"add a"}));
 }
 
 TEST_F(ReflectorTest, GoneErrorEventRelistsAndReportsOnlyTheDifferences) {
   api_.ScriptList(Page({MakeVa("keep", "1"), MakeVa("change", "2"), MakeVa("vanish", "3")}, "5"));
-  WatchEvent<VA> gone;
-  gone.type = WatchEventType::kError;
-  gone.error = base::Error("too old resource version", 410);
-  api_.ScriptWatch({{gone}, {}});
+  api_.ScriptWatch({{Gone()}, {}});
   api_.ScriptList(Page({MakeVa("keep", "1"), MakeVa("change", "20"), MakeVa("new", "21")}, "30"));
-  Start();
+  Start(Paged());
   ASSERT_TRUE(api_.AwaitWatchCalls(2));
   EXPECT_EQ(handler_.events(),
             (std::vector<std::string>{"add keep", "add change", "add vanish", "update change 2->20",
@@ -220,7 +237,7 @@ TEST_F(ReflectorTest, GoneWhenOpeningWatchRelists) {
   api_.ScriptList(Page({}, "5"));
   api_.ScriptWatch({{}, base::Error("resourceVersion too old", 410)});
   api_.ScriptList(Page({MakeVa("x", "40")}, "41"));
-  Start();
+  Start(Paged());
   ASSERT_TRUE(api_.AwaitWatchCalls(2));
   EXPECT_EQ(api_.list_calls().size(), 2u);
   EXPECT_EQ(handler_.events(), (std::vector<std::string>{"add x"}));
@@ -230,7 +247,7 @@ TEST_F(ReflectorTest, ExpiredContinueTokenRestartsListWithoutPaging) {
   api_.ScriptList(Page({MakeVa("a", "1")}, "", "tok"));
   api_.ScriptList(base::Error("continue token expired", 410));
   api_.ScriptList(Page({MakeVa("a", "1"), MakeVa("b", "2")}, "9"));
-  ReflectorOptions options;
+  ReflectorOptions options = Paged();
   options.page_size = 1;
   Start(options);
   ASSERT_TRUE(api_.AwaitWatchCalls(1));
@@ -245,7 +262,7 @@ TEST_F(ReflectorTest, ListErrorsBackOffExponentiallyOnTheClock) {
   api_.ScriptList(base::Error("connection refused", 0));
   api_.ScriptList(base::Error("connection refused", 0));
   api_.ScriptList(Page({MakeVa("a", "1")}, "5"));
-  Start();
+  Start(Paged());
   clock_.AwaitSleepers(1);
   EXPECT_EQ(api_.list_calls().size(), 1u);
   clock_.Advance(799ms);
@@ -264,14 +281,14 @@ TEST_F(ReflectorTest, ListErrorsBackOffExponentiallyOnTheClock) {
 
 TEST_F(ReflectorTest, NotSyncedUntilFirstListSucceeds) {
   api_.ScriptList(base::Error("forbidden", 403));
-  Start();
+  Start(Paged());
   clock_.AwaitSleepers(1);
   EXPECT_FALSE(reflector_->HasSynced());
 }
 
 TEST_F(ReflectorTest, ResyncReportsEveryCachedObjectAsUpdate) {
   api_.ScriptList(Page({MakeVa("a", "1"), MakeVa("b", "2")}, "5"));
-  ReflectorOptions options;
+  ReflectorOptions options = Paged();
   options.resync_period = 10min;
   Start(options);
   ASSERT_TRUE(api_.AwaitWatchCalls(1));
@@ -287,7 +304,7 @@ TEST_F(ReflectorTest, ResyncReportsEveryCachedObjectAsUpdate) {
 TEST_F(ReflectorTest, WatchTimeoutIsSpreadBetweenMinAndTwiceMin) {
   api_.ScriptList(Page({}, "5"));
   for (int i = 0; i < 20; ++i) api_.ScriptWatch({{}, {}});
-  ReflectorOptions options;
+  ReflectorOptions options = Paged();
   options.min_watch_timeout_seconds = 300;
   Start(options);
   ASSERT_TRUE(api_.AwaitWatchCalls(21));
@@ -296,6 +313,113 @@ TEST_F(ReflectorTest, WatchTimeoutIsSpreadBetweenMinAndTwiceMin) {
     EXPECT_LT(w.timeout_seconds, 600);
   }
 }
+
+TEST_F(ReflectorTest, WatchListReplacesStoreAtInitialEventsEndThenWatchGoesOn) {
+  api_.ScriptWatch({{Event(WatchEventType::kAdded, MakeVa("a", "1")),
+                     Event(WatchEventType::kAdded, MakeVa("b", "2")),
+                     Event(WatchEventType::kModified, MakeVa("a", "3")),
+                     Event(WatchEventType::kDeleted, MakeVa("b", "4")),
+                     Event(WatchEventType::kAdded, MakeVa("c", "5")),
+                     Event(WatchEventType::kBookmark, MakeVa("", "6")), InitialEventsEnd("7"),
+                     Event(WatchEventType::kAdded, MakeVa("d", "8")),
+                     Event(WatchEventType::kBookmark, MakeVa("", "9"))},
+                    {}});
+  Start({});
+  ASSERT_TRUE(api_.AwaitWatchCalls(2));
+  EXPECT_TRUE(reflector_->HasSynced());
+  EXPECT_EQ(handler_.events(), (std::vector<std::string>{"add a", "add c", "add d"}));
+  ASSERT_NE(store_.Get("", "a"), nullptr);
+  EXPECT_EQ(store_.Get("", "a")->metadata.resource_version, "3");
+  EXPECT_EQ(store_.Get("", "b"), nullptr);
+  EXPECT_TRUE(api_.list_calls().empty());
+  auto watches = api_.watch_calls();
+  EXPECT_TRUE(watches[0].send_initial_events);
+  EXPECT_EQ(watches[0].resource_version, "") << "a consistent read";
+  EXPECT_TRUE(watches[0].allow_bookmarks);
+  EXPECT_FALSE(watches[1].send_initial_events);
+  EXPECT_EQ(watches[1].resource_version, "9");
+}
+
+TEST_F(ReflectorTest, WatchListBrokenBeforeInitialEventsEndIsNotSyncedAndRetriesAfterBackoff) {
+  api_.ScriptWatch({{Event(WatchEventType::kAdded, MakeVa("a", "1"))},
+                    base::Error("connection reset", kTransportError)});
+  api_.ScriptWatch({{Event(WatchEventType::kAdded, MakeVa("a", "1")), InitialEventsEnd("5")}, {}});
+  Start({});
+  clock_.AwaitSleepers(1);
+  EXPECT_FALSE(reflector_->HasSynced());
+  EXPECT_EQ(store_.Size(), 0u);
+  EXPECT_TRUE(handler_.events().empty());
+  clock_.Advance(800ms);
+  ASSERT_TRUE(api_.AwaitWatchCalls(3));
+  EXPECT_TRUE(reflector_->HasSynced());
+  EXPECT_EQ(handler_.events(), (std::vector<std::string>{"add a"}));
+  EXPECT_TRUE(api_.watch_calls()[1].send_initial_events);
+  EXPECT_EQ(api_.watch_calls()[2].resource_version, "5");
+  EXPECT_TRUE(api_.list_calls().empty());
+}
+
+TEST_F(ReflectorTest, GoneAfterWatchListRelistsByWatchListAndReportsOnlyTheDifferences) {
+  api_.ScriptWatch(
+      {{Event(WatchEventType::kAdded, MakeVa("keep", "1")),
+        Event(WatchEventType::kAdded, MakeVa("change", "2")),
+        Event(WatchEventType::kAdded, MakeVa("vanish", "3")), InitialEventsEnd("5"), Gone()},
+       {}});
+  api_.ScriptWatch({{Event(WatchEventType::kAdded, MakeVa("keep", "1")),
+                     Event(WatchEventType::kAdded, MakeVa("change", "20")),
+                     Event(WatchEventType::kAdded, MakeVa("new", "21")), InitialEventsEnd("30")},
+                    {}});
+  Start({});
+  ASSERT_TRUE(api_.AwaitWatchCalls(3));
+  // Initial events are reported in key order, as a LIST would return them.
+  EXPECT_EQ(handler_.events(),
+            (std::vector<std::string>{"add change", "add keep", "add vanish", "update change 2->20",
+                                      "add new", "delete vanish"}));
+  auto watches = api_.watch_calls();
+  EXPECT_TRUE(watches[1].send_initial_events);
+  EXPECT_EQ(watches[1].resource_version, "");
+  EXPECT_EQ(watches[2].resource_version, "30");
+  EXPECT_TRUE(api_.list_calls().empty());
+}
+
+TEST_F(ReflectorTest, WatchListEndingBeforeInitialEventsEndListsOnceThenTriesAgain) {
+  // A server that ignores sendInitialEvents: a plain watch that times out.
+  api_.ScriptWatch({{Event(WatchEventType::kAdded, MakeVa("a", "1"))}, {}});
+  api_.ScriptList(Page({MakeVa("a", "1")}, "5"));
+  api_.ScriptWatch({{Gone()}, {}});
+  api_.ScriptWatch({{Event(WatchEventType::kAdded, MakeVa("a", "1")),
+                     Event(WatchEventType::kAdded, MakeVa("b", "2")), InitialEventsEnd("9")},
+                    {}});
+  Start({});
+  ASSERT_TRUE(api_.AwaitWatchCalls(4));
+  EXPECT_EQ(handler_.events(), (std::vector<std::string>{"add a", "add b"}));
+  EXPECT_EQ(api_.list_calls().size(), 1u);
+  auto watches = api_.watch_calls();
+  EXPECT_EQ(watches[1].resource_version, "5");
+  EXPECT_FALSE(watches[1].send_initial_events);
+  EXPECT_TRUE(watches[2].send_initial_events);
+  EXPECT_EQ(watches[3].resource_version, "9");
+}
+
+class RejectedWatchListTest : public ReflectorTest, public ::testing::WithParamInterface<int> {};
+
+TEST_P(RejectedWatchListTest, FallsBackToPagedListsForGoodWithoutBackoff) {
+  api_.ScriptWatch({{}, base::Error("sendInitialEvents is forbidden", GetParam())});
+  api_.ScriptList(Page({MakeVa("a", "1")}, "5"));
+  api_.ScriptWatch({{Gone()}, {}});
+  api_.ScriptList(Page({MakeVa("a", "1"), MakeVa("b", "2")}, "8"));
+  Start({});  // the fake clock never advances: a backoff would hang here
+  ASSERT_TRUE(api_.AwaitWatchCalls(3));
+  EXPECT_TRUE(reflector_->HasSynced());
+  EXPECT_EQ(handler_.events(), (std::vector<std::string>{"add a", "add b"}));
+  EXPECT_EQ(api_.list_calls().size(), 2u);
+  auto watches = api_.watch_calls();
+  EXPECT_FALSE(watches[1].send_initial_events);
+  EXPECT_EQ(watches[1].resource_version, "5");
+  EXPECT_FALSE(watches[2].send_initial_events) << "the relist after 410 is a paged LIST too";
+  EXPECT_EQ(watches[2].resource_version, "8");
+}
+
+INSTANTIATE_TEST_SUITE_P(BadRequestAndInvalid, RejectedWatchListTest, ::testing::Values(400, 422));
 
 }  // namespace
 }  // namespace kube

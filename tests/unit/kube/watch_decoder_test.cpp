@@ -35,6 +35,20 @@ TEST(WatchDecoder, DecodesEventsSplitAcrossArbitraryChunks) {
   EXPECT_EQ(c.events[1].object.metadata.resource_version, "12");
 }
 
+TEST(WatchDecoder, InitialEventsEndBookmarkIsRecognized) {
+  Collected c;
+  WatchDecoder<VolumeAttachment> decoder(c.handler);
+  ASSERT_TRUE(decoder.Feed(
+      R"({"type":"BOOKMARK","object":{"kind":"VolumeAttachment","metadata":{"resourceVersion":"13","annotations":{"k8s.io/initial-events-end":"true"}}}})"
+      "\n"
+      R"({"type":"BOOKMARK","object":{"kind":"VolumeAttachment","metadata":{"resourceVersion":"14"}}})"
+      "\n"));
+  ASSERT_EQ(c.events.size(), 2u);
+  EXPECT_TRUE(IsInitialEventsEnd(c.events[0]));
+  EXPECT_EQ(c.events[0].object.metadata.resource_version, "13");
+  EXPECT_FALSE(IsInitialEventsEnd(c.events[1]));
+}
+
 TEST(WatchDecoder, ErrorEventCarriesStatusCode) {
   Collected c;
   WatchDecoder<VolumeAttachment> decoder(c.handler);
