@@ -6,34 +6,23 @@
 #include "kube/csi_node.h"
 #include "kube/persistent_volume.h"
 #include "kube/volume_attachment.h"
+#include "tests/support/test_objects.h"
 
 namespace bench {
 namespace {
 
 kube::PersistentVolume Pv(const std::string& name, bool attached) {
-  kube::PersistentVolume pv;
-  pv.metadata.name = name;
+  kube::PersistentVolume pv = kube::testobjects::CsiPv(name, kDriverName, /*handle=*/name);
   if (attached) pv.metadata.finalizers = {attacher::FinalizerFor(kDriverName)};
-  pv.spec.capacity_storage = "1Gi";
-  pv.spec.access_modes = {"ReadWriteOnce"};
-  pv.spec.persistent_volume_reclaim_policy = "Retain";
-  kube::CSIPersistentVolumeSource csi;
-  csi.driver = kDriverName;
-  csi.volume_handle = name;
-  pv.spec.source = csi;
   return pv;
 }
 
 kube::VolumeAttachment Va(const std::string& name, bool attached) {
-  kube::VolumeAttachment va;
-  va.metadata.name = name;
+  kube::VolumeAttachment va = kube::testobjects::Va(name, kDriverName, /*pv=*/name, kNodeName);
   if (attached) {
     va.metadata.finalizers = {attacher::FinalizerFor(kDriverName)};
     va.metadata.annotations[std::string(attacher::kNodeIdAnnotation)] = kNodeName;
   }
-  va.spec.attacher = kDriverName;
-  va.spec.node_name = kNodeName;
-  va.spec.source.persistent_volume_name = name;
   return va;
 }
 

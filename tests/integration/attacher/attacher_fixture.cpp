@@ -223,20 +223,6 @@ std::string AttacherTest::AttacherLog() const {
   return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
-kube::PersistentVolume CsiPv(const std::string& name, const std::string& driver,
-                             const std::string& handle, std::vector<std::string> access_modes) {
-  kube::PersistentVolume pv;
-  pv.metadata.name = name;
-  pv.spec.capacity_storage = "1Gi";
-  pv.spec.access_modes = std::move(access_modes);
-  pv.spec.persistent_volume_reclaim_policy = "Retain";
-  kube::CSIPersistentVolumeSource csi;
-  csi.driver = driver;
-  csi.volume_handle = handle;
-  pv.spec.source = csi;
-  return pv;
-}
-
 int CountOccurrences(const std::string& text, std::string_view needle) {
   int n = 0;
   for (auto pos = text.find(needle); pos != std::string::npos; pos = text.find(needle, pos + 1)) {

@@ -21,6 +21,7 @@
 #include "kube/volume_attachment.h"
 #include "tests/support/control_plane.h"
 #include "tests/support/process.h"
+#include "tests/support/test_objects.h"
 
 namespace attacher_it {
 
@@ -82,10 +83,7 @@ class AttacherTest : public ::testing::Test {
   std::unique_ptr<testsupport::Process> attacher_;
 };
 
-// A CSI PV for `driver` with volume handle `handle`.
-kube::PersistentVolume CsiPv(const std::string& name, const std::string& driver,
-                             const std::string& handle,
-                             std::vector<std::string> access_modes = {"ReadWriteOnce"});
+using kube::testobjects::CsiPv;
 
 // How often `needle` occurs in `text` (e.g. a log line in AttacherLog()).
 int CountOccurrences(const std::string& text, std::string_view needle);

@@ -7,7 +7,7 @@
 #include "kube/api_error.h"
 #include "kube/json_patch.h"
 #include "tests/integration/kube/cluster_fixture.h"
-#include "tests/integration/kube/objects.h"
+#include "tests/support/test_objects.h"
 
 namespace kube {
 namespace {

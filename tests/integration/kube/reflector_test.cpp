@@ -11,7 +11,7 @@
 #include <thread>
 
 #include "tests/integration/kube/cluster_fixture.h"
-#include "tests/integration/kube/objects.h"
+#include "tests/support/test_objects.h"
 
 namespace kube {
 namespace {

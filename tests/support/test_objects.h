@@ -1,7 +1,8 @@
-// Minimal valid objects for integration tests.
+// Minimal valid API objects for integration tests and benchmarks.
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "kube/csi_node.h"
 #include "kube/persistent_volume.h"
@@ -9,15 +10,18 @@
 
 namespace kube::testobjects {
 
-inline PersistentVolume CsiPv(const std::string& name, const std::string& driver) {
+// A CSI PV of `driver`; the volume handle defaults to "<name>-handle".
+inline PersistentVolume CsiPv(const std::string& name, const std::string& driver,
+                              const std::string& handle = "",
+                              std::vector<std::string> access_modes = {"ReadWriteOnce"}) {
   PersistentVolume pv;
   pv.metadata.name = name;
   pv.spec.capacity_storage = "1Gi";
-  pv.spec.access_modes = {"ReadWriteOnce"};
+  pv.spec.access_modes = std::move(access_modes);
   pv.spec.persistent_volume_reclaim_policy = "Retain";
   CSIPersistentVolumeSource csi;
   csi.driver = driver;
-  csi.volume_handle = name + "-handle";
+  csi.volume_handle = handle.empty() ? name + "-handle" : handle;
   pv.spec.source = csi;
   return pv;
 }
