@@ -17,9 +17,9 @@
 
 #include "base/clock.h"
 #include "base/result.h"
+#include "kube/api_error.h"
 #include "kube/codec.h"
 #include "kube/config.h"
-#include "kube/api_error.h"
 #include "kube/http_transport.h"
 #include "kube/resource.h"
 #include "kube/token_bucket.h"
@@ -32,7 +32,7 @@ enum class PatchType { kMerge, kJson, kStrategicMerge };
 struct ListOptions {
   std::string resource_version;  // "" = consistent read from etcd
   std::string continue_token;
-  int64_t limit = 0;             // 0 = no paging
+  int64_t limit = 0;  // 0 = no paging
   std::string label_selector;
   std::string field_selector;
 };
@@ -66,8 +66,7 @@ class Client {
 
   // Sends one request and returns the body of a 2xx answer.
   base::Result<std::string> Request(std::string_view method, const std::string& path,
-                                    std::string_view body = {},
-                                    std::string_view content_type = {});
+                                    std::string_view body = {}, std::string_view content_type = {});
 
   template <class T>
   base::Result<T> Get(std::string_view ns, std::string_view name) {
@@ -119,8 +118,9 @@ class Client {
   base::Status Watch(std::string_view ns, const WatchOptions& options,
                      const std::function<bool(WatchEvent<T>&&)>& on_event, std::stop_token stop) {
     WatchDecoder<T> decoder(on_event);
-    auto status = StreamRequest(ResourcePath<T>(ns) + WatchQuery(options),
-                                [&](std::string_view chunk) { return decoder.Feed(chunk); }, stop);
+    auto status = StreamRequest(
+        ResourcePath<T>(ns) + WatchQuery(options),
+        [&](std::string_view chunk) { return decoder.Feed(chunk); }, stop);
     if (!status.ok()) return status;
     if (!decoder.error().message.empty()) return decoder.error();
     if (decoder.HasPartialEvent() && !stop.stop_requested()) {

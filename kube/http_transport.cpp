@@ -1,11 +1,10 @@
 #include "kube/http_transport.h"
 
 #include <curl/curl.h>
+#include <fmt/format.h>
 
 #include <cstdlib>
 #include <mutex>
-
-#include <fmt/format.h>
 
 #include "base/log.h"
 #include "kube/api_error.h"
@@ -184,8 +183,7 @@ base::Status HttpTransport::Prepare(Handle& h, const HttpRequest& request) {
     curl_easy_setopt(c, CURLOPT_SSL_VERIFYPEER, 0L);
     curl_easy_setopt(c, CURLOPT_SSL_VERIFYHOST, 0L);
   } else if (!config_.ca_pem.empty()) {
-    curl_blob ca{const_cast<char*>(config_.ca_pem.data()), config_.ca_pem.size(),
-                 CURL_BLOB_COPY};
+    curl_blob ca{const_cast<char*>(config_.ca_pem.data()), config_.ca_pem.size(), CURL_BLOB_COPY};
     curl_easy_setopt(c, CURLOPT_CAINFO_BLOB, &ca);
   }
   if (!config_.client_cert_pem.empty()) {
@@ -255,8 +253,8 @@ base::Result<HttpResponse> HttpTransport::Stream(
   curl_easy_getinfo(h->easy, CURLINFO_RESPONSE_CODE, &status);
   h->response.status = status;
   bool caller_stop = h->stopped_by_caller;
-  if (rc != CURLE_OK && !(caller_stop && (rc == CURLE_ABORTED_BY_CALLBACK ||
-                                          rc == CURLE_WRITE_ERROR))) {
+  if (rc != CURLE_OK &&
+      !(caller_stop && (rc == CURLE_ABORTED_BY_CALLBACK || rc == CURLE_WRITE_ERROR))) {
     std::string message = fmt::format("{} {}{}: {}", request.method, config_.server, request.path,
                                       curl_easy_strerror(rc));
     Release(std::move(h));

@@ -35,14 +35,14 @@
 namespace kube {
 
 struct ReflectorOptions {
-  std::chrono::milliseconds resync_period{0};      // 0 = no resync
-  int64_t page_size = 500;                         // list paging; 0 = one page
+  std::chrono::milliseconds resync_period{0};  // 0 = no resync
+  int64_t page_size = 500;                     // list paging; 0 = one page
   std::chrono::milliseconds backoff_initial{800};
   std::chrono::milliseconds backoff_max{30000};
-  int min_watch_timeout_seconds = 300;             // each watch lasts a random time in
-                                                   // [min, 2*min) so reconnects spread out
-  bool watch_list = true;                          // lists are streaming lists (WatchList)
-                                                   // while the server accepts them
+  int min_watch_timeout_seconds = 300;  // each watch lasts a random time in
+                                        // [min, 2*min) so reconnects spread out
+  bool watch_list = true;               // lists are streaming lists (WatchList)
+                                        // while the server accepts them
 };
 
 template <class T>
@@ -50,8 +50,8 @@ class Reflector {
  public:
   using Ptr = std::shared_ptr<const T>;
 
-  Reflector(ListerWatcher<T>& source, Store<T>& store, EventHandler<T>& handler, ReflectorOptions options,
-            base::Clock& clock = base::Clock::Real())
+  Reflector(ListerWatcher<T>& source, Store<T>& store, EventHandler<T>& handler,
+            ReflectorOptions options, base::Clock& clock = base::Clock::Real())
       : source_(source), store_(store), handler_(handler), options_(options), clock_(clock) {}
 
   // Blocks until `stop` is requested.
@@ -185,7 +185,7 @@ class Reflector {
     std::optional<std::map<std::string, Ptr>> initial;
     if (stream_list) initial.emplace();
     base::Error gone;
-    std::function<bool(WatchEvent<T>&&)> on_event = [&](WatchEvent<T>&& event) {
+    std::function<bool(WatchEvent<T> &&)> on_event = [&](WatchEvent<T>&& event) {
       if (event.type == WatchEventType::kError) {
         gone = event.error;
         if (gone.code == 0) gone.code = 500;

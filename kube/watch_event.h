@@ -4,10 +4,9 @@
 #pragma once
 
 #include <functional>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
-
-#include <nlohmann/json.hpp>
 
 #include "base/result.h"
 #include "kube/codec.h"
@@ -19,9 +18,9 @@ enum class WatchEventType { kAdded, kModified, kDeleted, kBookmark, kError };
 template <class T>
 struct WatchEvent {
   WatchEventType type = WatchEventType::kAdded;
-  T object;            // for kAdded/kModified/kDeleted; for kBookmark only metadata.resource_version
-                       // and metadata.annotations
-  base::Error error;   // for kError: the server's Status (code 410 = resourceVersion too old)
+  T object;           // for kAdded/kModified/kDeleted; for kBookmark only metadata.resource_version
+                      // and metadata.annotations
+  base::Error error;  // for kError: the server's Status (code 410 = resourceVersion too old)
 };
 
 // The annotation (value "true") on the BOOKMARK that ends the initial events

@@ -40,7 +40,8 @@ TEST_F(ClientCrudTest, VolumeAttachmentCreateGetListPatchDelete) {
       "", "crud-va", PatchType::kMerge,
       R"({"metadata":{"finalizers":["external-attacher/drv-example-com"],"annotations":{"csi.alpha.kubernetes.io/node-id":"n1"}}})");
   ASSERT_TRUE(merged.ok()) << merged.error().message;
-  EXPECT_EQ(merged->metadata.finalizers, std::vector<std::string>{"external-attacher/drv-example-com"});
+  EXPECT_EQ(merged->metadata.finalizers,
+            std::vector<std::string>{"external-attacher/drv-example-com"});
 
   // Status subresource: attached + metadata (as the attacher).
   auto status = attacher_->Patch<VolumeAttachment>(
@@ -60,8 +61,8 @@ TEST_F(ClientCrudTest, VolumeAttachmentCreateGetListPatchDelete) {
   // JSON patch with a failing test op is rejected, leaving the object alone.
   JsonPatch wrong_test;
   wrong_test.Test("/metadata/finalizers/0", "someone-else").Remove("/metadata/finalizers/0");
-  auto rejected = attacher_->Patch<VolumeAttachment>("", "crud-va", PatchType::kJson,
-                                                     wrong_test.Serialize());
+  auto rejected =
+      attacher_->Patch<VolumeAttachment>("", "crud-va", PatchType::kJson, wrong_test.Serialize());
   ASSERT_FALSE(rejected.ok());
   EXPECT_EQ(rejected.error().code, 422) << rejected.error().message;
 
@@ -85,8 +86,8 @@ TEST_F(ClientCrudTest, PersistentVolumeFinalizerJsonPatchAndDelete) {
   EXPECT_FALSE(created->metadata.has_finalizers_field);
 
   JsonPatch add;
-  add.Test("/metadata/finalizers", nullptr).Add("/metadata/finalizers",
-                                                nlohmann::json::array({"external-attacher/x"}));
+  add.Test("/metadata/finalizers", nullptr)
+      .Add("/metadata/finalizers", nlohmann::json::array({"external-attacher/x"}));
   auto patched =
       attacher_->Patch<PersistentVolume>("", "crud-pv", PatchType::kJson, add.Serialize());
   ASSERT_TRUE(patched.ok()) << patched.error().message;

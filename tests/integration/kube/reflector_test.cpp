@@ -150,8 +150,9 @@ TEST_F(ReflectorIntegrationTest, InitialListThenWatchDeliversEachChangeOnce) {
   for (int i = 0; i < 7; ++i) ASSERT_TRUE(recorder.AwaitEvent("basic-" + std::to_string(i), "add"));
   Create("basic-live", d);
   ASSERT_TRUE(recorder.AwaitEvent("basic-live", "add"));
-  ASSERT_TRUE(admin_->Patch<VolumeAttachment>("", "basic-live", PatchType::kMerge,
-                                              R"({"metadata":{"labels":{"x":"y"}}})")
+  ASSERT_TRUE(admin_
+                  ->Patch<VolumeAttachment>("", "basic-live", PatchType::kMerge,
+                                            R"({"metadata":{"labels":{"x":"y"}}})")
                   .ok());
   ASSERT_TRUE(recorder.AwaitEvent("basic-live", "update"));
   ASSERT_TRUE(admin_->Delete<VolumeAttachment>("", "basic-live").ok());

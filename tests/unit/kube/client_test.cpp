@@ -66,8 +66,10 @@ TEST_F(ClientTest, DefaultUserAgentIsCsiAttacherSlashVersion) {
 }
 
 TEST_F(ClientTest, ApiErrorIsDecodedFromStatusObject) {
-  server_.Script({404, {}, {StatusBody(404, "NotFound",
-                                       R"(volumeattachments.storage.k8s.io "x" not found)")}});
+  server_.Script(
+      {404,
+       {},
+       {StatusBody(404, "NotFound", R"(volumeattachments.storage.k8s.io "x" not found)")}});
   auto va = MakeClient()->Get<VolumeAttachment>("", "x");
   ASSERT_FALSE(va.ok());
   EXPECT_TRUE(IsNotFound(va.error()));
@@ -129,8 +131,11 @@ TEST_F(ClientTest, PatchUsesContentTypeAndSubresource) {
 }
 
 TEST_F(ClientTest, ListAndWatchQueriesCarryOptions) {
-  server_.Script({200, {}, {R"({"kind":"VolumeAttachmentList","metadata":{"resourceVersion":"9","continue":"c2"},"items":[)" +
-                            std::string(kVa) + "]}"}});
+  server_.Script(
+      {200,
+       {},
+       {R"({"kind":"VolumeAttachmentList","metadata":{"resourceVersion":"9","continue":"c2"},"items":[)" +
+        std::string(kVa) + "]}"}});
   server_.Script({200, {}, {}});
   auto client = MakeClient();
   ListOptions list_options;
@@ -140,7 +145,7 @@ TEST_F(ClientTest, ListAndWatchQueriesCarryOptions) {
   ASSERT_TRUE(list.ok()) << list.error().message;
   EXPECT_EQ(list->items.size(), 1u);
   EXPECT_EQ(list->metadata.continue_token, "c2");
-  std::function<bool(WatchEvent<VolumeAttachment>&&)> ignore = [](auto&&) { return true; };
+  std::function<bool(WatchEvent<VolumeAttachment> &&)> ignore = [](auto&&) { return true; };
   WatchOptions watch_options;
   watch_options.resource_version = "9";
   watch_options.timeout_seconds = 300;
@@ -154,7 +159,7 @@ TEST_F(ClientTest, ListAndWatchQueriesCarryOptions) {
 
 TEST_F(ClientTest, StreamingListWatchAsksForInitialEventsFromAConsistentRead) {
   server_.Script({200, {}, {}});
-  std::function<bool(WatchEvent<VolumeAttachment>&&)> ignore = [](auto&&) { return true; };
+  std::function<bool(WatchEvent<VolumeAttachment> &&)> ignore = [](auto&&) { return true; };
   WatchOptions options;
   options.send_initial_events = true;
   ASSERT_TRUE(MakeClient()->Watch<VolumeAttachment>("", options, ignore, {}).ok());
@@ -164,10 +169,10 @@ TEST_F(ClientTest, StreamingListWatchAsksForInitialEventsFromAConsistentRead) {
 }
 
 TEST_F(ClientTest, WatchWithGarbageOnStreamReturnsErrorAfterGoodEvents) {
-  server_.Script({200, {}, {R"({"type":"ADDED","object":)" + std::string(kVa) + "}\n",
-                            "this is not json\n"}});
+  server_.Script(
+      {200, {}, {R"({"type":"ADDED","object":)" + std::string(kVa) + "}\n", "this is not json\n"}});
   int events = 0;
-  std::function<bool(WatchEvent<VolumeAttachment>&&)> count = [&](auto&&) {
+  std::function<bool(WatchEvent<VolumeAttachment> &&)> count = [&](auto&&) {
     ++events;
     return true;
   };
@@ -179,7 +184,7 @@ TEST_F(ClientTest, WatchWithGarbageOnStreamReturnsErrorAfterGoodEvents) {
 
 TEST_F(ClientTest, WatchStreamCutMidObjectIsAnError) {
   server_.Script({200, {}, {R"({"type":"ADDED","object":{"metadata":{"na)"}});
-  std::function<bool(WatchEvent<VolumeAttachment>&&)> ignore = [](auto&&) { return true; };
+  std::function<bool(WatchEvent<VolumeAttachment> &&)> ignore = [](auto&&) { return true; };
   auto status = MakeClient()->Watch<VolumeAttachment>("", {}, ignore, {});
   ASSERT_FALSE(status.ok());
   EXPECT_NE(status.error().message.find("truncated"), std::string::npos) << status.error().message;
@@ -187,7 +192,7 @@ TEST_F(ClientTest, WatchStreamCutMidObjectIsAnError) {
 
 TEST_F(ClientTest, WatchOpenFailureCarriesHttpStatus) {
   server_.Script({410, {}, {StatusBody(410, "Expired", "too old resource version")}});
-  std::function<bool(WatchEvent<VolumeAttachment>&&)> ignore = [](auto&&) { return true; };
+  std::function<bool(WatchEvent<VolumeAttachment> &&)> ignore = [](auto&&) { return true; };
   auto status = MakeClient()->Watch<VolumeAttachment>("", {}, ignore, {});
   ASSERT_FALSE(status.ok());
   EXPECT_TRUE(IsGone(status.error()));

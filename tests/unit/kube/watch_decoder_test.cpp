@@ -23,9 +23,10 @@ constexpr std::string_view kAdded =
 TEST(WatchDecoder, DecodesEventsSplitAcrossArbitraryChunks) {
   Collected c;
   WatchDecoder<VolumeAttachment> decoder(c.handler);
-  std::string stream = std::string(kAdded) +
-                       R"({"type":"BOOKMARK","object":{"kind":"VolumeAttachment","metadata":{"resourceVersion":"12"}}})"
-                       "\n";
+  std::string stream =
+      std::string(kAdded) +
+      R"({"type":"BOOKMARK","object":{"kind":"VolumeAttachment","metadata":{"resourceVersion":"12"}}})"
+      "\n";
   for (char ch : stream) ASSERT_TRUE(decoder.Feed(std::string_view(&ch, 1)));
   ASSERT_EQ(c.events.size(), 2u);
   EXPECT_EQ(c.events[0].type, WatchEventType::kAdded);
@@ -84,9 +85,9 @@ TEST(WatchDecoder, UnknownTypeAndMissingObjectAreErrors) {
 TEST(WatchDecoder, WrongFieldTypeInObjectIsAnError) {
   Collected c;
   WatchDecoder<VolumeAttachment> decoder(c.handler);
-  EXPECT_FALSE(decoder.Feed(
-      R"({"type":"ADDED","object":{"metadata":{"name":"x"},"spec":{"attacher":42}}})"
-      "\n"));
+  EXPECT_FALSE(
+      decoder.Feed(R"({"type":"ADDED","object":{"metadata":{"name":"x"},"spec":{"attacher":42}}})"
+                   "\n"));
   EXPECT_TRUE(c.events.empty());
   EXPECT_NE(decoder.error().message.find("attacher"), std::string::npos);
 }
@@ -103,7 +104,7 @@ TEST(WatchDecoder, TruncatedTrailingLineIsHeldUntilComplete) {
 
 TEST(WatchDecoder, HandlerReturningFalseStopsWithoutError) {
   int seen = 0;
-  std::function<bool(WatchEvent<VolumeAttachment>&&)> stop_after_one = [&](auto&&) {
+  std::function<bool(WatchEvent<VolumeAttachment> &&)> stop_after_one = [&](auto&&) {
     ++seen;
     return false;
   };
