@@ -39,13 +39,7 @@ std::string ObjectName(const std::string& prefix, size_t index) {
 }
 
 base::Status CreateCsiNode(kube::Client& admin) {
-  kube::CSINode node;
-  node.metadata.name = kNodeName;
-  kube::CSINodeDriver driver;
-  driver.name = kDriverName;
-  driver.node_id = kNodeName;
-  node.spec.drivers.push_back(driver);
-  auto created = admin.Create(node);
+  auto created = admin.Create(kube::testobjects::Node(kNodeName, kDriverName, kNodeName));
   if (!created.ok()) return StatusOf(created.error(), "creating CSINode");
   return {};
 }

@@ -128,13 +128,7 @@ void AttacherTest::StartAttacher(std::vector<std::string> extra_args) {
 
 void AttacherTest::CreateCsiNode(const std::string& name, const std::string& driver,
                                  const std::string& node_id) {
-  kube::CSINode node;
-  node.metadata.name = name;
-  kube::CSINodeDriver d;
-  d.name = driver;
-  d.node_id = node_id;
-  node.spec.drivers.push_back(d);
-  auto r = admin_->Create(node);
+  auto r = admin_->Create(kube::testobjects::Node(name, driver, node_id));
   ASSERT_TRUE(r.ok()) << r.error().message;
 }
 
