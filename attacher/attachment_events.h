@@ -11,8 +11,8 @@
 #include <string>
 #include <string_view>
 
-#include "kube/event_recorder.h"
-#include "kube/volume_attachment.h"
+#include "kube/tools/event_recorder.h"
+#include "kube/api/storage/v1/volume_attachment.h"
 
 namespace attacher {
 

@@ -8,8 +8,8 @@
 #include "attacher/event_filters.h"
 #include "attacher/names.h"
 #include "base/log.h"
-#include "kube/event_handler.h"
-#include "kube/reflector.h"
+#include "kube/runtime/event_handler.h"
+#include "kube/runtime/reflector.h"
 
 namespace attacher {
 namespace {

@@ -32,12 +32,12 @@
 #include "attacher/handler.h"
 #include "base/clock.h"
 #include "base/result.h"
-#include "kube/csi_node.h"
-#include "kube/lister_watcher.h"
-#include "kube/persistent_volume.h"
-#include "kube/store.h"
-#include "kube/volume_attachment.h"
-#include "kube/work_queue.h"
+#include "kube/api/storage/v1/csi_node.h"
+#include "kube/runtime/lister_watcher.h"
+#include "kube/api/core/v1/persistent_volume.h"
+#include "kube/runtime/store.h"
+#include "kube/api/storage/v1/volume_attachment.h"
+#include "kube/runtime/work_queue.h"
 
 namespace attacher {
 

@@ -12,7 +12,7 @@
 #include "attacher/volume_source.h"
 #include "base/log.h"
 #include "csi/errors.h"
-#include "kube/api_error.h"
+#include "kube/client/api_error.h"
 
 namespace attacher {
 namespace {

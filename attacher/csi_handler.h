@@ -29,8 +29,8 @@
 #include "attacher/kubernetes_api.h"
 #include "attacher/volume_publisher.h"
 #include "base/clock.h"
-#include "kube/csi_node.h"
-#include "kube/store.h"
+#include "kube/api/storage/v1/csi_node.h"
+#include "kube/runtime/store.h"
 
 namespace attacher {
 

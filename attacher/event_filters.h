@@ -7,9 +7,9 @@
 #include <string>
 #include <string_view>
 
-#include "kube/persistent_volume.h"
-#include "kube/volume_attachment.h"
-#include "kube/work_queue.h"
+#include "kube/api/core/v1/persistent_volume.h"
+#include "kube/api/storage/v1/volume_attachment.h"
+#include "kube/runtime/work_queue.h"
 
 namespace attacher {
 

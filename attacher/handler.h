@@ -10,8 +10,8 @@
 #include <string>
 
 #include "base/result.h"
-#include "kube/persistent_volume.h"
-#include "kube/volume_attachment.h"
+#include "kube/api/core/v1/persistent_volume.h"
+#include "kube/api/storage/v1/volume_attachment.h"
 
 namespace attacher {
 

@@ -7,10 +7,10 @@
 #include <string>
 
 #include "base/result.h"
-#include "kube/client.h"
-#include "kube/persistent_volume.h"
-#include "kube/secret.h"
-#include "kube/volume_attachment.h"
+#include "kube/client/client.h"
+#include "kube/api/core/v1/persistent_volume.h"
+#include "kube/api/core/v1/secret.h"
+#include "kube/api/storage/v1/volume_attachment.h"
 
 namespace attacher {
 

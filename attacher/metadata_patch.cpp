@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "kube/codec.h"
-#include "kube/merge_patch.h"
+#include "kube/api/codec.h"
+#include "kube/api/merge_patch.h"
 
 namespace attacher {
 namespace {

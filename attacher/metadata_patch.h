@@ -9,8 +9,8 @@
 #include <string>
 #include <string_view>
 
-#include "kube/json_patch.h"
-#include "kube/object_meta.h"
+#include "kube/api/json_patch.h"
+#include "kube/api/object_meta.h"
 
 namespace attacher {
 

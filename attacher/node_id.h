@@ -9,9 +9,9 @@
 #include <string_view>
 
 #include "base/result.h"
-#include "kube/csi_node.h"
-#include "kube/store.h"
-#include "kube/volume_attachment.h"
+#include "kube/api/storage/v1/csi_node.h"
+#include "kube/runtime/store.h"
+#include "kube/api/storage/v1/volume_attachment.h"
 
 namespace attacher {
 

@@ -25,10 +25,10 @@
 #include "base/clock.h"
 #include "base/result.h"
 #include "csi/controller_client.h"
-#include "kube/csi_node.h"
-#include "kube/persistent_volume.h"
-#include "kube/store.h"
-#include "kube/volume_attachment.h"
+#include "kube/api/storage/v1/csi_node.h"
+#include "kube/api/core/v1/persistent_volume.h"
+#include "kube/runtime/store.h"
+#include "kube/api/storage/v1/volume_attachment.h"
 
 namespace attacher {
 

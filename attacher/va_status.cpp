@@ -2,9 +2,9 @@
 
 #include <utility>
 
-#include "kube/codec.h"
-#include "kube/merge_patch.h"
-#include "kube/meta_time.h"
+#include "kube/api/codec.h"
+#include "kube/api/merge_patch.h"
+#include "kube/api/meta_time.h"
 
 namespace attacher {
 namespace {

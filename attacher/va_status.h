@@ -11,7 +11,7 @@
 #include <optional>
 #include <string>
 
-#include "kube/volume_attachment.h"
+#include "kube/api/storage/v1/volume_attachment.h"
 
 namespace attacher {
 

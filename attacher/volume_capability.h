@@ -9,7 +9,7 @@
 
 #include "attacher/volume_publisher.h"
 #include "base/result.h"
-#include "kube/persistent_volume.h"
+#include "kube/api/core/v1/persistent_volume.h"
 
 namespace attacher {
 

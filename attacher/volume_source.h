@@ -10,9 +10,9 @@
 #include <memory>
 
 #include "base/result.h"
-#include "kube/persistent_volume.h"
-#include "kube/store.h"
-#include "kube/volume_attachment.h"
+#include "kube/api/core/v1/persistent_volume.h"
+#include "kube/runtime/store.h"
+#include "kube/api/storage/v1/volume_attachment.h"
 
 namespace attacher {
 

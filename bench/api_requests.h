@@ -10,7 +10,7 @@
 #include <string>
 
 #include "base/result.h"
-#include "kube/client.h"
+#include "kube/client/client.h"
 
 namespace bench {
 

@@ -1,6 +1,6 @@
 #include "bench/contender.h"
 
-#include "kube/config.h"
+#include "kube/client/config.h"
 
 namespace bench {
 namespace {

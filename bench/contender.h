@@ -13,7 +13,7 @@
 #include "base/result.h"
 #include "bench/floor_controller.h"
 #include "bench/options.h"
-#include "kube/client.h"
+#include "kube/client/client.h"
 #include "tests/support/process.h"
 
 namespace bench {

@@ -4,9 +4,9 @@
 #include "attacher/names.h"
 #include "attacher/va_status.h"
 #include "bench/objects.h"
-#include "kube/api_error.h"
-#include "kube/json_patch.h"
-#include "kube/persistent_volume.h"
+#include "kube/client/api_error.h"
+#include "kube/api/json_patch.h"
+#include "kube/api/core/v1/persistent_volume.h"
 
 namespace bench {
 

@@ -21,8 +21,8 @@
 
 #include "base/result.h"
 #include "bench/va_watch.h"
-#include "kube/client.h"
-#include "kube/work_queue.h"
+#include "kube/client/client.h"
+#include "kube/runtime/work_queue.h"
 
 namespace bench {
 

@@ -8,7 +8,7 @@
 #include <string>
 
 #include "base/result.h"
-#include "kube/client.h"
+#include "kube/client/client.h"
 
 namespace bench {
 

@@ -18,7 +18,7 @@
 
 #include "base/result.h"
 #include "bench/va_watch.h"
-#include "kube/client.h"
+#include "kube/client/client.h"
 
 namespace bench {
 

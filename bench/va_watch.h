@@ -12,8 +12,8 @@
 #include <thread>
 
 #include "base/result.h"
-#include "kube/client.h"
-#include "kube/volume_attachment.h"
+#include "kube/client/client.h"
+#include "kube/api/storage/v1/volume_attachment.h"
 
 namespace bench {
 

@@ -15,7 +15,7 @@
 #include "base/result.h"
 #include "bench/options.h"
 #include "bench/va_observer.h"
-#include "kube/client.h"
+#include "kube/client/client.h"
 
 namespace bench {
 

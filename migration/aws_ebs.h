@@ -4,7 +4,7 @@
 #include <string>
 
 #include "base/result.h"
-#include "kube/persistent_volume.h"
+#include "kube/api/core/v1/persistent_volume.h"
 
 namespace migration {
 

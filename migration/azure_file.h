@@ -3,7 +3,7 @@
 #pragma once
 
 #include "base/result.h"
-#include "kube/persistent_volume.h"
+#include "kube/api/core/v1/persistent_volume.h"
 
 namespace migration {
 

@@ -6,7 +6,7 @@
 
 #include <string_view>
 
-#include "kube/persistent_volume.h"
+#include "kube/api/core/v1/persistent_volume.h"
 
 namespace migration {
 

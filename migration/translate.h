@@ -7,7 +7,7 @@
 #include <string_view>
 
 #include "base/result.h"
-#include "kube/persistent_volume.h"
+#include "kube/api/core/v1/persistent_volume.h"
 
 namespace migration {
 

@@ -2,7 +2,7 @@
 // MIGRATION.md §2.6.
 #pragma once
 
-#include "kube/persistent_volume.h"
+#include "kube/api/core/v1/persistent_volume.h"
 
 namespace migration {
 

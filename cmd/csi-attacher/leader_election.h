@@ -25,9 +25,9 @@
 #include "base/clock.h"
 #include "base/result.h"
 #include "cmd/csi-attacher/options.h"
-#include "kube/client.h"
-#include "kube/config.h"
-#include "kube/leader_elector.h"
+#include "kube/client/client.h"
+#include "kube/client/config.h"
+#include "kube/tools/leader_elector.h"
 
 namespace csiattacher {
 

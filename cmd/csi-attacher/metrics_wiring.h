@@ -26,9 +26,9 @@
 #include "base/result.h"
 #include "cmd/csi-attacher/options.h"
 #include "csi/connection.h"
-#include "kube/store.h"
-#include "kube/volume_attachment.h"
-#include "kube/work_queue.h"
+#include "kube/runtime/store.h"
+#include "kube/api/storage/v1/volume_attachment.h"
+#include "kube/runtime/work_queue.h"
 #include "metrics/http_server.h"
 #include "metrics/registry.h"
 

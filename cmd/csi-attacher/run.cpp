@@ -8,6 +8,7 @@
 #include "base/flags.h"
 #include "base/log.h"
 #include "base/log_options.h"
+#include "base/version.h"
 #include "cmd/csi-attacher/feature_gates.h"
 #include "cmd/csi-attacher/leader_election.h"
 #include "cmd/csi-attacher/metrics_wiring.h"
@@ -17,13 +18,12 @@
 #include "csi/capabilities.h"
 #include "csi/connection.h"
 #include "csi/identity_client.h"
-#include "kube/client.h"
-#include "kube/config.h"
+#include "kube/client/client.h"
+#include "kube/client/config.h"
 
 namespace csiattacher {
 namespace {
 
-constexpr std::string_view kVersion = CSI_ATTACHER_VERSION;
 // Deadline of the short identity calls (GetPluginInfo, capabilities).
 constexpr std::chrono::seconds kCsiTimeout(1);
 constexpr int kExitFailure = 1;
@@ -51,7 +51,7 @@ int Serve(const Options& options, const FeatureGates& gates, const RunEnvironmen
 
   base::Result<kube::RestConfig> config = kube::LoadRestConfig(options.kubeconfig);
   if (!config.ok()) return Fail("Failed to build a Kubernetes config", config.error());
-  config->user_agent = "csi-attacher/" + std::string(kVersion);
+  config->user_agent = "csi-attacher/" + std::string(base::Version());
 
   if (base::Status s = CheckWorkerThreads(options); !s.ok()) return Fail(s.error().message);
   // Upstream's clientset checks the limits when it is built, just after.
@@ -172,10 +172,10 @@ int Run(const std::vector<std::string>& args, RunEnvironment env) {
   }
 
   if (options.show_version) {
-    *env.out << program << " " << kVersion << std::endl;
+    *env.out << program << " " << base::Version() << std::endl;
     return 0;
   }
-  LOG_INFO("Version").With("version", kVersion);
+  LOG_INFO("Version").With("version", base::Version());
 
   if (base::Status s = CheckHttpEndpoint(options); !s.ok()) return Fail(s.error().message);
 

@@ -15,9 +15,9 @@
 #include "base/hostname.h"
 #include "base/log.h"
 #include "csi/controller_client.h"
-#include "kube/event_api.h"
-#include "kube/event_recorder.h"
-#include "kube/lister_watcher.h"
+#include "kube/tools/event_api.h"
+#include "kube/tools/event_recorder.h"
+#include "kube/runtime/lister_watcher.h"
 
 namespace csiattacher {
 namespace {

@@ -5,7 +5,7 @@
 // Reconciler; runs them until `stop` and returns once all have stopped, with
 // in-flight CSI calls finished. The queues and caches report to
 // `attacher_metrics` while they run; failed attaches and detaches also become
-// Warning Events on their VolumeAttachment (kube/event_recorder.h).
+// Warning Events on their VolumeAttachment (kube/tools/event_recorder.h).
 #pragma once
 
 #include <stop_token>
@@ -15,7 +15,7 @@
 #include "cmd/csi-attacher/options.h"
 #include "csi/capabilities.h"
 #include "csi/connection.h"
-#include "kube/client.h"
+#include "kube/client/client.h"
 
 namespace csiattacher {
 

@@ -16,8 +16,8 @@
 #include <string_view>
 #include <vector>
 
-#include "kube/store.h"
-#include "kube/volume_attachment.h"
+#include "kube/runtime/store.h"
+#include "kube/api/storage/v1/volume_attachment.h"
 
 namespace csiattacher {
 

@@ -21,8 +21,8 @@
 #include <vector>
 
 #include "base/result.h"
-#include "kube/client.h"
-#include "kube/config.h"
+#include "kube/client/client.h"
+#include "kube/client/config.h"
 #include "tests/support/etcd_server.h"
 #include "tests/support/process.h"
 

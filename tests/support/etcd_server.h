@@ -9,7 +9,7 @@
 #include <string>
 
 #include "base/result.h"
-#include "kube/client.h"
+#include "kube/client/client.h"
 #include "tests/support/process.h"
 
 namespace testsupport {

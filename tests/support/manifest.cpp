@@ -11,7 +11,7 @@
 #include <regex>
 #include <vector>
 
-#include "kube/api_error.h"
+#include "kube/client/api_error.h"
 
 namespace testsupport {
 namespace {

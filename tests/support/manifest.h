@@ -14,7 +14,7 @@
 #include <string_view>
 
 #include "base/result.h"
-#include "kube/client.h"
+#include "kube/client/client.h"
 
 namespace testsupport {
 

@@ -13,7 +13,7 @@ ATTACHER_VERSION=v4.12.0
 
 PEERS_CACHE=${PEERS_CACHE:-$HOME/.cache/csi-attacher-peers}
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-export GOTOOLCHAIN=local CGO_ENABLED=0 GOFLAGS=-trimpath GOPROXY=${GOPROXY:-https://proxy.golang.org,direct}
+export GOTOOLCHAIN=local CGO_ENABLED=0 GOFLAGS=-trimpath
 
 log() { printf '[peers %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 

@@ -9,7 +9,7 @@
 #include <thread>
 
 #include "csi/proto/csi.grpc.pb.h"
-#include "kube/api_error.h"
+#include "kube/client/api_error.h"
 
 namespace attacher_it {
 namespace {

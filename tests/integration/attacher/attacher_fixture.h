@@ -15,10 +15,10 @@
 #include <string_view>
 #include <vector>
 
-#include "kube/client.h"
-#include "kube/csi_node.h"
-#include "kube/persistent_volume.h"
-#include "kube/volume_attachment.h"
+#include "kube/client/client.h"
+#include "kube/api/storage/v1/csi_node.h"
+#include "kube/api/core/v1/persistent_volume.h"
+#include "kube/api/storage/v1/volume_attachment.h"
 #include "tests/support/control_plane.h"
 #include "tests/support/process.h"
 #include "tests/support/test_objects.h"

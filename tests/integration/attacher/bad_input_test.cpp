@@ -2,7 +2,7 @@
 // or a silent skip (issue: attacher end to end, "Bad input").
 #include <gtest/gtest.h>
 
-#include "kube/secret.h"
+#include "kube/api/core/v1/secret.h"
 #include "tests/integration/attacher/attacher_fixture.h"
 
 namespace attacher_it {

@@ -9,7 +9,7 @@
 #include <thread>
 
 #include "base/file.h"
-#include "kube/event.h"
+#include "kube/api/core/v1/event.h"
 #include "tests/integration/attacher/attacher_fixture.h"
 #include "tests/support/files.h"
 

@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "attacher/names.h"
-#include "kube/lease.h"
+#include "kube/api/coordination/v1/lease.h"
 #include "tests/integration/attacher/attacher_fixture.h"
 #include "tests/support/free_port.h"
 #include "tests/support/http_get.h"

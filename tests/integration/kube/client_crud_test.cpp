@@ -4,8 +4,8 @@
 
 #include <set>
 
-#include "kube/api_error.h"
-#include "kube/json_patch.h"
+#include "kube/client/api_error.h"
+#include "kube/api/json_patch.h"
 #include "tests/integration/kube/cluster_fixture.h"
 #include "tests/support/test_objects.h"
 

@@ -8,7 +8,7 @@
 #include <memory>
 #include <utility>
 
-#include "kube/client.h"
+#include "kube/client/client.h"
 #include "tests/support/control_plane.h"
 
 namespace kube {

@@ -12,7 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "base/file.h"
-#include "kube/api_error.h"
+#include "kube/client/api_error.h"
 #include "tests/integration/kube/cluster_fixture.h"
 #include "tests/support/credentials.h"
 #include "tests/support/manifest.h"

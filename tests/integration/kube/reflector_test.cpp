@@ -1,7 +1,7 @@
 // Reflector against the real kube-apiserver: restarts, outages and a
 // compacted resourceVersion (410 Gone) must neither lose nor repeat events,
 // with streaming lists (WatchList) and with paged LISTs.
-#include "kube/reflector.h"
+#include "kube/runtime/reflector.h"
 
 #include <gtest/gtest.h>
 

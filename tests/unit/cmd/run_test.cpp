@@ -1,6 +1,7 @@
 // BEHAVIOR.md §1.4 startup order and exit codes, §2 CSI connection steps, and
 // §7 (positional arguments are an error), driven through Run() with
 // arguments, captured streams and logs, and an in-process CSI driver.
+#include "base/version.h"
 #include "cmd/csi-attacher/run.h"
 
 #include <gmock/gmock.h>
@@ -76,7 +77,7 @@ TEST_F(RunTest, HelpListsFlagsAndExitsZero) {
 
 TEST_F(RunTest, VersionPrintsProgramAndVersion) {
   EXPECT_EQ(RunWith({"--version"}), 0);
-  EXPECT_EQ(out_.str(), std::string("csi-attacher ") + CSI_ATTACHER_VERSION + "\n");
+  EXPECT_EQ(out_.str(), std::string("csi-attacher ") + std::string(base::Version()) + "\n");
   EXPECT_THAT(logs_.Grep("\"Version\""), IsEmpty());
 }
 

@@ -1,4 +1,4 @@
-#include "kube/base64.h"
+#include "kube/api/base64.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

@@ -2,14 +2,15 @@
 // (429 + Retry-After, 5xx, non-Status bodies, broken watch streams), against a
 // scripted loopback HTTP server. The same Client is exercised against the real
 // kube-apiserver in tests/integration/kube.
-#include "kube/client.h"
+#include "base/version.h"
+#include "kube/client/client.h"
 
 #include <gtest/gtest.h>
 
 #include <thread>
 
-#include "kube/api_error.h"
-#include "kube/volume_attachment.h"
+#include "kube/client/api_error.h"
+#include "kube/api/storage/v1/volume_attachment.h"
 #include "tests/support/scripted_http_server.h"
 
 namespace kube {
@@ -62,7 +63,7 @@ TEST_F(ClientTest, DefaultUserAgentIsCsiAttacherSlashVersion) {
   ASSERT_TRUE(client.ok());
   ASSERT_TRUE((*client)->Get<VolumeAttachment>("", "va-1").ok());
   EXPECT_EQ(server_.requests().at(0).headers["user-agent"],
-            std::string("csi-attacher/") + CSI_ATTACHER_VERSION);
+            std::string("csi-attacher/") + std::string(base::Version()));
 }
 
 TEST_F(ClientTest, ApiErrorIsDecodedFromStatusObject) {

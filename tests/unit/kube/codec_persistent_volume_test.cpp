@@ -4,7 +4,7 @@
 #include <string>
 #include <variant>
 
-#include "kube/codec.h"
+#include "kube/api/codec.h"
 
 namespace kube {
 namespace {

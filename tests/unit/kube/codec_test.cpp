@@ -1,5 +1,5 @@
 // Generic codec behaviour: metadata, errors, lists, Status.
-#include "kube/codec.h"
+#include "kube/api/codec.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

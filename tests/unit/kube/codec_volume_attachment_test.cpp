@@ -3,8 +3,8 @@
 
 #include <string>
 
-#include "kube/codec.h"
-#include "kube/merge_patch.h"
+#include "kube/api/codec.h"
+#include "kube/api/merge_patch.h"
 
 namespace kube {
 namespace {

@@ -1,4 +1,4 @@
-#include "kube/config.h"
+#include "kube/client/config.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "kube/base64.h"
+#include "kube/api/base64.h"
 #include "tests/support/temp_dir.h"
 
 namespace kube {

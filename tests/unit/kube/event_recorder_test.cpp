@@ -1,7 +1,7 @@
 // EventRecorder and EventCorrelator against an in-memory EventApi and a
 // FakeClock (BEHAVIOR.md §7: Warning Events on failures, rate-limited, a
 // missing events permission logged once).
-#include "kube/event_recorder.h"
+#include "kube/tools/event_recorder.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

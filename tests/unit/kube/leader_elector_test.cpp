@@ -1,6 +1,6 @@
 // LeaderElector against an in-memory Lease API and a FakeClock
 // (BEHAVIOR.md §3 and §7 "release the Lease").
-#include "kube/leader_elector.h"
+#include "kube/tools/leader_elector.h"
 
 #include <gtest/gtest.h>
 
@@ -12,7 +12,7 @@
 #include <thread>
 
 #include "base/clock.h"
-#include "kube/api_error.h"
+#include "kube/client/api_error.h"
 
 namespace kube {
 namespace {

@@ -1,7 +1,7 @@
 #include <gtest/gtest.h>
 
-#include "kube/json_patch.h"
-#include "kube/merge_patch.h"
+#include "kube/api/json_patch.h"
+#include "kube/api/merge_patch.h"
 
 namespace kube {
 namespace {

@@ -1,4 +1,4 @@
-#include "kube/rate_limiter.h"
+#include "kube/runtime/rate_limiter.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "kube/reflector.h"
+#include "kube/runtime/reflector.h"
 
 #include <gtest/gtest.h>
 
@@ -6,7 +6,7 @@
 #include <deque>
 #include <thread>
 
-#include "kube/volume_attachment.h"
+#include "kube/api/storage/v1/volume_attachment.h"
 
 namespace kube {
 namespace {

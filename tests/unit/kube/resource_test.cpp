@@ -1,4 +1,4 @@
-#include "kube/resource.h"
+#include "kube/api/resource.h"
 
 #include <gtest/gtest.h>
 

@@ -1,9 +1,9 @@
-#include "kube/store.h"
+#include "kube/runtime/store.h"
 
 #include <gtest/gtest.h>
 
-#include "kube/secret.h"
-#include "kube/volume_attachment.h"
+#include "kube/api/core/v1/secret.h"
+#include "kube/api/storage/v1/volume_attachment.h"
 
 namespace kube {
 namespace {

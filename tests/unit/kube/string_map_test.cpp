@@ -1,4 +1,4 @@
-#include "kube/string_map.h"
+#include "kube/api/string_map.h"
 
 #include <gtest/gtest.h>
 

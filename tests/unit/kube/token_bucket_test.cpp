@@ -1,4 +1,4 @@
-#include "kube/token_bucket.h"
+#include "kube/client/token_bucket.h"
 
 #include <gtest/gtest.h>
 

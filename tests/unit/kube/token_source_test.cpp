@@ -1,4 +1,4 @@
-#include "kube/token_source.h"
+#include "kube/client/token_source.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

@@ -2,8 +2,8 @@
 
 #include <vector>
 
-#include "kube/volume_attachment.h"
-#include "kube/watch_event.h"
+#include "kube/api/storage/v1/volume_attachment.h"
+#include "kube/api/watch_event.h"
 
 namespace kube {
 namespace {

@@ -1,4 +1,4 @@
-#include "kube/work_queue.h"
+#include "kube/runtime/work_queue.h"
 
 #include <fmt/format.h>
 #include <gmock/gmock.h>

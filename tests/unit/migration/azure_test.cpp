@@ -135,7 +135,7 @@ const std::string kResourceGroup = "kubernetes.io/azure-file-resource-group";
 
 // The first four rows are TestTranslateAzureFileInTreePVToCSI (its nil-PV
 // and no-azureFile rows cannot be written against a typed variant source; its
-// nodeStageSecretRef is not kept, see kube/persistent_volume.h).
+// nodeStageSecretRef is not kept, see kube/api/core/v1/persistent_volume.h).
 INSTANTIATE_TEST_SUITE_P(
     TestTranslateAzureFileInTreePVToCSI, AzureTranslationTest,
     ::testing::Values(

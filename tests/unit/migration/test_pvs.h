@@ -6,7 +6,7 @@
 #include <utility>
 #include <vector>
 
-#include "kube/persistent_volume.h"
+#include "kube/api/core/v1/persistent_volume.h"
 #include "migration/topology.h"
 
 namespace migration::testing {

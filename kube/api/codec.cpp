@@ -1,0 +1,41 @@
+#include "kube/api/codec.h"
+
+namespace kube {
+
+void to_json(nlohmann::json& j, const StringMap& map) {
+  j = nlohmann::json::object();
+  for (const auto& [key, value] : map) j[key] = value;
+}
+
+namespace codec_internal {
+
+namespace {
+
+// nlohmann prefixes its messages with "[json.exception.<kind>.<id>] ".
+std::string WithoutNlohmannTag(std::string_view message) {
+  if (message.starts_with("[json.exception.")) {
+    if (auto end = message.find("] "); end != std::string_view::npos) {
+      message.remove_prefix(end + 2);
+    }
+  }
+  return std::string(message);
+}
+
+}  // namespace
+
+base::Status Parse(std::string_view text, nlohmann::json& doc) {
+  try {
+    doc = nlohmann::json::parse(text);
+  } catch (const nlohmann::json::exception& e) {
+    return base::Error(WithoutNlohmannTag(e.what()));
+  }
+  return {};
+}
+
+base::Error DescribeFailure(const std::exception& e) {
+  return base::Error(WithoutNlohmannTag(e.what()));
+}
+
+}  // namespace codec_internal
+
+}  // namespace kube

@@ -1,0 +1,32 @@
+// ObjectMeta: the part of metadata.* the attacher and its caches read or write.
+// Everything else (managedFields, ownerReferences, generation, ...) is dropped
+// on decode. Missing fields decode to empty values; timestamps stay RFC 3339
+// strings because they are only compared for presence or passed through.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "kube/api/string_map.h"
+
+namespace kube {
+
+struct ObjectMeta {
+  std::string name;
+  std::string namespace_;  // empty for cluster-scoped kinds
+  std::string uid;
+  std::string resource_version;
+  std::string creation_timestamp;
+  std::string deletion_timestamp;  // empty = not being deleted
+  StringMap labels;
+  StringMap annotations;
+  std::vector<std::string> finalizers;
+  // Whether `finalizers` was present and non-null in the JSON. A JSON patch
+  // guarding the list must test `null` for an absent list but `[]` for an
+  // empty one. Encoding, like Go's omitempty, never writes an empty list.
+  bool has_finalizers_field = false;
+
+  bool operator==(const ObjectMeta&) const = default;
+};
+
+}  // namespace kube

@@ -1,0 +1,69 @@
+// VolumeAttachment (storage.k8s.io/v1): the object the attacher reconciles.
+// Holds spec and status in full (they are small) and the metadata subset of
+// ObjectMeta. An inline volume spec is rare and large, so it sits behind an
+// immutable shared pointer: copies of a VolumeAttachment share it, and
+// equality compares what it points to.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "kube/api/object_meta.h"
+#include "kube/api/core/v1/persistent_volume.h"
+#include "kube/api/string_map.h"
+
+namespace kube {
+
+struct VolumeAttachmentSource {
+  std::optional<std::string> persistent_volume_name;
+  std::shared_ptr<const PersistentVolumeSpec> inline_volume_spec;  // null = absent
+
+  friend bool operator==(const VolumeAttachmentSource& a, const VolumeAttachmentSource& b) {
+    if (a.persistent_volume_name != b.persistent_volume_name) return false;
+    if (!a.inline_volume_spec || !b.inline_volume_spec) {
+      return a.inline_volume_spec == b.inline_volume_spec;
+    }
+    return *a.inline_volume_spec == *b.inline_volume_spec;
+  }
+};
+
+struct VolumeAttachmentSpec {
+  std::string attacher;
+  std::string node_name;
+  VolumeAttachmentSource source;
+
+  bool operator==(const VolumeAttachmentSpec&) const = default;
+};
+
+struct VolumeError {
+  std::string time;  // RFC 3339
+  std::string message;
+  std::optional<int32_t> error_code;  // gRPC code of a failed attach
+
+  bool operator==(const VolumeError&) const = default;
+};
+
+struct VolumeAttachmentStatus {
+  bool attached = false;
+  StringMap attachment_metadata;
+  std::optional<VolumeError> attach_error;
+  std::optional<VolumeError> detach_error;
+
+  bool operator==(const VolumeAttachmentStatus&) const = default;
+};
+
+struct VolumeAttachment {
+  static constexpr std::string_view kKind = "VolumeAttachment";
+  static constexpr std::string_view kApiVersion = "storage.k8s.io/v1";
+
+  ObjectMeta metadata;
+  VolumeAttachmentSpec spec;
+  VolumeAttachmentStatus status;
+
+  bool operator==(const VolumeAttachment&) const = default;
+};
+
+}  // namespace kube

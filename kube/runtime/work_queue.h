@@ -1,0 +1,171 @@
+// WorkQueue: the rate-limiting queue of object keys that feeds a controller's
+// workers, with client-go's workqueue semantics:
+//  - a key waits in the queue at most once, however often it is added;
+//  - a key handed out by Get() is not handed out again before Done(); adds in
+//    between mark it dirty and Done() queues it again, so one worker handles a
+//    key at a time and no update is lost;
+//  - AddAfter()/AddRateLimited() add a key later, timed by the Clock; one
+//    background thread services every delay, and for a key that is already
+//    waiting the earlier deadline wins;
+//  - after ShutDown() nothing is added and nothing more is handed out (queued
+//    keys are dropped, so a terminating process stops taking work); keys in
+//    flight may still be Done().
+//
+// Lanes: every add names a lane, kNormal or kUrgent; each lane is FIFO. Get()
+// hands out urgent keys first, except that while normal keys wait at most
+// kUrgentBurst urgent keys are handed out in a row, then the oldest normal key
+// (so the normal lane always drains at 1/(kUrgentBurst+1) of the hand-outs or
+// better). A key waits in one lane only: an urgent add of a key waiting (or
+// dirty in flight) as normal moves it to the end of the urgent lane; a normal
+// add never moves a key out of the urgent lane. Metrics do not see lanes:
+// depth, adds and latencies count both alike.
+//
+// Thread-safe: every method may be called from any thread. Add/Get/Done are
+// O(1) on average, AddAfter O(log n).
+#pragma once
+
+#include <chrono>
+#include <condition_variable>
+#include <cstddef>
+#include <list>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <stop_token>
+#include <string>
+#include <thread>
+#include <unordered_map>
+
+#include "base/clock.h"
+#include "kube/runtime/rate_limiter.h"
+
+namespace kube {
+
+// Observer for the workqueue_* metrics (BEHAVIOR.md §4). The queue calls it
+// with its lock held, so implementations must be quick and must not call back
+// into the queue.
+class WorkQueueMetrics {
+ public:
+  virtual ~WorkQueueMetrics() = default;
+  virtual void OnAdd() {}                         // workqueue_adds_total
+  virtual void OnDepth(size_t depth) {}           // workqueue_depth
+  virtual void OnQueueLatency(double seconds) {}  // workqueue_queue_duration_seconds (add→get)
+  virtual void OnWorkDuration(double seconds) {}  // workqueue_work_duration_seconds (get→done)
+  virtual void OnRetry() {}                       // workqueue_retries_total
+};
+
+class WorkQueue {
+ public:
+  enum class Lane { kNormal, kUrgent };
+  // Urgent keys handed out in a row, at most, while a normal key waits.
+  static constexpr int kUrgentBurst = 3;
+
+  // `metrics` may be null; otherwise it must outlive the queue.
+  WorkQueue(std::string name, base::Clock& clock, std::chrono::milliseconds retry_base,
+            std::chrono::milliseconds retry_max, WorkQueueMetrics* metrics = nullptr);
+  // Shuts down (without draining) and joins the timer thread.
+  ~WorkQueue();
+  WorkQueue(const WorkQueue&) = delete;
+  WorkQueue& operator=(const WorkQueue&) = delete;
+
+  // The `name` label of the workqueue metrics, e.g. "csi-attacher-va".
+  const std::string& name() const { return name_; }
+
+  void Add(const std::string& key, Lane lane = Lane::kNormal);
+  // Adds `key` to `lane` once `delay` has passed; a delay <= 0 adds at once.
+  // Counts as a retry in the metrics, as client-go's delaying queue does. For a
+  // key already waiting on a delay, the earlier deadline and the more urgent
+  // lane win.
+  void AddAfter(const std::string& key, base::Clock::Duration delay, Lane lane = Lane::kNormal);
+  // AddAfter(key, per-key exponential backoff from retry_base up to retry_max,
+  // lane).
+  void AddRateLimited(const std::string& key, Lane lane = Lane::kNormal);
+  // Resets the backoff of `key`; call it when the key was processed successfully.
+  void Forget(const std::string& key);
+  int NumRequeues(const std::string& key) const;
+
+  // Blocks until a key is ready and hands it out; the caller must call Done(key)
+  // when it has finished with it. Returns nullopt once the queue is shut down.
+  std::optional<std::string> Get();
+  // Ends the processing of a key returned by Get(); no-op for any other key.
+  void Done(const std::string& key);
+
+  // Stops accepting adds and wakes every Get() caller. Does not wait.
+  void ShutDown();
+  // ShutDown(), then blocks until every key in flight is Done(). Must not be
+  // called by a worker that itself holds a key.
+  void ShutDownWithDrain();
+
+  // Keys ready to be handed out, in both lanes (not counting dirty keys still
+  // in flight, nor delayed keys).
+  size_t Len() const;
+
+  // Gauges read at scrape time: total and longest time the keys in flight have
+  // been processed so far (workqueue_unfinished_work_seconds,
+  // workqueue_longest_running_processor_seconds).
+  double UnfinishedWorkSeconds() const;
+  double LongestRunningProcessorSeconds() const;
+
+ private:
+  using TimePoint = base::Clock::TimePoint;
+  using LaneQueue = std::list<std::string>;
+  // A key added and not yet handed out.
+  struct Dirty {
+    TimePoint added;
+    Lane lane;
+    // Its place in lanes_[lane]; none while the key is in flight (Done()
+    // queues it).
+    std::optional<LaneQueue::iterator> queued;
+  };
+  struct Delayed {
+    std::string key;
+    Lane lane;
+  };
+  using Timers = std::multimap<TimePoint, Delayed>;
+  struct InFlightSeconds {
+    double total = 0;
+    double longest = 0;
+  };
+
+  void AddLocked(const std::string& key, TimePoint now, Lane lane);
+  // Appends `key` to the lane `dirty` names and wakes a Get().
+  void Enqueue(const std::string& key, Dirty& dirty);
+  // The lane the next Get() takes from; at least one lane holds a key.
+  Lane NextLane();
+  LaneQueue& Queue(Lane lane) { return lanes_[static_cast<size_t>(lane)]; }
+  void ShutDownLocked();
+  InFlightSeconds MeasureInFlight() const;
+  void RunTimers();
+
+  const std::string name_;
+  base::Clock& clock_;
+  WorkQueueMetrics* const metrics_;
+  ItemExponentialRateLimiter limiter_;  // has its own lock
+
+  // mu_ guards every member below it except timer_thread_.
+  mutable std::mutex mu_;
+  std::condition_variable ready_cv_;   // Get(): a lane non-empty or shutting down
+  std::condition_variable drain_cv_;   // ShutDownWithDrain(): processing_ empty
+  std::condition_variable timers_cv_;  // timer thread, while it has no timer to sleep on
+  // Keys to hand out, one FIFO per Lane (std::list: an urgent add moves a
+  // key between lanes in O(1)). Each is in dirty_ and not in processing_.
+  LaneQueue lanes_[2];
+  // Urgent keys handed out in a row while a normal key waited.
+  int urgent_streak_ = 0;
+  // Keys added and not yet handed out (queued, or in flight and re-added).
+  // Its size is workqueue_depth.
+  std::unordered_map<std::string, Dirty> dirty_;
+  // Keys handed out and not yet Done, with the time they were handed out.
+  std::unordered_map<std::string, TimePoint> processing_;
+  // Delayed adds by deadline (ties in AddAfter order), and each key's entry.
+  Timers timers_;
+  std::unordered_map<std::string, Timers::iterator> timer_of_key_;
+  // Cuts the timer thread's current sleep short: a new earliest deadline or
+  // shutdown. Replaced before every sleep.
+  std::stop_source timer_wake_;
+  bool shutting_down_ = false;
+
+  std::thread timer_thread_;  // last, so it starts after everything it uses
+};
+
+}  // namespace kube
