@@ -1,15 +1,18 @@
-// HttpServer: the sidecar's small plain-HTTP/1.1 endpoint (BEHAVIOR.md §4).
-// Serves exactly the registered paths (exact match, query string ignored, any
-// method; HEAD gets headers only) and 404 "404 page not found" for everything
-// else. One acceptor thread handles each connection to completion, one
-// request per connection ("Connection: close"), with 5 s socket timeouts so a
-// stalled client cannot hold it for long: scrapes and probes are rare and
-// cheap.
+// HttpServer: the sidecars' small plain-HTTP/1.1 endpoint (/metrics,
+// /healthz/...). Serves exactly the registered paths (exact match, query
+// string ignored, any method; HEAD gets headers only) and 404 "404 page not
+// found" for everything else.
+//
+// Clients never wait on each other: one thread runs an epoll loop over
+// non-blocking sockets (HttpConnectionLoop), every wait on a client has a
+// deadline, and a capped number of connections drops the longest-waiting one
+// for a new client (HttpServerLimits). Keep-alive and pipelining are served
+// in order; a request head over the limit gets 431.
 //
 // Thread-safety: Handle() may be called at any time from any thread (the
 // leader-election health check is registered after the server starts);
-// handlers run on the acceptor thread and must be thread-safe against the
-// rest of the program.
+// handlers run on the server's thread, must be quick and must be thread-safe
+// against the rest of the program.
 #pragma once
 
 #include <functional>
@@ -21,14 +24,13 @@
 #include <thread>
 
 #include "base/result.h"
+#include "metrics/http_limits.h"
+#include "metrics/http_response.h"
 
 namespace metrics {
 
-struct HttpResponse {
-  int status = 200;
-  std::string body;
-  std::string content_type = "text/plain; charset=utf-8";
-};
+class HttpConnectionLoop;
+
 using HttpHandler = std::function<HttpResponse()>;
 
 class HttpServer {
@@ -36,8 +38,9 @@ class HttpServer {
   // Listens on `address` ("host:port"; empty host = all interfaces, IPv6
   // literals in brackets, port 0 = any free port) and starts serving. A listen
   // failure is an error (the caller exits 1).
-  static base::Result<std::unique_ptr<HttpServer>> Start(std::string_view address);
-  // Stops accepting, waits for the request being handled, closes the socket.
+  static base::Result<std::unique_ptr<HttpServer>> Start(std::string_view address,
+                                                         const HttpServerLimits& limits = {});
+  // Stops serving, closes every connection and the listening socket.
   ~HttpServer();
   HttpServer(const HttpServer&) = delete;
   HttpServer& operator=(const HttpServer&) = delete;
@@ -49,16 +52,15 @@ class HttpServer {
 
  private:
   HttpServer(int listen_fd, int wake_fd, int port);
-  void AcceptLoop();
-  void Serve(int fd);
   HttpResponse Respond(std::string_view path);
 
   const int listen_fd_;
-  const int wake_fd_;  // eventfd: written once to stop the acceptor
+  const int wake_fd_;  // eventfd: written once to stop the loop
   const int port_;
   std::mutex mu_;  // guards handlers_
   std::map<std::string, HttpHandler, std::less<>> handlers_;
-  std::thread acceptor_;  // last: starts after everything it uses
+  std::unique_ptr<HttpConnectionLoop> loop_;
+  std::thread thread_;  // runs loop_ until wake_fd_ is written
 };
 
 }  // namespace metrics

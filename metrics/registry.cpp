@@ -9,8 +9,6 @@
 namespace metrics {
 namespace {
 
-using LabelPairs = std::vector<std::pair<std::string, std::string>>;
-
 std::string_view StabilityPrefix(Stability stability) {
   switch (stability) {
     case Stability::kAlpha:
@@ -45,20 +43,6 @@ LabelPairs SortedPairs(const std::vector<std::string>& names, const LabelValues&
   }
   std::sort(pairs.begin(), pairs.end());
   return pairs;
-}
-
-// Children in exposition order: by label values, label names sorted.
-template <class T>
-std::vector<std::pair<LabelPairs, const T*>> Ordered(
-    const std::vector<std::string>& names,
-    const std::map<LabelValues, std::unique_ptr<T>>& children) {
-  std::vector<std::pair<LabelPairs, const T*>> out;
-  out.reserve(children.size());
-  for (const auto& [values, child] : children) {
-    out.emplace_back(SortedPairs(names, values), child.get());
-  }
-  std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-  return out;
 }
 
 }  // namespace
@@ -106,27 +90,42 @@ T& ChildFamily<T>::WithLabels(const LabelValues& values) {
   return *child;
 }
 
+template <class T>
+std::vector<std::pair<LabelPairs, const T*>> ChildFamily<T>::OrderedChildren() const {
+  // Children live as long as the family and their keys never change, so
+  // their addresses may be read after the lock is released.
+  std::vector<std::pair<const LabelValues*, const T*>> children;
+  {
+    std::lock_guard lock(mu_);
+    children.reserve(children_.size());
+    for (const auto& [values, child] : children_) children.emplace_back(&values, child.get());
+  }
+  std::vector<std::pair<LabelPairs, const T*>> out;
+  out.reserve(children.size());
+  for (const auto& [values, child] : children) {
+    out.emplace_back(SortedPairs(desc_.label_names, *values), child);
+  }
+  std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  return out;
+}
+
 template class ChildFamily<Counter>;
 template class ChildFamily<Gauge>;
 template class ChildFamily<Histogram>;
 
-void CounterFamily::Write(std::string& out) const {
-  std::lock_guard lock(mu_);
-  if (children_.empty()) return;
+template <class T>
+void Family::WriteValues(std::string& out,
+                         const std::vector<std::pair<LabelPairs, const T*>>& children) const {
+  if (children.empty()) return;
   WriteHeader(out);
-  for (const auto& [labels, child] : Ordered(desc_.label_names, children_)) {
+  for (const auto& [labels, child] : children) {
     AppendSample(out, desc_.name, labels, child->Value());
   }
 }
 
-void GaugeFamily::Write(std::string& out) const {
-  std::lock_guard lock(mu_);
-  if (children_.empty()) return;
-  WriteHeader(out);
-  for (const auto& [labels, child] : Ordered(desc_.label_names, children_)) {
-    AppendSample(out, desc_.name, labels, child->Value());
-  }
-}
+void CounterFamily::Write(std::string& out) const { WriteValues(out, OrderedChildren()); }
+
+void GaugeFamily::Write(std::string& out) const { WriteValues(out, OrderedChildren()); }
 
 HistogramFamily::HistogramFamily(Desc desc, std::vector<double> bounds)
     : ChildFamily(std::move(desc), Type::kHistogram), bounds_(std::move(bounds)) {
@@ -140,11 +139,11 @@ std::unique_ptr<Histogram> HistogramFamily::MakeChild() const {
 }
 
 void HistogramFamily::Write(std::string& out) const {
-  std::lock_guard lock(mu_);
-  if (children_.empty()) return;
+  auto children = OrderedChildren();
+  if (children.empty()) return;
   WriteHeader(out);
   const std::string bucket = desc_.name + "_bucket";
-  for (const auto& [labels, child] : Ordered(desc_.label_names, children_)) {
+  for (const auto& [labels, child] : children) {
     Histogram::Snapshot snapshot = child->Read();
     LabelPairs with_le = labels;
     with_le.emplace_back("le", "");
@@ -205,7 +204,7 @@ void FunctionFamily::Write(std::string& out) const {
 template <class F, class... Args>
 F& Registry::Add(Desc desc, Args&&... args) {
   std::string name = desc.name;
-  auto family = std::make_unique<F>(std::move(desc), std::forward<Args>(args)...);
+  auto family = std::make_shared<F>(std::move(desc), std::forward<Args>(args)...);
   F& ref = *family;
   std::lock_guard lock(mu_);
   if (!families_.emplace(std::move(name), std::move(family)).second) {
@@ -233,9 +232,14 @@ void Registry::Remove(const std::string& name) {
 }
 
 std::string Registry::Expose() const {
+  std::vector<std::shared_ptr<const Family>> families;
+  {
+    std::lock_guard lock(mu_);
+    families.reserve(families_.size());
+    for (const auto& [name, family] : families_) families.push_back(family);
+  }
   std::string out;
-  std::lock_guard lock(mu_);
-  for (const auto& [name, family] : families_) family->Write(out);
+  for (const auto& family : families) family->Write(out);
   return out;
 }
 

@@ -13,9 +13,13 @@
 // values, HELP prefixed with the Kubernetes stability level ("[ALPHA] ").
 //
 // Thread-safety: everything may be called from any thread. Updates are
-// lock-free; child lookup and Expose() take the family's mutex; function
-// families call their functions under that mutex, so a Registration's
-// destructor waits for a scrape that is using its function.
+// lock-free. A scrape must never stall the controller's threads, so Expose()
+// holds the registry's mutex only to copy the list of families (shared, so a
+// family removed meanwhile lives until the scrape ends) and a family's mutex
+// only to copy its child pointers; formatting runs under no lock that child
+// lookup, registration or removal takes. Function families call their
+// functions under their own mutex, so a Registration's destructor waits for a
+// scrape that is using its function.
 #pragma once
 
 #include <atomic>
@@ -25,6 +29,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace metrics {
@@ -40,6 +45,8 @@ struct Desc {
 };
 
 using LabelValues = std::vector<std::string>;
+// (label name, label value), as written in the exposition.
+using LabelPairs = std::vector<std::pair<std::string, std::string>>;
 
 class Counter {
  public:
@@ -100,6 +107,10 @@ class Family {
   // Throws std::logic_error when the count does not match the label names.
   void CheckArity(const LabelValues& values) const;
   void WriteHeader(std::string& out) const;
+  // Header and one sample per child, for children holding one value.
+  template <class T>
+  void WriteValues(std::string& out,
+                   const std::vector<std::pair<LabelPairs, const T*>>& children) const;
   const Desc desc_;
   const Type type_;
 };
@@ -113,6 +124,9 @@ class ChildFamily : public Family {
  protected:
   using Family::Family;
   virtual std::unique_ptr<T> MakeChild() const = 0;
+  // The children in exposition order (label pairs sorted by name, children
+  // by those pairs), copied under mu_ and sorted after releasing it.
+  std::vector<std::pair<LabelPairs, const T*>> OrderedChildren() const;
   mutable std::mutex mu_;  // guards children_
   std::map<LabelValues, std::unique_ptr<T>> children_;
 };
@@ -201,7 +215,7 @@ class Registry {
   F& Add(Desc desc, Args&&... args);
 
   mutable std::mutex mu_;  // guards families_
-  std::map<std::string, std::unique_ptr<Family>> families_;
+  std::map<std::string, std::shared_ptr<Family>> families_;
 };
 
 // Bucket helpers, as client_golang's ExponentialBuckets.

@@ -1,38 +1,25 @@
-// The metrics/healthz endpoint (BEHAVIOR.md §4, §3 health check hook).
+// The metrics/healthz endpoint's routes (BEHAVIOR.md §4, §3 health check hook).
 #include "metrics/http_server.h"
 
-#include <arpa/inet.h>
 #include <gtest/gtest.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
-#include <unistd.h>
 
 #include <string>
+
+#include "tests/unit/metrics/http_test_client.h"
 
 namespace metrics {
 namespace {
 
-// Sends `request` to 127.0.0.1:`port` and returns the whole response.
-std::string Exchange(int port, const std::string& request) {
-  int fd = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_port = htons(static_cast<uint16_t>(port));
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  if (connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) != 0) {
-    close(fd);
-    return "connect failed";
-  }
-  send(fd, request.data(), request.size(), MSG_NOSIGNAL);
-  std::string response;
-  char buf[4096];
-  for (ssize_t n; (n = recv(fd, buf, sizeof(buf), 0)) > 0;) response.append(buf, n);
-  close(fd);
-  return response;
-}
-
+// The whole stream of one request on its own connection, which the server
+// closes after the answer ("Connection: close").
 std::string Get(int port, const std::string& path, const std::string& method = "GET") {
-  return Exchange(port, method + " " + path + " HTTP/1.1\r\nHost: x\r\n\r\n");
+  HttpTestClient client(port);
+  if (!client.Send(method + " " + path + " HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")) {
+    return "send failed";
+  }
+  std::string response;
+  client.AwaitClosed(&response);
+  return response;
 }
 
 class HttpServerTest : public ::testing::Test {
@@ -59,6 +46,7 @@ TEST_F(HttpServerTest, ServesTheMetricsPathForAnyMethod) {
 TEST_F(HttpServerTest, HeadGetsHeadersOnly) {
   std::string r = Get(server_->port(), "/metrics", "HEAD");
   EXPECT_EQ(r.rfind("HTTP/1.1 200 OK\r\n", 0), 0u);
+  EXPECT_NE(r.find("Content-Length: 4\r\n"), std::string::npos);
   EXPECT_EQ(r.substr(r.size() - 4), "\r\n\r\n");
 }
 
@@ -100,6 +88,17 @@ TEST(HttpServerStartTest, EmptyHostListensOnAllInterfaces) {
   ASSERT_TRUE(server.ok()) << server.error().message;
   (*server)->Handle("/m", [] { return HttpResponse{200, "x"}; });
   EXPECT_EQ(Get((*server)->port(), "/m").rfind("HTTP/1.1 200", 0), 0u);
+}
+
+TEST(HttpServerStartTest, StoppingClosesOpenConnections) {
+  auto server = HttpServer::Start("127.0.0.1:0");
+  ASSERT_TRUE(server.ok()) << server.error().message;
+  HttpTestClient idle((*server)->port());
+  HttpTestClient half_sent((*server)->port());
+  ASSERT_TRUE(half_sent.Send("GET /metrics HT"));
+  server->reset();
+  EXPECT_TRUE(idle.AwaitClosed());
+  EXPECT_TRUE(half_sent.AwaitClosed());
 }
 
 }  // namespace

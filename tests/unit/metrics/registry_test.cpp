@@ -3,7 +3,12 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <future>
 #include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
 
 #include "metrics/text_format.h"
 
@@ -122,6 +127,45 @@ TEST(RegistryTest, RemoveDropsTheFamily) {
   registry.Remove("g");
   EXPECT_EQ(registry.Expose(), "");
   registry.AddGauge({"g", "G again."});
+}
+
+// A scrape must not stall the controller: while one is rendering (held inside
+// a scrape-time function here), registering, removing, creating children and
+// updating all go ahead. The work runs on its own thread with a generous
+// bound so a regression fails instead of deadlocking the test.
+TEST(RegistryTest, ScrapeInProgressDoesNotBlockUpdatesRegistrationOrRemoval) {
+  Registry registry;
+  CounterFamily& calls = registry.AddCounter({"calls_total", "Calls.", Stability::kNone, {"m"}});
+  registry.AddGauge({"removed", "Removed."}).WithLabels({}).Set(1);
+  std::promise<void> rendering;
+  std::promise<void> finish_rendering;
+  std::shared_future<void> may_finish = finish_rendering.get_future().share();
+  FunctionFamily::Registration slow =
+      registry.AddFunctions({"m_slow", "Slow."}, Type::kGauge).Add([&rendering, may_finish] {
+        rendering.set_value();
+        may_finish.wait();
+        return std::vector<Sample>{{{}, 1}};
+      });
+  std::string exposition;
+  std::thread scrape([&registry, &exposition] { exposition = registry.Expose(); });
+  rendering.get_future().wait();
+
+  std::future<void> worker = std::async(std::launch::async, [&registry, &calls] {
+    calls.WithLabels({"new"}).Inc();
+    registry.AddGauge({"added", "Added."}).WithLabels({}).Set(2);
+    registry.Remove("removed");
+  });
+  const bool worker_done = worker.wait_for(std::chrono::seconds(10)) == std::future_status::ready;
+  finish_rendering.set_value();
+  scrape.join();
+  EXPECT_TRUE(worker_done) << "a scrape in progress blocked the registry";
+  worker.wait();
+  EXPECT_NE(exposition.find("m_slow 1\n"), std::string::npos) << exposition;
+  slow.Reset();
+  const std::string after = registry.Expose();
+  EXPECT_NE(after.find("calls_total{m=\"new\"} 1\n"), std::string::npos) << after;
+  EXPECT_NE(after.find("added 2\n"), std::string::npos) << after;
+  EXPECT_EQ(after.find("removed"), std::string::npos) << after;
 }
 
 }  // namespace
