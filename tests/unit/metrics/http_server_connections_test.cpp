@@ -10,13 +10,15 @@
 #include <future>
 #include <memory>
 #include <string>
-#include <vector>
 
 #include "metrics/http_server.h"
-#include "tests/unit/metrics/http_test_client.h"
+#include "tests/support/raw_http_client.h"
 
 namespace metrics {
 namespace {
+
+using testsupport::OpenWaitingClients;
+using testsupport::RawHttpClient;
 
 using namespace std::chrono_literals;
 using SteadyClock = std::chrono::steady_clock;
@@ -42,7 +44,7 @@ bool SaysClose(const std::string& response) {
 
 TEST_F(HttpServerConnectionsTest, KeepAliveServesRequestsOneAfterAnotherOnOneConnection) {
   Start();
-  HttpTestClient client(port());
+  RawHttpClient client(port());
   ASSERT_TRUE(client.Send(kGetMetrics));
   std::string first = client.ReadResponse();
   EXPECT_TRUE(IsOk(first)) << first;
@@ -58,14 +60,14 @@ TEST_F(HttpServerConnectionsTest, ConnectionCloseHttp10AndBodiesCloseAfterTheAns
   for (std::string request :
        {"GET /metrics HTTP/1.1\r\nConnection: close\r\n\r\n", "GET /metrics HTTP/1.0\r\n\r\n",
         "POST /metrics HTTP/1.1\r\nContent-Length: 5\r\n\r\nhello"}) {
-    HttpTestClient client(port());
+    RawHttpClient client(port());
     ASSERT_TRUE(client.Send(request));
     std::string response = client.ReadResponse();
     EXPECT_TRUE(IsOk(response)) << request << response;
     EXPECT_TRUE(SaysClose(response)) << request << response;
     EXPECT_TRUE(client.AwaitClosed()) << request;
   }
-  HttpTestClient http10_keep_alive(port());
+  RawHttpClient http10_keep_alive(port());
   const std::string request = "GET /metrics HTTP/1.0\r\nConnection: keep-alive\r\n\r\n";
   ASSERT_TRUE(http10_keep_alive.Send(request));
   EXPECT_FALSE(SaysClose(http10_keep_alive.ReadResponse()));
@@ -75,7 +77,7 @@ TEST_F(HttpServerConnectionsTest, ConnectionCloseHttp10AndBodiesCloseAfterTheAns
 
 TEST_F(HttpServerConnectionsTest, PipelinedRequestsInOneWriteAreAnsweredInOrder) {
   Start();
-  HttpTestClient client(port());
+  RawHttpClient client(port());
   ASSERT_TRUE(client.Send(kGetMetrics + "GET /nothing-here HTTP/1.1\r\n\r\n" +
                           "HEAD /metrics?q=1 HTTP/1.1\r\n\r\n" +
                           "GET /metrics HTTP/1.1\r\nConnection: close\r\n\r\n"));
@@ -99,28 +101,28 @@ TEST_F(HttpServerConnectionsTest, OversizedHeadGets431ThenCloseAndServingGoesOn)
   limits.max_header_bytes = 1024;
   Start(limits);
   // A whole megabyte of header, as an attacker would send it.
-  HttpTestClient client(port());
+  RawHttpClient client(port());
   ASSERT_TRUE(client.Send("GET /metrics HTTP/1.1\r\nX-Big: " + std::string(1 << 20, 'a')));
   std::string response = client.ReadResponse();
   EXPECT_EQ(response.rfind("HTTP/1.1 431 Request Header Fields Too Large\r\n", 0), 0u) << response;
   EXPECT_TRUE(SaysClose(response));
   EXPECT_TRUE(client.AwaitClosed());
   // A complete head one byte over the limit gets the same answer.
-  HttpTestClient over(port());
+  RawHttpClient over(port());
   std::string head = "GET /metrics HTTP/1.1\r\nX: ";
   head += std::string(1024 - head.size() - 3, 'b') + "\r\n\r\n";
   ASSERT_EQ(head.size(), 1025u);
   ASSERT_TRUE(over.Send(head));
   EXPECT_EQ(over.ReadResponse().rfind("HTTP/1.1 431 ", 0), 0u);
 
-  HttpTestClient next(port());
+  RawHttpClient next(port());
   ASSERT_TRUE(next.Send(kGetMetrics));
   EXPECT_TRUE(IsOk(next.ReadResponse()));
 }
 
 TEST_F(HttpServerConnectionsTest, MalformedRequestGets400ThenClose) {
   Start();
-  HttpTestClient client(port());
+  RawHttpClient client(port());
   ASSERT_TRUE(client.Send("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"));
   std::string response = client.ReadResponse();
   EXPECT_EQ(response.rfind("HTTP/1.1 400 Bad Request\r\n", 0), 0u) << response;
@@ -132,7 +134,7 @@ TEST_F(HttpServerConnectionsTest, HalfSentRequestIsDroppedAtTheHeaderTimeout) {
   limits.header_timeout = 300ms;
   Start(limits);
   const auto start = SteadyClock::now();
-  HttpTestClient client(port());
+  RawHttpClient client(port());
   ASSERT_TRUE(client.Send("GET /metrics HTTP/1.1\r\nHo"));
   EXPECT_TRUE(client.AwaitClosed());
   EXPECT_GE(SteadyClock::now() - start, limits.header_timeout);
@@ -142,7 +144,7 @@ TEST_F(HttpServerConnectionsTest, TricklingHeadDoesNotExtendTheHeaderTimeout) {
   HttpServerLimits limits;
   limits.header_timeout = 300ms;
   Start(limits);
-  HttpTestClient client(port());
+  RawHttpClient client(port());
   // One byte every 20 ms for up to 10 s: were each byte to restart the
   // deadline, the connection would outlive the trickle.
   const std::string request = "GET /metrics HTTP/1.1\r\nX-Slow: " + std::string(500, 'a');
@@ -165,7 +167,7 @@ TEST_F(HttpServerConnectionsTest, KeptAliveConnectionIsClosedAtTheIdleTimeout) {
   HttpServerLimits limits;
   limits.idle_timeout = 300ms;
   Start(limits);
-  HttpTestClient client(port());
+  RawHttpClient client(port());
   const auto asked = SteadyClock::now();  // the idle wait starts after this
   ASSERT_TRUE(client.Send(kGetMetrics));
   ASSERT_TRUE(IsOk(client.ReadResponse()));
@@ -177,12 +179,9 @@ TEST_F(HttpServerConnectionsTest, AtTheCapTheLongestWaitingConnectionIsDropped) 
   HttpServerLimits limits;
   limits.max_connections = 3;
   Start(limits);
-  std::vector<std::unique_ptr<HttpTestClient>> half_sent;
-  for (int i = 0; i < 3; ++i) {
-    half_sent.push_back(std::make_unique<HttpTestClient>(port()));
-    ASSERT_TRUE(half_sent.back()->Send("GET /metrics HTTP/1.1\r\n"));
-  }
-  HttpTestClient newcomer(port());
+  auto half_sent = OpenWaitingClients(port(), 3, "GET /metrics HTTP/1.1\r\n");
+  ASSERT_EQ(half_sent.size(), 3u);
+  RawHttpClient newcomer(port());
   EXPECT_TRUE(half_sent[0]->AwaitClosed()) << "the oldest waiting connection goes first";
   for (int i = 1; i < 3; ++i) {
     ASSERT_TRUE(half_sent[i]->Send("Host: x\r\n\r\n"));
@@ -196,12 +195,12 @@ TEST_F(HttpServerConnectionsTest, AtTheCapAnIdleKeptAliveConnectionGoesBeforeANe
   HttpServerLimits limits;
   limits.max_connections = 2;
   Start(limits);
-  HttpTestClient idle(port());
+  RawHttpClient idle(port());
   ASSERT_TRUE(idle.Send(kGetMetrics));
   ASSERT_TRUE(IsOk(idle.ReadResponse()));  // now idle, waiting for its next request
-  HttpTestClient half_sent(port());
+  RawHttpClient half_sent(port());
   ASSERT_TRUE(half_sent.Send("GET /metrics HTTP/1.1\r\n"));
-  HttpTestClient newcomer(port());
+  RawHttpClient newcomer(port());
   EXPECT_TRUE(idle.AwaitClosed());
   ASSERT_TRUE(half_sent.Send("\r\n"));
   EXPECT_TRUE(IsOk(half_sent.ReadResponse()));
@@ -219,14 +218,14 @@ TEST_F(HttpServerConnectionsTest, AtTheCapAResponseBeingReadIsKeptOverWaitingCli
     answering.set_value();
     return HttpResponse{200, big};
   });
-  HttpTestClient slow_reader(port());
+  RawHttpClient slow_reader(port());
   ASSERT_TRUE(slow_reader.Send("GET /big HTTP/1.1\r\n\r\n"));
   // The loop thread writes what fits right after the handler returns and
   // only then looks at further connections.
   answering.get_future().wait();
-  HttpTestClient half_sent(port());
+  RawHttpClient half_sent(port());
   ASSERT_TRUE(half_sent.Send("GET /metrics HTTP/1.1\r\n"));
-  HttpTestClient newcomer(port());
+  RawHttpClient newcomer(port());
   EXPECT_TRUE(half_sent.AwaitClosed());
   std::string response = slow_reader.ReadResponse();
   ASSERT_TRUE(IsOk(response.substr(0, 40)));
@@ -239,12 +238,9 @@ TEST_F(HttpServerConnectionsTest, HalfSentRequestsDoNotDelayOtherClients) {
   HttpServerLimits limits;
   limits.header_timeout = std::chrono::hours(1);
   Start(limits);
-  std::vector<std::unique_ptr<HttpTestClient>> attackers;
-  for (int i = 0; i < 100; ++i) {
-    attackers.push_back(std::make_unique<HttpTestClient>(port()));
-    ASSERT_TRUE(attackers.back()->Send("GET /metrics HTTP/1.1\r\nHo"));
-  }
-  HttpTestClient probe(port());
+  auto attackers = OpenWaitingClients(port(), 100, "GET /metrics HTTP/1.1\r\nHo");
+  ASSERT_EQ(attackers.size(), 100u);
+  RawHttpClient probe(port());
   ASSERT_TRUE(probe.Send(kGetMetrics));
   EXPECT_TRUE(IsOk(probe.ReadResponse()));
   ASSERT_TRUE(attackers.front()->Send("st: x\r\n\r\n"));

@@ -5,15 +5,17 @@
 
 #include <string>
 
-#include "tests/unit/metrics/http_test_client.h"
+#include "tests/support/raw_http_client.h"
 
 namespace metrics {
 namespace {
 
+using testsupport::RawHttpClient;
+
 // The whole stream of one request on its own connection, which the server
 // closes after the answer ("Connection: close").
 std::string Get(int port, const std::string& path, const std::string& method = "GET") {
-  HttpTestClient client(port);
+  RawHttpClient client(port);
   if (!client.Send(method + " " + path + " HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")) {
     return "send failed";
   }
@@ -93,8 +95,8 @@ TEST(HttpServerStartTest, EmptyHostListensOnAllInterfaces) {
 TEST(HttpServerStartTest, StoppingClosesOpenConnections) {
   auto server = HttpServer::Start("127.0.0.1:0");
   ASSERT_TRUE(server.ok()) << server.error().message;
-  HttpTestClient idle((*server)->port());
-  HttpTestClient half_sent((*server)->port());
+  RawHttpClient idle((*server)->port());
+  RawHttpClient half_sent((*server)->port());
   ASSERT_TRUE(half_sent.Send("GET /metrics HT"));
   server->reset();
   EXPECT_TRUE(idle.AwaitClosed());

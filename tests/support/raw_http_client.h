@@ -1,4 +1,4 @@
-// HttpTestClient: a raw loopback TCP client for the HTTP endpoint's tests,
+// RawHttpClient: a raw loopback TCP client for tests of the HTTP endpoint,
 // able to send partial or pipelined requests and to read responses one at a
 // time by their Content-Length. Every blocking call gives up after a
 // generous safety bound, so a broken server fails a test instead of hanging
@@ -13,16 +13,18 @@
 
 #include <cerrno>
 #include <cstdlib>
+#include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
-namespace metrics {
+namespace testsupport {
 
-class HttpTestClient {
+class RawHttpClient {
  public:
   static constexpr int kSafetySeconds = 10;
 
-  explicit HttpTestClient(int port) : fd_(socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0)) {
+  explicit RawHttpClient(int port) : fd_(socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0)) {
     timeval safety{kSafetySeconds, 0};
     setsockopt(fd_, SOL_SOCKET, SO_RCVTIMEO, &safety, sizeof(safety));
     setsockopt(fd_, SOL_SOCKET, SO_SNDTIMEO, &safety, sizeof(safety));
@@ -32,9 +34,9 @@ class HttpTestClient {
     addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
     connected_ = connect(fd_, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) == 0;
   }
-  ~HttpTestClient() { close(fd_); }
-  HttpTestClient(const HttpTestClient&) = delete;
-  HttpTestClient& operator=(const HttpTestClient&) = delete;
+  ~RawHttpClient() { close(fd_); }
+  RawHttpClient(const RawHttpClient&) = delete;
+  RawHttpClient& operator=(const RawHttpClient&) = delete;
 
   bool connected() const { return connected_; }
 
@@ -102,4 +104,16 @@ class HttpTestClient {
   std::string buffered_;
 };
 
-}  // namespace metrics
+// `count` connections that each sent `first_bytes` (an unfinished request,
+// say) and wait; empty if any failed to connect or send.
+inline std::vector<std::unique_ptr<RawHttpClient>> OpenWaitingClients(
+    int port, int count, std::string_view first_bytes) {
+  std::vector<std::unique_ptr<RawHttpClient>> clients;
+  for (int i = 0; i < count; ++i) {
+    clients.push_back(std::make_unique<RawHttpClient>(port));
+    if (!clients.back()->connected() || !clients.back()->Send(first_bytes)) return {};
+  }
+  return clients;
+}
+
+}  // namespace testsupport
