@@ -7,6 +7,10 @@
 // Handlers run on this thread, one request per connection per turn, so they
 // must be quick (rendering metrics, reading a flag).
 //
+// Time is the real monotonic clock, not base::Clock: epoll_wait's timeout
+// cannot follow a fake clock. The deadline rules themselves (ClientWaits)
+// take time as an argument and are tested with made-up times.
+//
 // Run() returns once the wake descriptor becomes readable; destroying the
 // loop closes every connection. Not thread-safe: Run() on one thread.
 #pragma once

@@ -1,8 +1,9 @@
 // HttpServerLimits: how long and how much the HTTP endpoint grants each
-// client. The defaults suit kubelet probes and Prometheus scrapes (one small
-// request each, answered in milliseconds) while an attacker holding many
-// idle or half-sent connections neither exhausts the process's descriptors
-// nor delays anyone: waits end at a deadline and the connection cap drops the
+// client (docs/attacher.md §7 row 9; upstream grants unlimited time). The
+// defaults suit kubelet probes and Prometheus scrapes (one small request
+// each, answered in milliseconds) while an attacker holding many idle or
+// half-sent connections neither exhausts the process's descriptors nor
+// delays anyone: waits end at a deadline and the connection cap drops the
 // longest-waiting connection for a new one.
 #pragma once
 

@@ -1,7 +1,7 @@
 // HttpServer: the sidecars' small plain-HTTP/1.1 endpoint (/metrics,
-// /healthz/...). Serves exactly the registered paths (exact match, query
-// string ignored, any method; HEAD gets headers only) and 404 "404 page not
-// found" for everything else.
+// /healthz/...; docs/attacher.md §4, its limits §7 row 9). Serves exactly the
+// registered paths (exact match, query string ignored, any method; HEAD gets
+// headers only) and 404 "404 page not found" for everything else.
 //
 // Clients never wait on each other: one thread runs an epoll loop over
 // non-blocking sockets (HttpConnectionLoop), every wait on a client has a

@@ -1,8 +1,7 @@
-// The HTTP endpoint's connection rules: keep-alive, pipelining, 431, the
-// header and idle timeouts, the connection cap with the longest-waiting
-// connection dropped first, and no client delaying another. Timeouts are
-// configured short; time is only checked as a lower bound (nothing is
-// dropped before its deadline) and by generous safety bounds.
+// The HTTP endpoint's connection rules (docs/attacher.md §7 row 9): keep-alive, pipelining, 431,
+// the header and idle timeouts, the connection cap with the longest-waiting connection dropped
+// first, and no client delaying another. Timeouts are configured short; time is only checked as a
+// lower bound (nothing is dropped before its deadline) and by generous safety bounds.
 #include <gtest/gtest.h>
 #include <poll.h>
 

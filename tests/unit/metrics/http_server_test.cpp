@@ -1,4 +1,4 @@
-// The metrics/healthz endpoint's routes (BEHAVIOR.md §4, §3 health check hook).
+// The metrics/healthz endpoint's routes (docs/attacher.md §4, §3 health check hook).
 #include "metrics/http_server.h"
 
 #include <gtest/gtest.h>

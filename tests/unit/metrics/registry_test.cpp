@@ -1,4 +1,4 @@
-// Exposition in the Prometheus text format 0.0.4 (BEHAVIOR.md §4).
+// Exposition in the Prometheus text format 0.0.4 (docs/attacher.md §4).
 #include "metrics/registry.h"
 
 #include <gtest/gtest.h>
