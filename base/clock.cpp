@@ -1,5 +1,7 @@
 #include "base/clock.h"
 
+#include <algorithm>
+
 namespace base {
 
 Clock& Clock::Real() {
@@ -28,10 +30,11 @@ std::chrono::system_clock::time_point FakeClock::WallNow() const {
 
 bool FakeClock::SleepUntil(TimePoint deadline, std::stop_token stop) {
   std::unique_lock lock(mu_);
-  ++sleepers_;
+  auto sleeper = deadlines_.insert(deadline);
   cv_.notify_all();
   bool reached = cv_.wait(lock, stop, [&] { return TimePoint(offset_) >= deadline; });
-  --sleepers_;
+  deadlines_.erase(sleeper);
+  cv_.notify_all();
   return reached;
 }
 
@@ -43,12 +46,20 @@ void FakeClock::Advance(Duration d) {
 
 int FakeClock::Sleepers() const {
   std::lock_guard lock(mu_);
-  return sleepers_;
+  return static_cast<int>(deadlines_.size());
 }
 
 void FakeClock::AwaitSleepers(int n) const {
   std::unique_lock lock(mu_);
-  cv_.wait(lock, [&] { return sleepers_ >= n; });
+  cv_.wait(lock, [&] { return static_cast<int>(deadlines_.size()) >= n; });
+}
+
+bool FakeClock::AwaitSleeperDeadlines(const std::vector<TimePoint>& deadlines,
+                                      std::chrono::milliseconds timeout) const {
+  std::unique_lock lock(mu_);
+  return cv_.wait_for(lock, timeout, [&] {
+    return std::equal(deadlines_.begin(), deadlines_.end(), deadlines.begin(), deadlines.end());
+  });
 }
 
 }  // namespace base

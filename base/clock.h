@@ -5,6 +5,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
+#include <set>
 #include <stop_token>
 #include <vector>
 
@@ -57,13 +58,19 @@ class FakeClock final : public Clock {
   int Sleepers() const;
   // Blocks (in real time) until at least n threads sleep on this clock.
   void AwaitSleepers(int n) const;
+  // Blocks (in real time, at most `timeout`) until the threads asleep on this
+  // clock are exactly those with `deadlines` (earliest first); returns whether
+  // they became so. Lets tests assert when a timer will fire, instead of
+  // checking after a partial Advance() that a woken thread has not acted yet.
+  bool AwaitSleeperDeadlines(const std::vector<TimePoint>& deadlines,
+                             std::chrono::milliseconds timeout) const;
 
  private:
   mutable std::mutex mu_;
   mutable std::condition_variable_any cv_;
   Duration offset_{};
   std::chrono::system_clock::time_point wall_start_;
-  int sleepers_ = 0;
+  std::multiset<TimePoint> deadlines_;  // one per thread in SleepUntil
 };
 
 }  // namespace base

@@ -188,12 +188,11 @@ TEST_F(WorkQueueTest, DoneForKeyNotInFlightIsIgnored) {
 }
 
 TEST_F(WorkQueueTest, AddAfterFiresOnlyOnceTheClockPassesTheDelay) {
+  const base::Clock::TimePoint start = clock_.Now();
   queue_.AddAfter("a", 1s);
-  clock_.AwaitSleepers(1);
+  ASSERT_TRUE(clock_.AwaitSleeperDeadlines({start + 1s}, 5s));
   EXPECT_EQ(queue_.Len(), 0u);
-  clock_.Advance(999ms);
-  EXPECT_EQ(queue_.Len(), 0u);
-  clock_.Advance(1ms);
+  clock_.Advance(1s);
   EXPECT_THAT(GetWithin5s(queue_), Optional(std::string("a")));
 }
 
@@ -204,13 +203,15 @@ TEST_F(WorkQueueTest, AddAfterWithoutDelayAddsAtOnce) {
 }
 
 TEST_F(WorkQueueTest, EarlierDeadlineForTheSameKeyWins) {
+  const base::Clock::TimePoint start = clock_.Now();
   queue_.AddAfter("a", 10s);
-  clock_.AwaitSleepers(1);
+  ASSERT_TRUE(clock_.AwaitSleeperDeadlines({start + 10s}, 5s));
   queue_.AddAfter("a", 1s);
   queue_.AddAfter("a", 5s);  // later than the pending deadline: ignored
-  clock_.Advance(999ms);
+  // The timer thread is woken and sleeps again, now until the earlier deadline.
+  ASSERT_TRUE(clock_.AwaitSleeperDeadlines({start + 1s}, 5s));
   EXPECT_EQ(queue_.Len(), 0u);
-  clock_.Advance(1ms);
+  clock_.Advance(1s);
   ASSERT_THAT(GetWithin5s(queue_), Optional(std::string("a")));
   queue_.Done("a");
 
