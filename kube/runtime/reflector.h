@@ -12,10 +12,10 @@
 // whose differences to the cache become add/update/delete events, so nothing is
 // missed and nothing is reported twice. Errors back off exponentially (initial
 // → max, reset by success). Every resync period, OnUpdate(obj, obj) is called
-// for each cached object. HasSynced() turns true after the first complete list.
+// for each cached object. HasSynced() turns true after the first complete list;
+// WaitForSync() blocks until then.
 #pragma once
 
-#include <atomic>
 #include <chrono>
 #include <map>
 #include <mutex>
@@ -27,6 +27,7 @@
 
 #include "base/clock.h"
 #include "base/log.h"
+#include "base/notification.h"
 #include "kube/client/api_error.h"
 #include "kube/runtime/event_handler.h"
 #include "kube/runtime/lister_watcher.h"
@@ -85,7 +86,9 @@ class Reflector {
     }
   }
 
-  bool HasSynced() const { return synced_.load(); }
+  bool HasSynced() const { return synced_.HasBeenNotified(); }
+  // Blocks until HasSynced() or `stop`; returns HasSynced().
+  bool WaitForSync(std::stop_token stop) const { return synced_.WaitForNotification(stop); }
 
   std::string LastResourceVersion() const {
     std::lock_guard lock(rv_mu_);
@@ -167,7 +170,7 @@ class Reflector {
     for (const auto& [key, gone] : old) handler_.OnDelete(gone);
     SetResourceVersion(std::move(rv));
     need_list_ = false;
-    synced_ = true;
+    synced_.Notify();
     LOG_V(4, "Listed").With("resource", ResourceTraits<T>::kPlural).With("count", fresh.size());
   }
 
@@ -265,7 +268,7 @@ class Reflector {
 
   void ResyncLoop(std::stop_token stop) {
     while (clock_.SleepFor(options_.resync_period, stop)) {
-      if (!synced_) continue;
+      if (!HasSynced()) continue;
       for (const auto& object : store_.List()) handler_.OnUpdate(object, object);
     }
   }
@@ -275,7 +278,7 @@ class Reflector {
   EventHandler<T>& handler_;
   const ReflectorOptions options_;
   base::Clock& clock_;
-  std::atomic<bool> synced_{false};
+  base::Notification synced_;
   bool need_list_ = true;                  // Run's thread only: the store is stale
   bool watch_list_ = options_.watch_list;  // Run's thread only: false once rejected
   mutable std::mutex rv_mu_;  // guards last_rv_ (read by tests/metrics, written by Run)

@@ -2,42 +2,23 @@
 
 #include <gtest/gtest.h>
 
-#include <condition_variable>
-#include <deque>
 #include <thread>
 
+#include "base/clock.h"
 #include "kube/api/storage/v1/volume_attachment.h"
+#include "scripted_api.h"
 
 namespace kube {
 namespace {
 
 using namespace std::chrono_literals;
-using VA = VolumeAttachment;
-
-VA MakeVa(std::string name, std::string rv) {
-  VA va;
-  va.metadata.name = std::move(name);
-  va.metadata.resource_version = std::move(rv);
-  return va;
-}
-
-ObjectList<VA> Page(std::vector<VA> items, std::string rv, std::string continue_token = "") {
-  ObjectList<VA> list;
-  list.items = std::move(items);
-  list.metadata.resource_version = std::move(rv);
-  list.metadata.continue_token = std::move(continue_token);
-  return list;
-}
-
-WatchEvent<VA> Event(WatchEventType type, VA va) {
-  WatchEvent<VA> e;
-  e.type = type;
-  e.object = std::move(va);
-  return e;
-}
+using testing::MakeEvent;
+using testing::MakeVa;
+using testing::Page;
+using testing::VA;
 
 WatchEvent<VA> InitialEventsEnd(std::string rv) {
-  auto e = Event(WatchEventType::kBookmark, MakeVa("", std::move(rv)));
+  auto e = MakeEvent(WatchEventType::kBookmark, MakeVa("", std::move(rv)));
   e.object.metadata.annotations[kInitialEventsEndAnnotation] = "true";
   return e;
 }
@@ -56,105 +37,6 @@ ReflectorOptions Paged() {
   return options;
 }
 
-// A scripted API: each List/Watch call pops the next scripted answer; a Watch
-// with nothing scripted blocks until stopped, like an idle watch.
-class FakeListerWatcher final : public ListerWatcher<VA> {
- public:
-  struct WatchScript {
-    std::vector<WatchEvent<VA>> events;
-    base::Status end;  // returned after the events
-  };
-
-  void ScriptList(base::Result<ObjectList<VA>> answer) {
-    std::lock_guard lock(mu_);
-    lists_.push_back(std::move(answer));
-  }
-  void ScriptWatch(WatchScript script) {
-    std::lock_guard lock(mu_);
-    watches_.push_back(std::move(script));
-    cv_.notify_all();
-  }
-
-  base::Result<ObjectList<VA>> List(const ListOptions& options) override {
-    std::lock_guard lock(mu_);
-    list_calls_.push_back(options);
-    if (lists_.empty()) return base::Error("no scripted list", 500);
-    auto answer = std::move(lists_.front());
-    lists_.pop_front();
-    return answer;
-  }
-
-  base::Status Watch(const WatchOptions& options,
-                     const std::function<bool(WatchEvent<VA>&&)>& on_event,
-                     std::stop_token stop) override {
-    WatchScript script;
-    {
-      std::unique_lock lock(mu_);
-      watch_calls_.push_back(options);
-      cv_.notify_all();
-      cv_.wait(lock, stop, [&] { return !watches_.empty(); });
-      if (stop.stop_requested()) return {};
-      script = std::move(watches_.front());
-      watches_.pop_front();
-    }
-    for (auto& e : script.events) {
-      if (!on_event(std::move(e))) break;
-    }
-    return script.end;
-  }
-
-  std::vector<ListOptions> list_calls() {
-    std::lock_guard lock(mu_);
-    return list_calls_;
-  }
-  std::vector<WatchOptions> watch_calls() {
-    std::lock_guard lock(mu_);
-    return watch_calls_;
-  }
-  // Waits (real time, bounded) until Watch has been called n times.
-  bool AwaitWatchCalls(size_t n) {
-    std::unique_lock lock(mu_);
-    return cv_.wait_for(lock, 5s, [&] { return watch_calls_.size() >= n; });
-  }
-
- private:
-  std::mutex mu_;
-  std::condition_variable_any cv_;
-  std::deque<base::Result<ObjectList<VA>>> lists_;
-  std::deque<WatchScript> watches_;
-  std::vector<ListOptions> list_calls_;
-  std::vector<WatchOptions> watch_calls_;
-};
-
-class RecordingHandler final : public EventHandler<VA> {
- public:
-  void OnAdd(const Ptr& o) override { Record("add " + o->metadata.name); }
-  void OnUpdate(const Ptr& a, const Ptr& b) override {
-    Record("update " + b->metadata.name + " " + a->metadata.resource_version + "->" +
-           b->metadata.resource_version);
-  }
-  void OnDelete(const Ptr& o) override { Record("delete " + o->metadata.name); }
-
-  std::vector<std::string> events() {
-    std::lock_guard lock(mu_);
-    return events_;
-  }
-  bool AwaitCount(size_t n) {
-    std::unique_lock lock(mu_);
-    return cv_.wait_for(lock, 5s, [&] { return events_.size() >= n; });
-  }
-
- private:
-  void Record(std::string e) {
-    std::lock_guard lock(mu_);
-    events_.push_back(std::move(e));
-    cv_.notify_all();
-  }
-  std::mutex mu_;
-  std::condition_variable cv_;
-  std::vector<std::string> events_;
-};
-
 class ReflectorTest : public ::testing::Test {
  protected:
   void Start(ReflectorOptions options) {
@@ -167,9 +49,9 @@ class ReflectorTest : public ::testing::Test {
   }
 
   base::FakeClock clock_;
-  FakeListerWatcher api_;
+  testing::ScriptedListerWatcher api_;
   Store<VA> store_;
-  RecordingHandler handler_;
+  testing::RecordingHandler handler_;
   std::unique_ptr<Reflector<VA>> reflector_;
   std::jthread thread_;
 };
@@ -195,10 +77,10 @@ TEST_F(ReflectorTest, ListsAllPagesThenWatchesFromListResourceVersion) {
 
 TEST_F(ReflectorTest, WatchEventsUpdateStoreAndResumeFromLastResourceVersion) {
   api_.ScriptList(Page({MakeVa("a", "1")}, "5"));
-  api_.ScriptWatch({{Event(WatchEventType::kAdded, MakeVa("b", "6")),
-                     Event(WatchEventType::kModified, MakeVa("a", "7")),
-                     Event(WatchEventType::kDeleted, MakeVa("b", "8")),
-                     Event(WatchEventType::kBookmark, MakeVa("", "9"))},
+  api_.ScriptWatch({{MakeEvent(WatchEventType::kAdded, MakeVa("b", "6")),
+                     MakeEvent(WatchEventType::kModified, MakeVa("a", "7")),
+                     MakeEvent(WatchEventType::kDeleted, MakeVa("b", "8")),
+                     MakeEvent(WatchEventType::kBookmark, MakeVa("", "9"))},
                     {}});
   Start(Paged());
   ASSERT_TRUE(api_.AwaitWatchCalls(2));
@@ -213,8 +95,8 @@ TEST_F(ReflectorTest, WatchEventsUpdateStoreAndResumeFromLastResourceVersion) {
 
 TEST_F(ReflectorTest, RepeatedEventWithSameResourceVersionIsNotReportedTwice) {
   api_.ScriptList(Page({MakeVa("a", "1")}, "5"));
-  api_.ScriptWatch({{Event(WatchEventType::kModified, MakeVa("a", "1")),
-                     Event(WatchEventType::kAdded, MakeVa("a", "1"))},
+  api_.ScriptWatch({{MakeEvent(WatchEventType::kModified, MakeVa("a", "1")),
+                     MakeEvent(WatchEventType::kAdded, MakeVa("a", "1"))},
                     {}});
   Start(Paged());
   ASSERT_TRUE(api_.AwaitWatchCalls(2));
@@ -262,18 +144,16 @@ TEST_F(ReflectorTest, ListErrorsBackOffExponentiallyOnTheClock) {
   api_.ScriptList(base::Error("connection refused", 0));
   api_.ScriptList(base::Error("connection refused", 0));
   api_.ScriptList(Page({MakeVa("a", "1")}, "5"));
+  const base::Clock::TimePoint start = clock_.Now();
   Start(Paged());
-  clock_.AwaitSleepers(1);
+  ASSERT_TRUE(clock_.AwaitSleeperDeadlines({start + 800ms}, testing::kHandOffTimeout));
   EXPECT_EQ(api_.list_calls().size(), 1u);
-  clock_.Advance(799ms);
-  EXPECT_EQ(api_.list_calls().size(), 1u) << "retried before the 800ms backoff passed";
-  clock_.Advance(1ms);
+  clock_.Advance(800ms);
   // Second failure: now the backoff is 1.6 s.
-  while (api_.list_calls().size() < 2) std::this_thread::yield();
-  clock_.AwaitSleepers(1);
-  clock_.Advance(1599ms);
+  ASSERT_TRUE(api_.AwaitListCalls(2));
+  ASSERT_TRUE(clock_.AwaitSleeperDeadlines({start + 800ms + 1600ms}, testing::kHandOffTimeout));
   EXPECT_EQ(api_.list_calls().size(), 2u);
-  clock_.Advance(1ms);
+  clock_.Advance(1600ms);
   ASSERT_TRUE(api_.AwaitWatchCalls(1));
   EXPECT_FALSE(handler_.events().empty());
   EXPECT_TRUE(reflector_->HasSynced());
@@ -315,14 +195,14 @@ TEST_F(ReflectorTest, WatchTimeoutIsSpreadBetweenMinAndTwiceMin) {
 }
 
 TEST_F(ReflectorTest, WatchListReplacesStoreAtInitialEventsEndThenWatchGoesOn) {
-  api_.ScriptWatch({{Event(WatchEventType::kAdded, MakeVa("a", "1")),
-                     Event(WatchEventType::kAdded, MakeVa("b", "2")),
-                     Event(WatchEventType::kModified, MakeVa("a", "3")),
-                     Event(WatchEventType::kDeleted, MakeVa("b", "4")),
-                     Event(WatchEventType::kAdded, MakeVa("c", "5")),
-                     Event(WatchEventType::kBookmark, MakeVa("", "6")), InitialEventsEnd("7"),
-                     Event(WatchEventType::kAdded, MakeVa("d", "8")),
-                     Event(WatchEventType::kBookmark, MakeVa("", "9"))},
+  api_.ScriptWatch({{MakeEvent(WatchEventType::kAdded, MakeVa("a", "1")),
+                     MakeEvent(WatchEventType::kAdded, MakeVa("b", "2")),
+                     MakeEvent(WatchEventType::kModified, MakeVa("a", "3")),
+                     MakeEvent(WatchEventType::kDeleted, MakeVa("b", "4")),
+                     MakeEvent(WatchEventType::kAdded, MakeVa("c", "5")),
+                     MakeEvent(WatchEventType::kBookmark, MakeVa("", "6")), InitialEventsEnd("7"),
+                     MakeEvent(WatchEventType::kAdded, MakeVa("d", "8")),
+                     MakeEvent(WatchEventType::kBookmark, MakeVa("", "9"))},
                     {}});
   Start({});
   ASSERT_TRUE(api_.AwaitWatchCalls(2));
@@ -341,9 +221,10 @@ TEST_F(ReflectorTest, WatchListReplacesStoreAtInitialEventsEndThenWatchGoesOn) {
 }
 
 TEST_F(ReflectorTest, WatchListBrokenBeforeInitialEventsEndIsNotSyncedAndRetriesAfterBackoff) {
-  api_.ScriptWatch({{Event(WatchEventType::kAdded, MakeVa("a", "1"))},
+  api_.ScriptWatch({{MakeEvent(WatchEventType::kAdded, MakeVa("a", "1"))},
                     base::Error("connection reset", kTransportError)});
-  api_.ScriptWatch({{Event(WatchEventType::kAdded, MakeVa("a", "1")), InitialEventsEnd("5")}, {}});
+  api_.ScriptWatch(
+      {{MakeEvent(WatchEventType::kAdded, MakeVa("a", "1")), InitialEventsEnd("5")}, {}});
   Start({});
   clock_.AwaitSleepers(1);
   EXPECT_FALSE(reflector_->HasSynced());
@@ -360,14 +241,15 @@ TEST_F(ReflectorTest, WatchListBrokenBeforeInitialEventsEndIsNotSyncedAndRetries
 
 TEST_F(ReflectorTest, GoneAfterWatchListRelistsByWatchListAndReportsOnlyTheDifferences) {
   api_.ScriptWatch(
-      {{Event(WatchEventType::kAdded, MakeVa("keep", "1")),
-        Event(WatchEventType::kAdded, MakeVa("change", "2")),
-        Event(WatchEventType::kAdded, MakeVa("vanish", "3")), InitialEventsEnd("5"), Gone()},
+      {{MakeEvent(WatchEventType::kAdded, MakeVa("keep", "1")),
+        MakeEvent(WatchEventType::kAdded, MakeVa("change", "2")),
+        MakeEvent(WatchEventType::kAdded, MakeVa("vanish", "3")), InitialEventsEnd("5"), Gone()},
        {}});
-  api_.ScriptWatch({{Event(WatchEventType::kAdded, MakeVa("keep", "1")),
-                     Event(WatchEventType::kAdded, MakeVa("change", "20")),
-                     Event(WatchEventType::kAdded, MakeVa("new", "21")), InitialEventsEnd("30")},
-                    {}});
+  api_.ScriptWatch(
+      {{MakeEvent(WatchEventType::kAdded, MakeVa("keep", "1")),
+        MakeEvent(WatchEventType::kAdded, MakeVa("change", "20")),
+        MakeEvent(WatchEventType::kAdded, MakeVa("new", "21")), InitialEventsEnd("30")},
+       {}});
   Start({});
   ASSERT_TRUE(api_.AwaitWatchCalls(3));
   // Initial events are reported in key order, as a LIST would return them.
@@ -383,11 +265,11 @@ TEST_F(ReflectorTest, GoneAfterWatchListRelistsByWatchListAndReportsOnlyTheDiffe
 
 TEST_F(ReflectorTest, WatchListEndingBeforeInitialEventsEndListsOnceThenTriesAgain) {
   // A server that ignores sendInitialEvents: a plain watch that times out.
-  api_.ScriptWatch({{Event(WatchEventType::kAdded, MakeVa("a", "1"))}, {}});
+  api_.ScriptWatch({{MakeEvent(WatchEventType::kAdded, MakeVa("a", "1"))}, {}});
   api_.ScriptList(Page({MakeVa("a", "1")}, "5"));
   api_.ScriptWatch({{Gone()}, {}});
-  api_.ScriptWatch({{Event(WatchEventType::kAdded, MakeVa("a", "1")),
-                     Event(WatchEventType::kAdded, MakeVa("b", "2")), InitialEventsEnd("9")},
+  api_.ScriptWatch({{MakeEvent(WatchEventType::kAdded, MakeVa("a", "1")),
+                     MakeEvent(WatchEventType::kAdded, MakeVa("b", "2")), InitialEventsEnd("9")},
                     {}});
   Start({});
   ASSERT_TRUE(api_.AwaitWatchCalls(4));
