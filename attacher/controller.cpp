@@ -3,13 +3,12 @@
 #include <optional>
 #include <thread>
 #include <utility>
-#include <vector>
 
 #include "attacher/event_filters.h"
 #include "attacher/names.h"
 #include "base/log.h"
 #include "kube/runtime/event_handler.h"
-#include "kube/runtime/reflector.h"
+#include "kube/runtime/informer.h"
 
 namespace attacher {
 namespace {
@@ -17,10 +16,6 @@ namespace {
 using kube::CSINode;
 using kube::PersistentVolume;
 using kube::VolumeAttachment;
-
-// Waiting for the first lists waits on other threads, not on time, so it polls
-// the real clock even when the controller's clock is a fake one.
-constexpr auto kCacheSyncPollInterval = std::chrono::milliseconds(100);
 
 class VolumeAttachmentEvents final : public kube::EventHandler<VolumeAttachment> {
  public:
@@ -70,28 +65,15 @@ class PersistentVolumeEvents final : public kube::EventHandler<PersistentVolume>
   const std::string_view driver_;
 };
 
-// CSINodes are only read from their store; their changes need no work.
-class IgnoredCsiNodeEvents final : public kube::EventHandler<CSINode> {
- public:
-  void OnAdd(const Ptr&) override {}
-  void OnUpdate(const Ptr&, const Ptr&) override {}
-  void OnDelete(const Ptr&) override {}
-};
-
-bool WaitForLists(const kube::Reflector<VolumeAttachment>& volume_attachments,
-                  const kube::Reflector<PersistentVolume>& persistent_volumes,
-                  std::stop_token stop) {
-  while (!volume_attachments.HasSynced() || !persistent_volumes.HasSynced()) {
-    if (!base::Clock::Real().SleepFor(kCacheSyncPollInterval, stop)) return false;
-  }
-  return true;
-}
-
-void WaitForStop(std::stop_token stop) {
-  std::mutex mu;
-  std::condition_variable_any cv;
-  std::unique_lock lock(mu);
-  cv.wait(lock, stop, [] { return false; });
+kube::WorkerPoolOptions PoolOptions(std::string_view queue_name, std::string_view kind,
+                                    const ControllerOptions& options,
+                                    kube::WorkQueueMetrics* metrics) {
+  return {.queue_name = std::string(queue_name),
+          .kind = std::string(kind),
+          .workers = options.worker_threads,
+          .retry_start = options.retry_interval_start,
+          .retry_max = options.retry_interval_max,
+          .metrics = metrics};
 }
 
 }  // namespace
@@ -110,104 +92,57 @@ Controller::Controller(std::string driver_name, Handler& handler,
       csi_node_store_(csi_nodes),
       options_(options),
       clock_(clock),
-      va_queue_(std::string(kVolumeAttachmentQueueName), clock, options.retry_interval_start,
-                options.retry_interval_max, va_queue_metrics),
-      pv_queue_(std::string(kPersistentVolumeQueueName), clock, options.retry_interval_start,
-                options.retry_interval_max, pv_queue_metrics) {}
+      va_workers_(
+          PoolOptions(kVolumeAttachmentQueueName, "VolumeAttachment", options, va_queue_metrics),
+          clock, [this](const std::string& name) { return SyncVolumeAttachment(name); },
+          // A failing attach stays urgent, but its backoff paces it and the
+          // burst rule keeps the normal lane moving.
+          [this](const std::string& name) { return VolumeAttachmentLaneOf(name); }),
+      // Removing a PV finalizer is never urgent: its retries take the normal lane.
+      pv_workers_(
+          PoolOptions(kPersistentVolumeQueueName, "PersistentVolume", options, pv_queue_metrics),
+          clock, [this](const std::string& name) { return SyncPersistentVolume(name); }) {}
 
 void Controller::Run(kube::ListerWatcher<VolumeAttachment>& volume_attachments,
                      kube::ListerWatcher<PersistentVolume>& persistent_volumes,
                      kube::ListerWatcher<CSINode>* csi_nodes, std::stop_token stop) {
-  VolumeAttachmentEvents va_events(va_queue_, pv_queue_);
-  PersistentVolumeEvents pv_events(pv_queue_, finalizer_, driver_name_);
-  IgnoredCsiNodeEvents csi_node_events;
+  VolumeAttachmentEvents va_events(va_workers_.queue(), pv_workers_.queue());
+  PersistentVolumeEvents pv_events(pv_workers_.queue(), finalizer_, driver_name_);
   kube::ReflectorOptions reflector_options;
   reflector_options.resync_period = options_.resync_period;
-  kube::Reflector<VolumeAttachment> va_reflector(volume_attachments, va_store_, va_events,
-                                                 reflector_options, clock_);
-  kube::Reflector<PersistentVolume> pv_reflector(persistent_volumes, pv_store_, pv_events,
-                                                 reflector_options, clock_);
-  std::optional<kube::Reflector<CSINode>> csi_node_reflector;
+  // Declared before the workers run, so they stop after the workers drained.
+  kube::Informer<VolumeAttachment> va_informer(volume_attachments, va_store_, reflector_options,
+                                               clock_);
+  kube::Informer<PersistentVolume> pv_informer(persistent_volumes, pv_store_, reflector_options,
+                                               clock_);
+  // CSINodes are only read from their store; their changes need no work.
+  std::optional<kube::Informer<CSINode>> csi_node_informer;
+  va_informer.AddEventHandler(va_events);
+  pv_informer.AddEventHandler(pv_events);
+  va_informer.Start();
+  pv_informer.Start();
   if (csi_nodes) {
-    csi_node_reflector.emplace(*csi_nodes, csi_node_store_, csi_node_events, reflector_options,
-                               clock_);
+    csi_node_informer.emplace(*csi_nodes, csi_node_store_, reflector_options, clock_);
+    csi_node_informer->Start();
   }
 
-  // jthreads: destroying one stops and joins it.
-  std::vector<std::jthread> reflector_threads;
-  reflector_threads.emplace_back([&](std::stop_token s) { va_reflector.Run(s); });
-  reflector_threads.emplace_back([&](std::stop_token s) { pv_reflector.Run(s); });
-  if (csi_node_reflector) {
-    reflector_threads.emplace_back([&](std::stop_token s) { csi_node_reflector->Run(s); });
-  }
-
-  std::vector<std::jthread> workers;
-  if (WaitForLists(va_reflector, pv_reflector, stop)) {
-    MarkSynced();
-    LOG_INFO("Caches synced, starting workers").With("workers", options_.worker_threads);
-    for (uint32_t i = 0; i < options_.worker_threads; ++i) {
-      workers.emplace_back([this] {
-        Work(va_queue_, "VolumeAttachment", &Controller::SyncVolumeAttachment,
-             &Controller::VolumeAttachmentLaneOf);
-      });
-      workers.emplace_back([this] {
-        Work(pv_queue_, "PersistentVolume", &Controller::SyncPersistentVolume,
-             &Controller::PersistentVolumeLaneOf);
-      });
-    }
-    WaitForStop(stop);
-  }
-
-  LOG_INFO("Shutting down workers");
-  // Both queues stop handing out work before either is waited for.
-  va_queue_.ShutDown();
-  pv_queue_.ShutDown();
-  va_queue_.ShutDownWithDrain();
-  pv_queue_.ShutDownWithDrain();
-  workers.clear();
-  reflector_threads.clear();
+  if (!kube::WaitForCacheSync(stop, va_informer, pv_informer)) return;
+  synced_.Notify();
+  LOG_INFO("Caches synced, starting workers").With("workers", options_.worker_threads);
+  // Both pools run on `stop`: both queues stop taking work before either
+  // waits for its syncs in flight.
+  std::jthread pv_workers([this, stop] { pv_workers_.Run(stop); });
+  va_workers_.Run(stop);
 }
 
-bool Controller::HasSynced() const {
-  std::lock_guard lock(synced_mu_);
-  return synced_;
-}
+bool Controller::HasSynced() const { return synced_.HasBeenNotified(); }
 
 bool Controller::WaitForCacheSync(std::stop_token stop) const {
-  std::unique_lock lock(synced_mu_);
-  return synced_cv_.wait(lock, stop, [this] { return synced_; });
-}
-
-void Controller::MarkSynced() {
-  std::lock_guard lock(synced_mu_);
-  synced_ = true;
-  synced_cv_.notify_all();
+  return synced_.WaitForNotification(stop);
 }
 
 void Controller::EnqueueVolumeAttachment(const std::string& name) {
-  va_queue_.Add(name, VolumeAttachmentLaneOf(name));
-}
-
-void Controller::Work(kube::WorkQueue& queue, std::string_view kind,
-                      base::Status (Controller::*sync)(const std::string& name),
-                      kube::WorkQueue::Lane (Controller::*lane)(const std::string& name) const) {
-  while (std::optional<std::string> name = queue.Get()) {
-    base::Status status = (this->*sync)(*name);
-    if (status.ok()) {
-      queue.Forget(*name);
-    } else {
-      LOG_ERROR("Sync failed, retrying with backoff")
-          .With(kind, *name)
-          .With("err", status.error().message);
-      // The lane is picked again from the cache rather than remembered from
-      // the add: by now the VolumeAttachment may be attached or being deleted,
-      // and the retry will act on what the cache holds. A failing attach stays
-      // urgent, but its backoff paces it and the burst rule keeps the normal
-      // lane moving.
-      queue.AddRateLimited(*name, (this->*lane)(*name));
-    }
-    queue.Done(*name);
-  }
+  va_workers_.queue().Add(name, VolumeAttachmentLaneOf(name));
 }
 
 base::Status Controller::SyncVolumeAttachment(const std::string& name) {
@@ -228,10 +163,6 @@ base::Status Controller::SyncVolumeAttachment(const std::string& name) {
 kube::WorkQueue::Lane Controller::VolumeAttachmentLaneOf(const std::string& name) const {
   std::shared_ptr<const VolumeAttachment> va = va_store_.GetByKey(name);
   return va ? VolumeAttachmentLane(*va) : kube::WorkQueue::Lane::kNormal;
-}
-
-kube::WorkQueue::Lane Controller::PersistentVolumeLaneOf(const std::string&) const {
-  return kube::WorkQueue::Lane::kNormal;
 }
 
 base::Status Controller::SyncPersistentVolume(const std::string& name) {

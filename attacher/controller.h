@@ -1,14 +1,16 @@
 // Controller: the attacher's informers, work queues and workers (BEHAVIOR.md
-// §5.1).
+// §5.1), composed from kube::Informer and kube::WorkerPool; what is the
+// attacher's own is which kinds, which events (event_filters.h), which sync
+// and which lane.
 //
 // Run() keeps the VolumeAttachment, PersistentVolume and (CSI handler only)
-// CSINode stores current, turns the events that matter (event_filters.h) into
-// object names on two queues, "csi-attacher-va" and "csi-attacher-pv", and runs
-// worker_threads workers on each. A worker syncs one name at a time through the
-// Handler: success forgets the name's backoff; an error logs and requeues it
-// after retry_interval_start * 2^failures, capped at retry_interval_max. The
-// queue never hands one name to two workers at once; different names (even of
-// the same volume) sync concurrently. VolumeAttachments of other drivers are
+// CSINode stores current, turns the events that matter into object names on
+// two queues, "csi-attacher-va" and "csi-attacher-pv", and runs worker_threads
+// workers on each. A worker syncs one name at a time through the Handler:
+// success forgets the name's backoff; an error logs and requeues it after
+// retry_interval_start * 2^failures, capped at retry_interval_max. The queue
+// never hands one name to two workers at once; different names (even of the
+// same volume) sync concurrently. VolumeAttachments of other drivers are
 // cached and queued but skipped at sync, as upstream does. Attachments still
 // to be attached take the VolumeAttachment queue's urgent lane
 // (VolumeAttachmentLane), so they overtake queued detaches without starving
@@ -22,22 +24,22 @@
 #pragma once
 
 #include <chrono>
-#include <condition_variable>
 #include <cstdint>
-#include <mutex>
 #include <stop_token>
 #include <string>
 #include <string_view>
 
 #include "attacher/handler.h"
 #include "base/clock.h"
+#include "base/notification.h"
 #include "base/result.h"
-#include "kube/api/storage/v1/csi_node.h"
-#include "kube/runtime/lister_watcher.h"
 #include "kube/api/core/v1/persistent_volume.h"
-#include "kube/runtime/store.h"
+#include "kube/api/storage/v1/csi_node.h"
 #include "kube/api/storage/v1/volume_attachment.h"
+#include "kube/runtime/lister_watcher.h"
+#include "kube/runtime/store.h"
 #include "kube/runtime/work_queue.h"
+#include "kube/runtime/worker_pool.h"
 
 namespace attacher {
 
@@ -84,22 +86,14 @@ class Controller {
   void EnqueueVolumeAttachment(const std::string& name);
 
   // For the workqueue gauges read at scrape time.
-  const kube::WorkQueue& volume_attachment_queue() const { return va_queue_; }
-  const kube::WorkQueue& persistent_volume_queue() const { return pv_queue_; }
+  const kube::WorkQueue& volume_attachment_queue() const { return va_workers_.queue(); }
+  const kube::WorkQueue& persistent_volume_queue() const { return pv_workers_.queue(); }
 
  private:
-  // Hands out `queue`'s names to `sync` until the queue shuts down; a failed
-  // name is retried in the lane `lane` picks for it then.
-  void Work(kube::WorkQueue& queue, std::string_view kind,
-            base::Status (Controller::*sync)(const std::string& name),
-            kube::WorkQueue::Lane (Controller::*lane)(const std::string& name) const);
   base::Status SyncVolumeAttachment(const std::string& name);
   base::Status SyncPersistentVolume(const std::string& name);
   // VolumeAttachmentLane of the cached object; normal once it is gone.
   kube::WorkQueue::Lane VolumeAttachmentLaneOf(const std::string& name) const;
-  // Removing a PV finalizer is never urgent.
-  kube::WorkQueue::Lane PersistentVolumeLaneOf(const std::string& name) const;
-  void MarkSynced();
 
   const std::string driver_name_;
   const std::string finalizer_;
@@ -109,12 +103,9 @@ class Controller {
   kube::Store<kube::CSINode>& csi_node_store_;
   const ControllerOptions options_;
   base::Clock& clock_;
-  kube::WorkQueue va_queue_;
-  kube::WorkQueue pv_queue_;
-
-  mutable std::mutex synced_mu_;                   // guards synced_
-  mutable std::condition_variable_any synced_cv_;  // signalled when synced_ turns true
-  bool synced_ = false;
+  kube::WorkerPool va_workers_;
+  kube::WorkerPool pv_workers_;
+  base::Notification synced_;  // the workers have started
 };
 
 }  // namespace attacher

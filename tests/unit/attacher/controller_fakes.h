@@ -20,15 +20,17 @@
 #include "attacher/handler.h"
 #include "attacher/names.h"
 #include "base/clock.h"
-#include "kube/api/storage/v1/csi_node.h"
-#include "kube/runtime/lister_watcher.h"
 #include "kube/api/core/v1/persistent_volume.h"
+#include "kube/api/storage/v1/csi_node.h"
 #include "kube/api/storage/v1/volume_attachment.h"
+#include "kube/runtime/lister_watcher.h"
 #include "kube/runtime/work_queue.h"
+#include "tests/support/hand_off.h"
+#include "tests/support/scripted_sync.h"
 
 namespace attacher::testing {
 
-inline constexpr std::chrono::seconds kHandOffTimeout{5};
+using testsupport::kHandOffTimeout;
 inline constexpr std::string_view kDriver = "hostpath.csi.k8s.io";
 
 inline kube::VolumeAttachment MakeVa(std::string name, std::string pv_name = "pv-1",
@@ -123,8 +125,17 @@ class FakeListerWatcher final : public kube::ListerWatcher<T> {
       lock.unlock();
       on_event(std::move(event));
       lock.lock();
+      ++delivered_;
+      cv_.notify_all();
     }
     return {};
+  }
+
+  // Waits until the reflector has handled `n` of the Send() events: its store
+  // and its event handler are done with them.
+  bool AwaitDelivered(int n) {
+    std::unique_lock lock(mu_);
+    return cv_.wait_for(lock, kHandOffTimeout, [&] { return delivered_ >= n; });
   }
 
  private:
@@ -144,42 +155,21 @@ class FakeListerWatcher final : public kube::ListerWatcher<T> {
   std::vector<T> items_;                    // guarded by mu_
   int list_failures_ = 0;                   // guarded by mu_
   std::deque<kube::WatchEvent<T>> events_;  // guarded by mu_
+  int delivered_ = 0;                       // guarded by mu_
 };
 
-// Records every call with the fake time it started at; syncs of chosen
-// VolumeAttachments fail a number of times or block until released.
+// Records every call; VolumeAttachment syncs go through a ScriptedSync (fake
+// start times, chosen names fail or block until released).
 class FakeHandler final : public Handler {
  public:
-  explicit FakeHandler(base::Clock& clock) : clock_(clock) {}
+  explicit FakeHandler(base::Clock& clock) : va_syncs_(clock) {}
 
-  void FailVolumeAttachment(const std::string& name, int times) {
-    std::lock_guard lock(mu_);
-    failures_left_[name] = times;
-  }
-  void Block(const std::string& name) {
-    std::lock_guard lock(mu_);
-    blocked_.insert(name);
-  }
-  void Release(const std::string& name) {
-    std::lock_guard lock(mu_);
-    blocked_.erase(name);
-    cv_.notify_all();
-  }
+  void FailVolumeAttachment(const std::string& name, int times) { va_syncs_.Fail(name, times); }
+  void Block(const std::string& name) { va_syncs_.Block(name); }
+  void Release(const std::string& name) { va_syncs_.Release(name); }
 
   base::Status SyncVolumeAttachment(const kube::VolumeAttachment& va) override {
-    const std::string& name = va.metadata.name;
-    std::unique_lock lock(mu_);
-    va_sync_times_[name].push_back(clock_.Now());
-    max_concurrent_same_key_ = std::max(max_concurrent_same_key_, ++active_[name]);
-    cv_.notify_all();
-    cv_.wait(lock, [&] { return !blocked_.contains(name); });
-    --active_[name];
-    ++va_syncs_finished_[name];
-    cv_.notify_all();
-    int& failures = failures_left_[name];
-    if (failures == 0) return {};
-    --failures;
-    return base::Error("scripted sync failure");
+    return va_syncs_.Sync(va.metadata.name);
   }
 
   base::Status SyncPersistentVolume(const kube::PersistentVolume& pv) override {
@@ -197,12 +187,10 @@ class FakeHandler final : public Handler {
   // Wait until VA `name` has started `n` syncs / finished `n` syncs, or a PV
   // sync of `name` happened.
   bool AwaitVolumeAttachmentSyncs(const std::string& name, size_t n) {
-    std::unique_lock lock(mu_);
-    return cv_.wait_for(lock, kHandOffTimeout, [&] { return va_sync_times_[name].size() >= n; });
+    return va_syncs_.AwaitStarted(name, n);
   }
   bool AwaitFinishedVolumeAttachmentSyncs(const std::string& name, int n) {
-    std::unique_lock lock(mu_);
-    return cv_.wait_for(lock, kHandOffTimeout, [&] { return va_syncs_finished_[name] >= n; });
+    return va_syncs_.AwaitFinished(name, n);
   }
   bool AwaitPersistentVolumeSync(const std::string& name) {
     std::unique_lock lock(mu_);
@@ -212,21 +200,19 @@ class FakeHandler final : public Handler {
   }
 
   std::vector<base::Clock::TimePoint> VolumeAttachmentSyncTimes(const std::string& name) {
-    std::lock_guard lock(mu_);
-    return va_sync_times_[name];
+    return va_syncs_.StartTimes(name);
   }
+  int FinishedVolumeAttachmentSyncs(const std::string& name) { return va_syncs_.Finished(name); }
+  // The names of the VolumeAttachments synced at least once, sorted.
   std::vector<std::string> SyncedVolumeAttachments() {
-    std::lock_guard lock(mu_);
-    std::vector<std::string> names;
-    for (const auto& [name, times] : va_sync_times_) {
-      if (!times.empty()) names.push_back(name);
-    }
+    std::vector<std::string> names = va_syncs_.Order();
+    std::sort(names.begin(), names.end());
+    names.erase(std::unique(names.begin(), names.end()), names.end());
     return names;
   }
-  int MaxConcurrentSyncsOfOneKey() {
-    std::lock_guard lock(mu_);
-    return max_concurrent_same_key_;
-  }
+  // Every VolumeAttachment sync, in the order they started.
+  std::vector<std::string> VolumeAttachmentSyncOrder() { return va_syncs_.Order(); }
+  int MaxConcurrentSyncsOfOneKey() { return va_syncs_.MaxConcurrentSyncsOfOneKey(); }
   std::vector<std::string> PersistentVolumeSyncs() {
     std::lock_guard lock(mu_);
     return pv_syncs_;
@@ -237,15 +223,9 @@ class FakeHandler final : public Handler {
   }
 
  private:
-  base::Clock& clock_;
+  testsupport::ScriptedSync va_syncs_;
   std::mutex mu_;  // guards everything below
   std::condition_variable cv_;
-  std::map<std::string, int> failures_left_;
-  std::set<std::string> blocked_;
-  std::map<std::string, std::vector<base::Clock::TimePoint>> va_sync_times_;
-  std::map<std::string, int> active_;
-  std::map<std::string, int> va_syncs_finished_;
-  int max_concurrent_same_key_ = 0;
   std::vector<std::string> pv_syncs_;
   std::vector<std::string> force_syncs_;
 };

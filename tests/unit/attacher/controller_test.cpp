@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <functional>
+#include <optional>
 #include <thread>
 
 #include "controller_fakes.h"
@@ -20,21 +21,9 @@ using ::testing::ElementsAre;
 using testing::FakeHandler;
 using testing::FakeListerWatcher;
 using testing::kDriver;
-using testing::kHandOffTimeout;
 using testing::MakeCsiPv;
 using testing::MakeDeletedPvWithFinalizer;
 using testing::MakeVa;
-
-// Waits up to kHandOffTimeout for `done`: a hand-off to a reflector thread,
-// which tells no one when it has handled an event.
-bool AwaitReflector(const std::function<bool()>& done) {
-  auto deadline = std::chrono::steady_clock::now() + kHandOffTimeout;
-  while (!done()) {
-    if (std::chrono::steady_clock::now() >= deadline) return false;
-    std::this_thread::yield();
-  }
-  return true;
-}
 
 // BEHAVIOR.md §5.1: informers, queues, workers.
 class ControllerTest : public ::testing::Test {
@@ -52,6 +41,7 @@ class ControllerTest : public ::testing::Test {
                         options, clock_, &va_metrics_, &pv_metrics_);
     run_ = std::jthread([this](std::stop_token stop) {
       controller_->Run(va_lister_, pv_lister_, csi_node_lister_, stop);
+      if (on_run_returned_) on_run_returned_();
     });
   }
   void Stop() {
@@ -60,6 +50,8 @@ class ControllerTest : public ::testing::Test {
   }
 
   std::chrono::milliseconds resync_period_ = 0ms;  // none: no resync thread sleeps on clock_
+  // Called on Run's thread the moment Run returns.
+  std::function<void()> on_run_returned_;
   base::FakeClock clock_;
   FakeHandler handler_{clock_};
   kube::Store<VolumeAttachment> va_store_;
@@ -153,17 +145,18 @@ TEST_F(ControllerTest, NewAttachmentIsSyncedBeforeQueuedDetaches) {
   Start(1, vas);
   ASSERT_TRUE(handler_.AwaitVolumeAttachmentSyncs("in-flight", 1));
   va_lister_.Send(kube::WatchEventType::kAdded, MakeVa("new-attach"));
-  const kube::WorkQueue& queue = controller_->volume_attachment_queue();
-  ASSERT_TRUE(AwaitReflector([&] { return queue.Len() == 6; }));
+  ASSERT_TRUE(va_lister_.AwaitDelivered(1));  // new-attach waits in the queue
 
   handler_.Release("in-flight");
   ASSERT_TRUE(handler_.AwaitVolumeAttachmentSyncs("new-attach", 1));
-  EXPECT_THAT(handler_.SyncedVolumeAttachments(), ElementsAre("in-flight", "new-attach"));
+  EXPECT_THAT(handler_.VolumeAttachmentSyncOrder(), ElementsAre("in-flight", "new-attach"));
   handler_.Release("new-attach");
-  for (int i = 0; i < 5; ++i) {
-    ASSERT_TRUE(handler_.AwaitFinishedVolumeAttachmentSyncs("detach-" + std::to_string(i), 1));
-  }
+  ASSERT_TRUE(handler_.AwaitFinishedVolumeAttachmentSyncs("detach-4", 1));
   Stop();
+  // The detaches then follow in the order they were listed.
+  EXPECT_THAT(handler_.VolumeAttachmentSyncOrder(),
+              ElementsAre("in-flight", "new-attach", "detach-0", "detach-1", "detach-2", "detach-3",
+                          "detach-4"));
 }
 
 TEST_F(ControllerTest, DeletedVolumeAttachmentQueuesItsPersistentVolume) {
@@ -224,8 +217,13 @@ TEST_F(ControllerTest, CsiNodesFillTheirStore) {
   csi_node_lister_ = &csi_nodes;
   Start(1, {});
   csi_nodes.Send(kube::WatchEventType::kAdded, testing::MakeCsiNode("node-2", "d", "id-2"));
-  EXPECT_TRUE(AwaitReflector([&] { return csi_node_store_.Size() == 2; }));
+  ASSERT_TRUE(csi_nodes.AwaitDelivered(1));
   Stop();
+  std::vector<std::string> node_ids;
+  for (const auto& csi_node : csi_node_store_.List()) {
+    node_ids.push_back(csi_node->metadata.name + "=" + csi_node->spec.drivers.at(0).node_id);
+  }
+  EXPECT_THAT(node_ids, ::testing::UnorderedElementsAre("node-1=id-1", "node-2=id-2"));
 }
 
 TEST_F(ControllerTest, ResyncSyncsEveryVolumeAttachmentAgain) {
@@ -251,21 +249,19 @@ TEST_F(ControllerTest, StopBeforeCachesSyncedReturns) {
 }
 
 TEST_F(ControllerTest, RunReturnsOnlyAfterInFlightSyncFinished) {
+  int va_1_syncs_finished_at_return = -1;
+  on_run_returned_ = [&] {
+    va_1_syncs_finished_at_return = handler_.FinishedVolumeAttachmentSyncs("va-1");
+  };
   handler_.Block("va-1");
   Start(1, {MakeVa("va-1"), MakeVa("va-2")});  // one worker: va-2 waits behind va-1
   ASSERT_TRUE(handler_.AwaitVolumeAttachmentSyncs("va-1", 1));
-  std::atomic<bool> returned = false;
-  std::jthread stopper([&] {
-    Stop();
-    returned = true;
-  });
-  // Give Run a moment in which returning would be the bug under test.
-  std::this_thread::sleep_for(200ms);
-  EXPECT_FALSE(returned);
+  // The queues stop taking work before request_stop() returns; Run must then
+  // wait for va-1, whenever it is released.
+  run_.request_stop();
   handler_.Release("va-1");
-  stopper.join();
-  EXPECT_TRUE(returned);
-  EXPECT_TRUE(handler_.AwaitFinishedVolumeAttachmentSyncs("va-1", 1));
+  run_.join();
+  EXPECT_EQ(va_1_syncs_finished_at_return, 1);
   // Queued work is not started after stop.
   EXPECT_THAT(handler_.SyncedVolumeAttachments(), ElementsAre("va-1"));
 }
