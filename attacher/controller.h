@@ -1,7 +1,7 @@
-// Controller: the attacher's informers, work queues and workers (BEHAVIOR.md
-// §5.1), composed from kube::Informer and kube::WorkerPool; what is the
-// attacher's own is which kinds, which events (event_filters.h), which sync
-// and which lane.
+// Controller: the attacher's informers, work queues and workers
+// (docs/attacher.md §5.1), composed from kube::Informer and kube::WorkerPool;
+// what is the attacher's own is which kinds, which events (event_filters.h),
+// which sync and which lane.
 //
 // Run() keeps the VolumeAttachment, PersistentVolume and (CSI handler only)
 // CSINode stores current, turns the events that matter into object names on

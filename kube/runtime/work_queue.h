@@ -41,7 +41,7 @@
 
 namespace kube {
 
-// Observer for the workqueue_* metrics (BEHAVIOR.md §4). The queue calls it
+// Observer for the workqueue_* metrics (docs/attacher.md §4). The queue calls it
 // with its lock held, so implementations must be quick and must not call back
 // into the queue.
 class WorkQueueMetrics {

@@ -25,7 +25,7 @@ using testing::MakeCsiPv;
 using testing::MakeDeletedPvWithFinalizer;
 using testing::MakeVa;
 
-// BEHAVIOR.md §5.1: informers, queues, workers.
+// docs/attacher.md §5.1: informers, queues, workers.
 class ControllerTest : public ::testing::Test {
  protected:
   // Starts Run() on its own thread with the scripted listers.
