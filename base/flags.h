@@ -86,6 +86,7 @@ class FlagSet {
   const std::vector<std::string>& Args() const { return args_; }
   // "Usage of <program>:\n" and one entry per flag, sorted by name.
   std::string Usage() const;
+  const std::string& program() const { return program_; }
 
  private:
   struct Flag {

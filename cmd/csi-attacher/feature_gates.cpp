@@ -1,52 +1,23 @@
 #include "cmd/csi-attacher/feature_gates.h"
 
 #include <algorithm>
-#include <stdexcept>
-
-#include "base/log.h"
 
 namespace csiattacher {
 namespace {
 
-constexpr std::string_view kAllAlpha = "AllAlpha";
-constexpr std::string_view kAllBeta = "AllBeta";
-
-constexpr FeatureStage kAlpha = FeatureStage::kAlpha;
-constexpr FeatureStage kBeta = FeatureStage::kBeta;
-constexpr FeatureStage kGA = FeatureStage::kGA;
-constexpr FeatureStage kDeprecated = FeatureStage::kDeprecated;
-
-std::string_view StageName(FeatureStage stage) {
-  switch (stage) {
-    case FeatureStage::kAlpha:
-      return "ALPHA";
-    case FeatureStage::kBeta:
-      return "BETA";
-    case FeatureStage::kGA:
-      return "";
-    case FeatureStage::kDeprecated:
-      return "DEPRECATED";
-  }
-  return "";
-}
-
-std::string_view BoolText(bool value) { return value ? "true" : "false"; }
+using component::FeatureSpec;
+using component::kAllAlpha;
+using component::kAllBeta;
+constexpr component::FeatureStage kAlpha = component::FeatureStage::kAlpha;
+constexpr component::FeatureStage kBeta = component::FeatureStage::kBeta;
+constexpr component::FeatureStage kGA = component::FeatureStage::kGA;
+constexpr component::FeatureStage kDeprecated = component::FeatureStage::kDeprecated;
 
 }  // namespace
 
-std::string FormatFeatureGates(const std::map<std::string, bool>& gates) {
-  std::string out;
-  for (const auto& [name, value] : gates) {
-    out += (out.empty() ? "{\"" : ",\"") + name + "\":" + std::string(BoolText(value));
-  }
-  return out.empty() ? "{}" : out + "}";
-}
-
 const std::vector<FeatureSpec>& KnownFeatureSpecs() {
-  // What upstream v4.12 (built with Kubernetes 1.36 libraries) accepts: the
-  // settable gates its --help lists, plus the GA and deprecated ones it
-  // accepts without listing them, with their locks. Only the attacher's gates
-  // change what this program does.
+  // The settable gates upstream's --help lists, plus the GA and deprecated
+  // ones it accepts without listing them, with their locks.
   static const std::vector<FeatureSpec> specs = [] {
     std::vector<FeatureSpec> v = {
         {"APIResponseCompression", true, kBeta},
@@ -104,82 +75,6 @@ const std::vector<FeatureSpec>& KnownFeatureSpecs() {
     return v;
   }();
   return specs;
-}
-
-FeatureGates::FeatureGates(const std::vector<FeatureSpec>& specs) : specs_(specs) {
-  std::sort(specs_.begin(), specs_.end(),
-            [](const FeatureSpec& a, const FeatureSpec& b) { return a.name < b.name; });
-}
-
-const FeatureSpec* FeatureGates::Find(std::string_view name) const {
-  auto it =
-      std::lower_bound(specs_.begin(), specs_.end(), name,
-                       [](const FeatureSpec& spec, std::string_view n) { return spec.name < n; });
-  return it != specs_.end() && it->name == name ? &*it : nullptr;
-}
-
-base::Status FeatureGates::SetFromMap(const std::map<std::string, bool>& settings) {
-  auto enabled = enabled_;
-  std::vector<std::string> errors;
-  for (const auto& [name, value] : settings) {
-    const FeatureSpec* spec = Find(name);
-    if (spec == nullptr) {
-      // Upstream stops at the first unknown name.
-      errors.push_back("unrecognized feature gate: " + name);
-      break;
-    }
-    if (spec->locked_to_default && spec->default_enabled != value) {
-      errors.push_back("cannot set feature gate " + name + " to " + std::string(BoolText(value)) +
-                       ", feature is locked to " + std::string(BoolText(spec->default_enabled)));
-      continue;
-    }
-    enabled[name] = value;
-    if (name == kAllAlpha || name == kAllBeta) {
-      FeatureStage stage = name == kAllAlpha ? kAlpha : kBeta;
-      for (const FeatureSpec& other : specs_) {
-        if (other.stage != stage || other.name == kAllAlpha || other.name == kAllBeta) continue;
-        std::string other_name(other.name);
-        // An explicit setting wins over the blanket one, whatever the order.
-        if (settings.count(other_name) == 0 && enabled.count(other_name) == 0) {
-          enabled[other_name] = value;
-        }
-      }
-    } else if (spec->stage == kGA || spec->stage == kDeprecated) {
-      // Upstream logs these at info level despite the wording.
-      LOG_INFO(spec->stage == kGA
-                   ? "Warning: setting GA feature gate. It will be removed in a future release."
-                   : "Warning: setting deprecated feature gate. It will be removed in a future "
-                     "release.")
-          .With("featureGate", name)
-          .With("value", value);
-    }
-  }
-  if (errors.size() == 1) return base::Error(errors[0]);
-  if (!errors.empty()) {
-    std::string joined;
-    for (const std::string& e : errors) joined += (joined.empty() ? "" : ", ") + e;
-    return base::Error("[" + joined + "]");
-  }
-  enabled_ = std::move(enabled);
-  LOG_V(1, "Updated").With("featureGates", FormatFeatureGates(enabled_));
-  return base::Status::Ok();
-}
-
-bool FeatureGates::Enabled(std::string_view name) const {
-  const FeatureSpec* spec = Find(name);
-  if (spec == nullptr) throw std::logic_error("unknown feature gate " + std::string(name));
-  auto it = enabled_.find(std::string(name));
-  return it != enabled_.end() ? it->second : spec->default_enabled;
-}
-
-std::vector<std::string> FeatureGates::KnownFeatures() const {
-  std::vector<std::string> lines;
-  for (const FeatureSpec& spec : specs_) {
-    if (spec.stage == kGA || spec.stage == kDeprecated) continue;
-    lines.push_back(std::string(spec.name) + "=true|false (" + std::string(StageName(spec.stage)) +
-                    " - default=" + std::string(BoolText(spec.default_enabled)) + ")");
-  }
-  return lines;
 }
 
 }  // namespace csiattacher

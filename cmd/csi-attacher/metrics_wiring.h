@@ -1,12 +1,9 @@
-// AttacherMetrics: every metric the sidecar exposes (BEHAVIOR.md §4), in one
+// AttacherMetrics: every metric the attacher exposes (BEHAVIOR.md §4), in one
 // registry served on --http-endpoint / --metrics-address:
-//   - csi_sidecar_operations_seconds (ALPHA), fed by the CSI connection's
-//     metrics hook; driver_name is "unknown-driver" until SetDriverName (the
-//     real name from GetPluginInfo, BEHAVIOR.md §7), and the `migrated` label
-//     exists only for the seven CSI-migration drivers;
-//   - workqueue_* (BETA) for csi-attacher-va and csi-attacher-pv;
-//   - leader_election_master_status / leader_election_slowpath_total (ALPHA,
-//     name=""), 0 until the leader-election worker sets them;
+//   - csi_sidecar_operations_seconds (component/csi_operation_metrics.h), with
+//     the `migrated` label only for the seven CSI-migration drivers;
+//   - workqueue_* for csi-attacher-va and csi-attacher-pv;
+//   - leader_election_master_status / leader_election_slowpath_total;
 //   - process_* (process_start_time_seconds ALPHA);
 //   - beyond upstream (#706): csi_attacher_oldest_pending_volumeattachment_seconds
 //     and csi_attacher_volumeattachments{state}, computed at scrape time from
@@ -17,81 +14,49 @@
 // observers.
 #pragma once
 
-#include <memory>
-#include <mutex>
 #include <string>
-#include <vector>
 
 #include "attacher/controller.h"
-#include "base/result.h"
-#include "cmd/csi-attacher/options.h"
-#include "csi/connection.h"
-#include "kube/runtime/store.h"
+#include "component/csi_operation_metrics.h"
+#include "component/leader_election_metrics.h"
+#include "component/workqueue_metrics.h"
 #include "kube/api/storage/v1/volume_attachment.h"
-#include "kube/runtime/work_queue.h"
-#include "metrics/http_server.h"
+#include "kube/runtime/store.h"
 #include "metrics/registry.h"
 
 namespace csiattacher {
 
-// What the leader-election worker updates; both carry name="".
-struct LeaderElectionMetrics {
-  metrics::Gauge& master_status;     // 1 while leading, else 0
-  metrics::Counter& slowpath_total;  // renewals that took the slow path
-};
-
-// Scrape-time gauges over one running controller; they disappear when this
-// is destroyed, which must happen before the controller and store go.
-struct ControllerGauges {
-  std::vector<metrics::FunctionFamily::Registration> registrations;
-};
-
 class AttacherMetrics {
  public:
   AttacherMetrics();
-  ~AttacherMetrics();
   AttacherMetrics(const AttacherMetrics&) = delete;
   AttacherMetrics& operator=(const AttacherMetrics&) = delete;
 
   metrics::Registry& registry() { return registry_; }
 
   // For csi::ConnectOptions::metrics.
-  csi::MetricsHook CsiHook();
+  csi::MetricsHook CsiHook() { return operations_.Hook(); }
   // The driver named itself (GetPluginInfo): later calls carry its name.
   void SetDriverName(const std::string& name);
 
   kube::WorkQueueMetrics& volume_attachment_queue();
   kube::WorkQueueMetrics& persistent_volume_queue();
-  LeaderElectionMetrics leader_election() { return {*master_status_, *slowpath_total_}; }
+  component::LeaderElectionMetrics leader_election() { return leader_election_; }
 
-  [[nodiscard]] ControllerGauges WatchController(
+  // The queues' and the VolumeAttachments' scrape-time gauges, while the
+  // result lives (it must go before `controller` and `volume_attachments`).
+  [[nodiscard]] component::ScrapeRegistrations WatchController(
       const attacher::Controller& controller,
       const kube::Store<kube::VolumeAttachment>& volume_attachments,
       const std::string& driver_name);
 
  private:
-  class QueueMetrics;
-
-  void Record(const csi::CallRecord& call);
-
   metrics::Registry registry_;
-  std::mutex mu_;  // guards the three members below
-  std::string driver_name_ = "unknown-driver";
-  bool migration_driver_ = false;
-  metrics::HistogramFamily* operations_;
-  std::unique_ptr<QueueMetrics> va_queue_;
-  std::unique_ptr<QueueMetrics> pv_queue_;
-  metrics::Gauge* master_status_;
-  metrics::Counter* slowpath_total_;
-  metrics::FunctionFamily* unfinished_work_;
-  metrics::FunctionFamily* longest_running_;
-  metrics::FunctionFamily* oldest_pending_;
-  metrics::FunctionFamily* attachments_by_state_;
+  component::CsiOperationMetrics operations_{registry_};
+  component::WorkQueueMetricFamilies queues_{registry_};
+  component::LeaderElectionMetrics leader_election_;
+  metrics::FunctionFamily& oldest_pending_;
+  metrics::FunctionFamily& attachments_by_state_;
 };
-
-// Serves `options.metrics_path` from `attacher_metrics` on HttpAddress(options); the
-// caller adds /healthz/leader-election when that applies.
-base::Result<std::unique_ptr<metrics::HttpServer>> StartHttpServer(
-    const Options& options, AttacherMetrics& attacher_metrics);
 
 }  // namespace csiattacher

@@ -12,12 +12,12 @@
 #include "attacher/reconciler.h"
 #include "attacher/trivial_handler.h"
 #include "base/clock.h"
-#include "base/hostname.h"
 #include "base/log.h"
+#include "component/event_source.h"
 #include "csi/controller_client.h"
+#include "kube/runtime/lister_watcher.h"
 #include "kube/tools/event_api.h"
 #include "kube/tools/event_recorder.h"
-#include "kube/runtime/lister_watcher.h"
 
 namespace csiattacher {
 namespace {
@@ -26,21 +26,11 @@ std::chrono::milliseconds Millis(std::chrono::nanoseconds d) {
   return std::chrono::duration_cast<std::chrono::milliseconds>(d);
 }
 
-// Source of our Events: client-go's recorders name the component, and the
-// host tells replicas apart.
-kube::EventRecorderOptions EventSource() {
-  kube::EventRecorderOptions options;
-  options.component = "csi-attacher";
-  if (base::Result<std::string> host = base::Hostname(); host.ok()) options.host = *host;
-  return options;
-}
-
 }  // namespace
 
-void RunController(const Options& options, const DriverInfo& driver,
+void RunController(const Options& options, const component::CsiDriver& driver,
                    const ControllerFeatures& features, kube::Client& client,
-                   csi::Connection& connection, AttacherMetrics& attacher_metrics,
-                   std::stop_token stop) {
+                   AttacherMetrics& attacher_metrics, std::stop_token stop) {
   base::Clock& clock = base::Clock::Real();
   const csi::Capabilities& caps = driver.capabilities;
 
@@ -48,10 +38,10 @@ void RunController(const Options& options, const DriverInfo& driver,
   kube::Store<kube::PersistentVolume> persistent_volumes;
   kube::Store<kube::CSINode> csi_nodes;
   attacher::KubernetesApiClient api(client);
-  csi::ControllerClient controller_client(connection);
+  csi::ControllerClient controller_client(driver.connection);
   attacher::CsiVolumePublisher publisher(controller_client, options.timeout);
   kube::ClientEventApi event_api(client);
-  kube::EventRecorder event_recorder(event_api, clock, EventSource());
+  kube::EventRecorder event_recorder(event_api, clock, component::EventSource("csi-attacher"));
   attacher::RecordedAttachmentEvents attachment_events(event_recorder);
 
   std::unique_ptr<attacher::Handler> handler;
@@ -86,7 +76,7 @@ void RunController(const Options& options, const DriverInfo& driver,
                                   csi_nodes, controller_options, clock,
                                   &attacher_metrics.volume_attachment_queue(),
                                   &attacher_metrics.persistent_volume_queue());
-  ControllerGauges gauges =
+  component::ScrapeRegistrations gauges =
       attacher_metrics.WatchController(controller, volume_attachments, driver.name);
 
   // The reconciler forces syncs through the CSI handler; the trivial one has

@@ -9,28 +9,20 @@
 #pragma once
 
 #include <stop_token>
-#include <string>
 
 #include "cmd/csi-attacher/metrics_wiring.h"
 #include "cmd/csi-attacher/options.h"
-#include "csi/capabilities.h"
-#include "csi/connection.h"
+#include "component/sidecar_startup.h"
 #include "kube/client/client.h"
 
 namespace csiattacher {
-
-struct DriverInfo {
-  std::string name;
-  csi::Capabilities capabilities;
-};
 
 struct ControllerFeatures {
   bool error_code_enabled = true;  // MutableCSINodeAllocatableCount
 };
 
-void RunController(const Options& options, const DriverInfo& driver,
+void RunController(const Options& options, const component::CsiDriver& driver,
                    const ControllerFeatures& features, kube::Client& client,
-                   csi::Connection& connection, AttacherMetrics& attacher_metrics,
-                   std::stop_token stop);
+                   AttacherMetrics& attacher_metrics, std::stop_token stop);
 
 }  // namespace csiattacher

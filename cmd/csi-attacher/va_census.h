@@ -11,13 +11,12 @@
 #pragma once
 
 #include <chrono>
-#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include "kube/runtime/store.h"
 #include "kube/api/storage/v1/volume_attachment.h"
+#include "kube/runtime/store.h"
 
 namespace csiattacher {
 
@@ -33,9 +32,5 @@ struct VolumeAttachmentCensus {
 VolumeAttachmentCensus TakeVolumeAttachmentCensus(
     const std::vector<kube::Store<kube::VolumeAttachment>::Ptr>& attachments,
     std::string_view driver, std::string_view finalizer, std::chrono::system_clock::time_point now);
-
-// Parses an RFC 3339 timestamp ("2026-11-22T14:12:40Z", fractional seconds
-// and numeric offsets allowed); nullopt when malformed.
-std::optional<std::chrono::system_clock::time_point> ParseRfc3339(std::string_view text);
 
 }  // namespace csiattacher

@@ -3,11 +3,79 @@
 #include <fmt/chrono.h>
 #include <fmt/format.h>
 
+#include <cstdint>
+
 namespace kube {
+namespace {
+
+// Reads exactly `digits` decimal digits at `pos`, advancing it.
+std::optional<int> Digits(std::string_view text, size_t& pos, size_t digits) {
+  if (pos + digits > text.size()) return std::nullopt;
+  int value = 0;
+  for (size_t i = 0; i < digits; ++i) {
+    char c = text[pos + i];
+    if (c < '0' || c > '9') return std::nullopt;
+    value = value * 10 + (c - '0');
+  }
+  pos += digits;
+  return value;
+}
+
+bool Expect(std::string_view text, size_t& pos, std::string_view chars) {
+  if (pos >= text.size() || chars.find(text[pos]) == std::string_view::npos) return false;
+  ++pos;
+  return true;
+}
+
+}  // namespace
 
 std::string FormatMetaTime(std::chrono::system_clock::time_point time) {
   return fmt::format("{:%Y-%m-%dT%H:%M:%SZ}",
                      fmt::gmtime(std::chrono::system_clock::to_time_t(time)));
+}
+
+std::optional<std::chrono::system_clock::time_point> ParseMetaTime(std::string_view text) {
+  using namespace std::chrono;
+  size_t pos = 0;
+  auto year = Digits(text, pos, 4);
+  if (!year || !Expect(text, pos, "-")) return std::nullopt;
+  auto month = Digits(text, pos, 2);
+  if (!month || !Expect(text, pos, "-")) return std::nullopt;
+  auto day = Digits(text, pos, 2);
+  if (!day || !Expect(text, pos, "Tt")) return std::nullopt;
+  auto hour = Digits(text, pos, 2);
+  if (!hour || !Expect(text, pos, ":")) return std::nullopt;
+  auto minute = Digits(text, pos, 2);
+  if (!minute || !Expect(text, pos, ":")) return std::nullopt;
+  auto second = Digits(text, pos, 2);
+  if (!second) return std::nullopt;
+  nanoseconds fraction{0};
+  if (pos < text.size() && text[pos] == '.') {
+    ++pos;
+    int64_t scale = 100000000;
+    for (; pos < text.size() && text[pos] >= '0' && text[pos] <= '9'; ++pos, scale /= 10) {
+      fraction += nanoseconds((text[pos] - '0') * scale);
+    }
+  }
+  seconds offset{0};
+  if (pos < text.size() && (text[pos] == 'Z' || text[pos] == 'z')) {
+    ++pos;
+  } else if (pos < text.size() && (text[pos] == '+' || text[pos] == '-')) {
+    int sign = text[pos++] == '-' ? -1 : 1;
+    auto offset_hours = Digits(text, pos, 2);
+    if (!offset_hours || !Expect(text, pos, ":")) return std::nullopt;
+    auto offset_minutes = Digits(text, pos, 2);
+    if (!offset_minutes) return std::nullopt;
+    offset = sign * (hours(*offset_hours) + minutes(*offset_minutes));
+  } else {
+    return std::nullopt;
+  }
+  if (pos != text.size()) return std::nullopt;
+  year_month_day date{std::chrono::year(*year), std::chrono::month(*month), std::chrono::day(*day)};
+  if (!date.ok() || *hour > 23 || *minute > 59 || *second > 60) return std::nullopt;
+  return system_clock::time_point(duration_cast<system_clock::duration>(
+      sys_days(date).time_since_epoch() + hours(*hour) + minutes(*minute) + seconds(*second) +
+      fraction - offset));
 }
 
 }  // namespace kube

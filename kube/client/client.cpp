@@ -1,6 +1,7 @@
 #include "kube/client/client.h"
 
 #include <curl/curl.h>
+#include <errno.h>  // program_invocation_short_name (glibc)
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -60,7 +61,12 @@ Client::Client(RestConfig config, base::Clock& clock, ClientOptions options,
       transport_(std::move(transport)),
       limiter_(config_.qps, config_.burst, clock) {}
 
-std::string Client::DefaultUserAgent() { return "csi-attacher/" + std::string(base::Version()); }
+std::string Client::UserAgentFor(std::string_view program) {
+  std::string_view name = program.substr(program.find_last_of('/') + 1);
+  return std::string(name.empty() ? "unknown" : name) + "/" + std::string(base::Version());
+}
+
+std::string Client::DefaultUserAgent() { return UserAgentFor(program_invocation_short_name); }
 
 base::Result<std::unique_ptr<Client>> Client::Create(RestConfig config, base::Clock& clock,
                                                      ClientOptions options) {

@@ -17,13 +17,13 @@
 
 #include "base/clock.h"
 #include "base/result.h"
-#include "kube/client/api_error.h"
 #include "kube/api/codec.h"
+#include "kube/api/resource.h"
+#include "kube/api/watch_event.h"
+#include "kube/client/api_error.h"
 #include "kube/client/config.h"
 #include "kube/client/http_transport.h"
-#include "kube/api/resource.h"
 #include "kube/client/token_bucket.h"
-#include "kube/api/watch_event.h"
 
 namespace kube {
 
@@ -57,7 +57,10 @@ class Client {
  public:
   static constexpr int kMaxRetries = 10;
 
-  // Sent when RestConfig::user_agent is empty.
+  // "<basename of program>/<version>", the way client-go names the binary
+  // that runs ("unknown" for an empty name).
+  static std::string UserAgentFor(std::string_view program);
+  // Sent when RestConfig::user_agent is empty: UserAgentFor this process's argv[0].
   static std::string DefaultUserAgent();
 
   static base::Result<std::unique_ptr<Client>> Create(RestConfig config,

@@ -1,5 +1,5 @@
-// BEHAVIOR.md §1.3: the gates --feature-gates accepts and the featuregate
-// package's rules for setting them.
+// BEHAVIOR.md §1.3: the gates the attacher's --feature-gates accepts, and the
+// featuregate package's rules for setting them, seen through that table.
 #include "cmd/csi-attacher/feature_gates.h"
 
 #include <gmock/gmock.h>
@@ -13,21 +13,21 @@
 namespace csiattacher {
 namespace {
 
+using component::FeatureGates;
 using ::testing::Contains;
 using ::testing::ElementsAre;
-using ::testing::IsEmpty;
 using ::testing::Not;
 using ::testing::SizeIs;
 
 TEST(FeatureGatesTest, AttacherGateDefaults) {
-  FeatureGates gates;
+  FeatureGates gates(KnownFeatureSpecs());
   EXPECT_TRUE(gates.Enabled(kMutableCSINodeAllocatableCount));
   EXPECT_FALSE(gates.Enabled(kReleaseLeaderElectionOnExit));
 }
 
 TEST(FeatureGatesTest, MutableCSINodeAllocatableCountCanBeTurnedOffWithAWarning) {
   csi::testing::LogCapture logs;
-  FeatureGates gates;
+  FeatureGates gates(KnownFeatureSpecs());
   ASSERT_TRUE(gates.SetFromMap({{"MutableCSINodeAllocatableCount", false}}).ok());
   EXPECT_FALSE(gates.Enabled(kMutableCSINodeAllocatableCount));
   EXPECT_THAT(logs.Grep(R"("Warning: setting GA feature gate. It will be removed in a future )"
@@ -36,7 +36,7 @@ TEST(FeatureGatesTest, MutableCSINodeAllocatableCountCanBeTurnedOffWithAWarning)
 }
 
 TEST(FeatureGatesTest, ReleaseLeaderElectionOnExitCanBeTurnedOn) {
-  FeatureGates gates;
+  FeatureGates gates(KnownFeatureSpecs());
   ASSERT_TRUE(gates.SetFromMap({{"ReleaseLeaderElectionOnExit", true}}).ok());
   EXPECT_TRUE(gates.Enabled(kReleaseLeaderElectionOnExit));
 }
@@ -48,7 +48,7 @@ TEST(FeatureGatesTest, ApiserverAndZpagesGatesAreAccepted) {
        {"AllAlpha", "AllBeta", "ComponentFlagz", "ComponentStatusz", "APIResponseCompression",
         "APIServerIdentity", "WatchList", "ConsistentListFromCache", "KMSv1", "StorageVersionHash",
         "OpenAPIEnums", "UnauthenticatedHTTP2DOSMitigation"}) {
-    FeatureGates gates;
+    FeatureGates gates(KnownFeatureSpecs());
     bool value = gates.Enabled(name);
     base::Status s = gates.SetFromMap({{name, value}});
     EXPECT_TRUE(s.ok()) << name << ": " << s.error().message;
@@ -56,7 +56,7 @@ TEST(FeatureGatesTest, ApiserverAndZpagesGatesAreAccepted) {
 }
 
 TEST(FeatureGatesTest, UnknownGateIsRejectedAndNothingChanges) {
-  FeatureGates gates;
+  FeatureGates gates(KnownFeatureSpecs());
   base::Status s = gates.SetFromMap({{"ReleaseLeaderElectionOnExit", true}, {"Warp", true}});
   ASSERT_FALSE(s.ok());
   EXPECT_EQ(s.error().message, "unrecognized feature gate: Warp");
@@ -64,7 +64,7 @@ TEST(FeatureGatesTest, UnknownGateIsRejectedAndNothingChanges) {
 }
 
 TEST(FeatureGatesTest, GateLockedToDefaultCannotChange) {
-  FeatureGates gates;
+  FeatureGates gates(KnownFeatureSpecs());
   EXPECT_TRUE(gates.SetFromMap({{"ConsistentListFromCache", true}}).ok());
   base::Status s = gates.SetFromMap({{"ConsistentListFromCache", false}});
   ASSERT_FALSE(s.ok());
@@ -73,7 +73,7 @@ TEST(FeatureGatesTest, GateLockedToDefaultCannotChange) {
 }
 
 TEST(FeatureGatesTest, SeveralErrorsAreJoined) {
-  FeatureGates gates;
+  FeatureGates gates(KnownFeatureSpecs());
   base::Status s = gates.SetFromMap({{"APIServerTracing", false}, {"BtreeWatchCache", false}});
   ASSERT_FALSE(s.ok());
   EXPECT_EQ(s.error().message,
@@ -82,14 +82,14 @@ TEST(FeatureGatesTest, SeveralErrorsAreJoined) {
 }
 
 TEST(FeatureGatesTest, AllAlphaSetsAlphaGatesButExplicitSettingsWin) {
-  FeatureGates gates;
+  FeatureGates gates(KnownFeatureSpecs());
   ASSERT_TRUE(gates.SetFromMap({{"AllAlpha", true}}).ok());
   EXPECT_TRUE(gates.Enabled(kReleaseLeaderElectionOnExit));
   EXPECT_TRUE(gates.Enabled("NativeHistograms"));
   EXPECT_FALSE(gates.Enabled("AllBeta"));
   EXPECT_FALSE(gates.Enabled("CoordinatedLeaderElection"));  // beta
 
-  FeatureGates explicit_wins;
+  FeatureGates explicit_wins(KnownFeatureSpecs());
   ASSERT_TRUE(
       explicit_wins.SetFromMap({{"AllAlpha", true}, {"ReleaseLeaderElectionOnExit", false}}).ok());
   EXPECT_FALSE(explicit_wins.Enabled(kReleaseLeaderElectionOnExit));
@@ -97,20 +97,20 @@ TEST(FeatureGatesTest, AllAlphaSetsAlphaGatesButExplicitSettingsWin) {
 }
 
 TEST(FeatureGatesTest, AllBetaSetsBetaGates) {
-  FeatureGates gates;
+  FeatureGates gates(KnownFeatureSpecs());
   ASSERT_TRUE(gates.SetFromMap({{"AllBeta", false}}).ok());
   EXPECT_FALSE(gates.Enabled("WatchList"));
   EXPECT_TRUE(gates.Enabled(kMutableCSINodeAllocatableCount));  // GA: untouched
 }
 
 TEST(FeatureGatesTest, EmptyMapChangesNothing) {
-  FeatureGates gates;
+  FeatureGates gates(KnownFeatureSpecs());
   EXPECT_TRUE(gates.SetFromMap({}).ok());
   EXPECT_TRUE(gates.Enabled(kMutableCSINodeAllocatableCount));
 }
 
 TEST(FeatureGatesTest, KnownFeaturesListSettableGatesLikeUpstream) {
-  std::vector<std::string> known = FeatureGates().KnownFeatures();
+  std::vector<std::string> known = FeatureGates(KnownFeatureSpecs()).KnownFeatures();
   EXPECT_THAT(known, Contains("AllAlpha=true|false (ALPHA - default=false)"));
   EXPECT_THAT(known, Contains("AllBeta=true|false (BETA - default=false)"));
   EXPECT_THAT(known, Contains("ReleaseLeaderElectionOnExit=true|false (ALPHA - default=false)"));
@@ -124,7 +124,7 @@ TEST(FeatureGatesTest, KnownFeaturesListSettableGatesLikeUpstream) {
 
 TEST(FeatureGatesTest, DeprecatedGateWarnsAndUpdatedIsLoggedAtV1) {
   csi::testing::LogCapture logs(1);
-  FeatureGates gates;
+  FeatureGates gates(KnownFeatureSpecs());
   ASSERT_TRUE(gates.SetFromMap({{"KMSv1", true}, {"WatchList", false}}).ok());
   EXPECT_THAT(logs.Grep(R"("Warning: setting deprecated feature gate. It will be removed in a )"
                         R"(future release." featureGate="KMSv1" value=true)"),
@@ -136,7 +136,7 @@ TEST(FeatureGatesTest, DeprecatedGateWarnsAndUpdatedIsLoggedAtV1) {
 // The list upstream v4.12's --help prints (Kubernetes 1.36 libraries).
 TEST(FeatureGatesTest, KnownFeaturesAreUpstreamsList) {
   EXPECT_THAT(
-      FeatureGates().KnownFeatures(),
+      FeatureGates(KnownFeatureSpecs()).KnownFeatures(),
       ElementsAre("APIResponseCompression=true|false (BETA - default=true)",
                   "APIServerIdentity=true|false (BETA - default=true)",
                   "APIServingWithRoutine=true|false (ALPHA - default=false)",
@@ -177,30 +177,28 @@ TEST(FeatureGatesTest, KnownFeaturesAreUpstreamsList) {
 TEST(FeatureGatesTest, HiddenGaAndDeprecatedGatesAreAcceptedWithTheirLocks) {
   for (const char* name : {"MutableCSINodeAllocatableCount", "MutatingAdmissionPolicy", "KMSv1",
                            "DeclarativeValidationTakeover"}) {
-    EXPECT_TRUE(FeatureGates().SetFromMap({{name, true}}).ok()) << name;
-    EXPECT_TRUE(FeatureGates().SetFromMap({{name, false}}).ok()) << name;
+    EXPECT_TRUE(FeatureGates(KnownFeatureSpecs()).SetFromMap({{name, true}}).ok()) << name;
+    EXPECT_TRUE(FeatureGates(KnownFeatureSpecs()).SetFromMap({{name, false}}).ok()) << name;
   }
-  EXPECT_FALSE(FeatureGates().SetFromMap({{"SeparateCacheWatchRPC", true}}).ok());
-  EXPECT_FALSE(FeatureGates().SetFromMap({{"AggregatedDiscoveryRemoveBetaType", false}}).ok());
+  EXPECT_FALSE(
+      FeatureGates(KnownFeatureSpecs()).SetFromMap({{"SeparateCacheWatchRPC", true}}).ok());
+  EXPECT_FALSE(FeatureGates(KnownFeatureSpecs())
+                   .SetFromMap({{"AggregatedDiscoveryRemoveBetaType", false}})
+                   .ok());
   // Gone from Kubernetes 1.36.
-  EXPECT_FALSE(FeatureGates().SetFromMap({{"StructuredAuthorizationConfiguration", true}}).ok());
+  EXPECT_FALSE(FeatureGates(KnownFeatureSpecs())
+                   .SetFromMap({{"StructuredAuthorizationConfiguration", true}})
+                   .ok());
 }
 
 TEST(FeatureGatesTest, AskingForAnUnknownGateIsAProgrammingError) {
-  EXPECT_THROW(FeatureGates().Enabled("Warp"), std::logic_error);
+  EXPECT_THROW(FeatureGates(KnownFeatureSpecs()).Enabled("Warp"), std::logic_error);
 }
 
 TEST(FeatureGatesTest, KnownSpecsAreSortedAndUnique) {
   const auto& specs = KnownFeatureSpecs();
   for (size_t i = 1; i < specs.size(); ++i) EXPECT_LT(specs[i - 1].name, specs[i].name);
   EXPECT_GE(specs.size(), 45u);
-}
-
-TEST(FeatureGatesTest, CustomSpecs) {
-  FeatureGates gates({{"B", false, FeatureStage::kBeta}, {"A", true, FeatureStage::kAlpha}});
-  EXPECT_THAT(gates.KnownFeatures(), ElementsAre("A=true|false (ALPHA - default=true)",
-                                                 "B=true|false (BETA - default=false)"));
-  EXPECT_THAT(FeatureGates(std::vector<FeatureSpec>{}).KnownFeatures(), IsEmpty());
 }
 
 }  // namespace

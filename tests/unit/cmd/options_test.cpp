@@ -1,5 +1,5 @@
 // BEHAVIOR.md §1.1/§1.2: every upstream flag, with its Go syntax and default,
-// and the checks made after parsing.
+// and the attacher's own check made after parsing.
 #include "cmd/csi-attacher/options.h"
 
 #include <gmock/gmock.h>
@@ -235,20 +235,6 @@ TEST_F(OptionsTest, UsageListsEveryFlagWithItsDefault) {
   EXPECT_THAT(usage, Not(HasSubstr("MutableCSINodeAllocatableCount")));
 }
 
-TEST(CheckHttpEndpointTest, BothAddressesAreRejected) {
-  Options options;
-  options.metrics_address = ":8080";
-  EXPECT_TRUE(CheckHttpEndpoint(options).ok());
-  EXPECT_EQ(HttpAddress(options), ":8080");
-  options.http_endpoint = ":8081";
-  base::Status s = CheckHttpEndpoint(options);
-  ASSERT_FALSE(s.ok());
-  EXPECT_EQ(s.error().message, "Only one of `--metrics-address` and `--http-endpoint` can be set");
-  options.metrics_address.clear();
-  EXPECT_TRUE(CheckHttpEndpoint(options).ok());
-  EXPECT_EQ(HttpAddress(options), ":8081");
-}
-
 TEST(CheckWorkerThreadsTest, ZeroIsRejected) {
   Options options;
   EXPECT_TRUE(CheckWorkerThreads(options).ok());
@@ -256,73 +242,6 @@ TEST(CheckWorkerThreadsTest, ZeroIsRejected) {
   base::Status s = CheckWorkerThreads(options);
   ASSERT_FALSE(s.ok());
   EXPECT_EQ(s.error().message, "Option -worker-threads must be greater than zero");
-}
-
-TEST(CheckLeaderElectionTest, DurationsMatterOnlyWithLeaderElection) {
-  Options options;
-  options.leader_election_lease_duration = seconds(1);
-  EXPECT_TRUE(CheckLeaderElection(options).ok());
-  options.leader_election = true;
-  EXPECT_EQ(CheckLeaderElection(options).error().message,
-            "leaseDuration must be greater than renewDeadline");
-}
-
-TEST(CheckLeaderElectionTest, ClientGoRules) {
-  const struct {
-    seconds lease, renew, retry;
-    const char* message;  // empty: valid
-  } cases[] = {
-      {seconds(15), seconds(10), seconds(5), ""},
-      {seconds(10), seconds(10), seconds(5), "leaseDuration must be greater than renewDeadline"},
-      {seconds(15), seconds(6), seconds(5),
-       "renewDeadline must be greater than retryPeriod*JitterFactor"},
-      {seconds(15), seconds(7), seconds(5), ""},
-      {seconds(15), seconds(10), seconds(0), "retryPeriod must be greater than zero"},
-      {seconds(15), seconds(0), seconds(-1), "renewDeadline must be greater than zero"},
-  };
-  for (const auto& c : cases) {
-    Options options;
-    options.leader_election = true;
-    options.leader_election_lease_duration = c.lease;
-    options.leader_election_renew_deadline = c.renew;
-    options.leader_election_retry_period = c.retry;
-    base::Status s = CheckLeaderElection(options);
-    if (std::string(c.message).empty()) {
-      EXPECT_TRUE(s.ok()) << s.error().message;
-    } else {
-      ASSERT_FALSE(s.ok()) << c.message;
-      EXPECT_EQ(s.error().message, c.message);
-    }
-  }
-}
-
-TEST(RateLimitsForTest, ClientGoMeaningOfQpsAndBurst) {
-  const struct {
-    double qps;
-    int64_t burst;
-    bool ok;
-    double want_qps;
-    int want_burst;
-  } cases[] = {
-      {5, 10, true, 5, 10}, {50.5, 100, true, 50.5, 100}, {0, 0, true, 5, 10},
-      {0, 20, true, 5, 20}, {-1, 0, true, -1, 0},         {5, 0, false, 0, 0},
-      {5, -1, false, 0, 0},
-  };
-  for (const auto& c : cases) {
-    Options options;
-    options.kube_api_qps = c.qps;
-    options.kube_api_burst = c.burst;
-    base::Result<KubeApiRateLimits> limits = RateLimitsFor(options);
-    ASSERT_EQ(limits.ok(), c.ok) << c.qps << "/" << c.burst;
-    if (!c.ok) {
-      EXPECT_EQ(limits.error().message,
-                "burst is required to be greater than 0 when RateLimiter is not set and QPS is "
-                "set to greater than 0");
-      continue;
-    }
-    EXPECT_EQ(limits->qps, c.want_qps) << c.qps << "/" << c.burst;
-    EXPECT_EQ(limits->burst, c.want_burst) << c.qps << "/" << c.burst;
-  }
 }
 
 }  // namespace

@@ -5,6 +5,8 @@
 
 #include <memory>
 
+#include "kube/api/meta_time.h"
+
 namespace csiattacher {
 namespace {
 
@@ -25,21 +27,8 @@ kube::Store<kube::VolumeAttachment>::Ptr Va(bool attached, std::string created,
   return va;
 }
 
-TEST(ParseRfc3339Test, ParsesUtcFractionsAndOffsets) {
-  auto t = ParseRfc3339("2026-11-22T14:12:40Z");
-  ASSERT_TRUE(t.has_value());
-  EXPECT_EQ(system_clock::to_time_t(*t), 1795356760);
-  EXPECT_EQ(ParseRfc3339("2026-11-22T15:12:40+01:00"), t);
-  auto fraction = ParseRfc3339("2026-11-22T14:12:40.5Z");
-  ASSERT_TRUE(fraction.has_value());
-  EXPECT_EQ(*fraction - *t, std::chrono::milliseconds(500));
-  EXPECT_FALSE(ParseRfc3339("").has_value());
-  EXPECT_FALSE(ParseRfc3339("2026-11-22 14:12:40Z").has_value());
-  EXPECT_FALSE(ParseRfc3339("2026-13-22T14:12:40Z").has_value());
-}
-
 TEST(VolumeAttachmentCensusTest, CountsStatesAndAgesTheOldestPending) {
-  const auto now = *ParseRfc3339("2026-01-01T00:10:00Z");
+  const auto now = *kube::ParseMetaTime("2026-01-01T00:10:00Z");
   auto failed = Va(false, "2026-01-01T00:00:00Z");
   std::const_pointer_cast<kube::VolumeAttachment>(failed)->status.attach_error =
       kube::VolumeError{"t", "boom", std::nullopt};

@@ -55,7 +55,8 @@ TEST_F(ClientTest, GetSendsIdentityAndDecodesObject) {
   EXPECT_EQ(requests[0].headers["user-agent"], "csi-attacher/test");
 }
 
-TEST_F(ClientTest, DefaultUserAgentIsCsiAttacherSlashVersion) {
+// client-go names the binary that runs; kube/ knows no binary names.
+TEST_F(ClientTest, DefaultUserAgentIsProgramSlashVersion) {
   server_.Script({200, {}, {std::string(kVa)}});
   RestConfig config;
   config.server = server_.url();
@@ -63,7 +64,14 @@ TEST_F(ClientTest, DefaultUserAgentIsCsiAttacherSlashVersion) {
   ASSERT_TRUE(client.ok());
   ASSERT_TRUE((*client)->Get<VolumeAttachment>("", "va-1").ok());
   EXPECT_EQ(server_.requests().at(0).headers["user-agent"],
-            std::string("csi-attacher/") + std::string(base::Version()));
+            "unit_kube_test/" + std::string(base::Version()));
+}
+
+TEST(UserAgentForTest, BasenameOfTheProgramSlashVersion) {
+  const std::string version(base::Version());
+  EXPECT_EQ(Client::UserAgentFor("/usr/local/bin/csi-snapshotter"), "csi-snapshotter/" + version);
+  EXPECT_EQ(Client::UserAgentFor("csi-attacher"), "csi-attacher/" + version);
+  EXPECT_EQ(Client::UserAgentFor(""), "unknown/" + version);
 }
 
 TEST_F(ClientTest, ApiErrorIsDecodedFromStatusObject) {

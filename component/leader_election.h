@@ -1,19 +1,17 @@
-// LeaderElection: the sidecar's use of kube::LeaderElector (BEHAVIOR.md §3,
-// §7): the Lease "external-attacher-leader-<driver>" (sanitized), the
-// sanitized hostname as identity, the namespace from the flag / POD_NAMESPACE
-// / the service account file / "default", labels from the flag, and a client
-// of its own (same RestConfig, its own QPS limiter).
+// LeaderElection: a binary's use of kube::LeaderElector, as csi-lib-utils'
+// leaderelection package sets it up. The binary names the Lease and the
+// identity; the namespace comes from the flag / POD_NAMESPACE / the service
+// account file / "default", the labels and durations from the flags, and the
+// elector gets a client of its own (same RestConfig, its own QPS limiter, no
+// request outliving the renew deadline).
 //
-// Run() runs the controller only while leading. Losing the Lease logs
-// "Stopped leading" and ends the process with exit 1 at once, as upstream
-// does. A graceful stop (SIGTERM/SIGINT) stops the controller, waits for
-// in-flight syncs, releases the Lease (empty holder, leaseDurationSeconds 1)
-// so a standby takes over at once, and returns 0.
+// Run() runs the work only while leading. Losing the Lease logs "Stopped
+// leading" and ends the process with exit 1 at once, as upstream does. A
+// graceful stop stops the work, waits for it to return, releases the Lease
+// (empty holder, leaseDurationSeconds 1) so a standby takes over at once, and
+// returns 0.
 //
-// Test hook: env CSI_ATTACHER_LEADER_IDENTITY, when set, replaces the
-// hostname as identity (integration tests run two attachers on one host).
-//
-// Thread-safety: Check() may be called from any thread (the HTTP server's
+// Thread-safety: Check() may be called from any thread (the HTTP endpoint's
 // /healthz/leader-election); Run() once, from one thread.
 #pragma once
 
@@ -22,14 +20,13 @@
 #include <stop_token>
 #include <string>
 
-#include "base/clock.h"
 #include "base/result.h"
-#include "cmd/csi-attacher/options.h"
+#include "component/standard_flags.h"
 #include "kube/client/client.h"
 #include "kube/client/config.h"
 #include "kube/tools/leader_elector.h"
 
-namespace csiattacher {
+namespace component {
 
 // What leader election reports to metrics; both optional.
 struct LeaderElectionHooks {
@@ -37,22 +34,29 @@ struct LeaderElectionHooks {
   std::function<void()> on_slow_path;
 };
 
+// With --leader-election, the durations must satisfy client-go's leader
+// elector (lease > renew deadline > 1.2 x retry period, all positive); its
+// messages are kept. Without it they are not looked at, as upstream.
+base::Status CheckLeaderElection(const LeaderElectionOptions& options);
+
 // --leader-election-namespace, else $POD_NAMESPACE, else the trimmed content
 // of `service_account_namespace_file`, else "default".
-std::string LeaderElectionNamespace(const Options& options,
+std::string LeaderElectionNamespace(const LeaderElectionOptions& options,
                                     const std::string& service_account_namespace_file =
                                         "/var/run/secrets/kubernetes.io/serviceaccount/namespace");
 
-// $CSI_ATTACHER_LEADER_IDENTITY if set (test hook), else the hostname;
-// sanitized like the Lease name.
-base::Result<std::string> LeaderElectionIdentity();
+// The Lease a binary competes for, and who it is in that competition.
+struct LeaseIdentity {
+  std::string lease_name;
+  std::string identity;
+};
 
 class LeaderElection {
  public:
-  // Fails if the identity or the client cannot be had.
-  static base::Result<std::shared_ptr<LeaderElection>> Create(const Options& options,
+  // Fails if the client cannot be had.
+  static base::Result<std::shared_ptr<LeaderElection>> Create(const LeaderElectionOptions& options,
                                                               const kube::RestConfig& config,
-                                                              const std::string& driver,
+                                                              LeaseIdentity lease,
                                                               LeaderElectionHooks hooks);
 
   // The health check of /healthz/leader-election.
@@ -74,4 +78,4 @@ class LeaderElection {
   std::unique_ptr<kube::LeaderElector> elector_;
 };
 
-}  // namespace csiattacher
+}  // namespace component

@@ -1,4 +1,4 @@
-#include "cmd/csi-attacher/shutdown_signals.h"
+#include "component/shutdown_signals.h"
 
 #include <pthread.h>
 
@@ -6,7 +6,7 @@
 
 #include "base/log.h"
 
-namespace csiattacher {
+namespace component {
 namespace {
 
 sigset_t ShutdownSet() {
@@ -53,4 +53,4 @@ void ShutdownSignals::Watch(std::stop_token done) {
   }
 }
 
-}  // namespace csiattacher
+}  // namespace component

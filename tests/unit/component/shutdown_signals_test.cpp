@@ -1,7 +1,7 @@
 // BEHAVIOR.md §7: the first SIGTERM/SIGINT stops gracefully, a second one
 // ends the process at once with exit 1. Signals go to the whole process, so
 // each case runs in a death-test child of its own.
-#include "cmd/csi-attacher/shutdown_signals.h"
+#include "component/shutdown_signals.h"
 
 #include <gtest/gtest.h>
 #include <signal.h>
@@ -11,7 +11,7 @@
 #include <cstdlib>
 #include <thread>
 
-namespace csiattacher {
+namespace component {
 namespace {
 
 // Waits up to 5 s for `stop` to be requested.
@@ -80,4 +80,4 @@ TEST(ShutdownSignalsTest, DestructorRestoresTheSignalMask) {
 }
 
 }  // namespace
-}  // namespace csiattacher
+}  // namespace component

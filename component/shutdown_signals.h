@@ -1,4 +1,5 @@
-// ShutdownSignals: SIGTERM and SIGINT as a graceful stop (BEHAVIOR.md §7).
+// ShutdownSignals: SIGTERM and SIGINT as a graceful stop and hand-over
+// (BEHAVIOR.md §7).
 //
 // Upstream dies mid-call on SIGTERM unless an alpha gate is on. Here the
 // first signal requests stop on the given stop_source, so the controller
@@ -18,7 +19,7 @@
 #include <stop_token>
 #include <thread>
 
-namespace csiattacher {
+namespace component {
 
 class ShutdownSignals {
  public:
@@ -37,4 +38,4 @@ class ShutdownSignals {
   std::jthread watcher_;  // last: joined before the members it uses go
 };
 
-}  // namespace csiattacher
+}  // namespace component

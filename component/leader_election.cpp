@@ -1,17 +1,31 @@
-#include "cmd/csi-attacher/leader_election.h"
+#include "component/leader_election.h"
 
 #include <chrono>
 #include <cstdlib>
 #include <utility>
 
-#include "attacher/names.h"
 #include "base/file.h"
-#include "base/hostname.h"
 #include "base/log.h"
 
-namespace csiattacher {
+namespace component {
 
-std::string LeaderElectionNamespace(const Options& options,
+base::Status CheckLeaderElection(const LeaderElectionOptions& options) {
+  if (!options.leader_election) return base::Status::Ok();
+  const auto lease = options.leader_election_lease_duration;
+  const auto renew = options.leader_election_renew_deadline;
+  const auto retry = options.leader_election_retry_period;
+  // client-go's checks, in its order; JitterFactor is 1.2.
+  if (lease <= renew) return base::Error("leaseDuration must be greater than renewDeadline");
+  if (renew.count() <= static_cast<int64_t>(1.2 * static_cast<double>(retry.count()))) {
+    return base::Error("renewDeadline must be greater than retryPeriod*JitterFactor");
+  }
+  if (lease.count() < 1) return base::Error("leaseDuration must be greater than zero");
+  if (renew.count() < 1) return base::Error("renewDeadline must be greater than zero");
+  if (retry.count() < 1) return base::Error("retryPeriod must be greater than zero");
+  return base::Status::Ok();
+}
+
+std::string LeaderElectionNamespace(const LeaderElectionOptions& options,
                                     const std::string& service_account_namespace_file) {
   if (!options.leader_election_namespace.empty()) return options.leader_election_namespace;
   if (const char* ns = std::getenv("POD_NAMESPACE"); ns && *ns) return ns;
@@ -22,26 +36,13 @@ std::string LeaderElectionNamespace(const Options& options,
   return "default";
 }
 
-base::Result<std::string> LeaderElectionIdentity() {
-  if (const char* id = std::getenv("CSI_ATTACHER_LEADER_IDENTITY"); id && *id) {
-    return attacher::SanitizeName(id);
-  }
-  base::Result<std::string> host = base::Hostname();
-  if (!host.ok()) return host.error().Wrap("error getting the default leader identity");
-  return attacher::SanitizeName(*host);
-}
-
-base::Result<std::shared_ptr<LeaderElection>> LeaderElection::Create(const Options& options,
-                                                                     const kube::RestConfig& config,
-                                                                     const std::string& driver,
-                                                                     LeaderElectionHooks hooks) {
-  base::Result<std::string> identity = LeaderElectionIdentity();
-  if (!identity.ok()) return identity.error();
-
+base::Result<std::shared_ptr<LeaderElection>> LeaderElection::Create(
+    const LeaderElectionOptions& options, const kube::RestConfig& config, LeaseIdentity lease,
+    LeaderElectionHooks hooks) {
   kube::LeaderElectionConfig le;
   le.namespace_ = LeaderElectionNamespace(options);
-  le.name = attacher::LeaseNameFor(driver);
-  le.identity = *identity;
+  le.name = std::move(lease.lease_name);
+  le.identity = std::move(lease.identity);
   le.lease_duration = options.leader_election_lease_duration;
   le.renew_deadline = options.leader_election_renew_deadline;
   le.retry_period = options.leader_election_retry_period;
@@ -95,4 +96,4 @@ int LeaderElection::Run(std::function<void(std::stop_token)> lead, std::stop_tok
   return elector_->Run(stop) ? 1 : 0;
 }
 
-}  // namespace csiattacher
+}  // namespace component

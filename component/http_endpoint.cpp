@@ -1,0 +1,47 @@
+#include "component/http_endpoint.h"
+
+#include "base/log.h"
+
+namespace component {
+
+std::string HttpAddress(const HttpEndpointOptions& options) {
+  return options.metrics_address.empty() ? options.http_endpoint : options.metrics_address;
+}
+
+base::Status CheckHttpEndpoint(const HttpEndpointOptions& options) {
+  if (!options.metrics_address.empty() && !options.http_endpoint.empty()) {
+    return base::Error("Only one of `--metrics-address` and `--http-endpoint` can be set");
+  }
+  return base::Status::Ok();
+}
+
+bool HttpEndpoint::Start(const HttpEndpointOptions& options, metrics::Registry& registry) {
+  const std::string address = HttpAddress(options);
+  if (address.empty()) return true;
+  base::Result<std::unique_ptr<metrics::HttpServer>> server = metrics::HttpServer::Start(address);
+  if (!server.ok()) {
+    LOG_ERROR("Failed to start HTTP server")
+        .With("err", server.error().message)
+        .With("address", address)
+        .With("metricsPath", options.metrics_path);
+    return false;
+  }
+  server_ = std::move(server).value();
+  server_->Handle(options.metrics_path, [&registry] {
+    return metrics::HttpResponse{200, registry.Expose(),
+                                 "text/plain; version=0.0.4; charset=utf-8"};
+  });
+  serves_health_ = !options.http_endpoint.empty();
+  return true;
+}
+
+void HttpEndpoint::ServeLeaderElectionHealth(std::function<base::Status()> check) {
+  if (!server_ || !serves_health_) return;
+  server_->Handle("/healthz/leader-election", [check = std::move(check)] {
+    base::Status status = check();
+    if (status.ok()) return metrics::HttpResponse{200, "ok"};
+    return metrics::HttpResponse{500, "internal server error: " + status.error().message + "\n"};
+  });
+}
+
+}  // namespace component

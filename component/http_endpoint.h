@@ -1,0 +1,43 @@
+// HttpEndpoint: the binary's HTTP server, as csi-lib-utils wires it: metrics
+// from one registry at --metrics-path, on --http-endpoint or the deprecated
+// --metrics-address (never both), plus /healthz/leader-election when leader
+// election runs, served on --http-endpoint only.
+//
+// Thread-safety: Start once; ServeLeaderElectionHealth may follow from any
+// thread while the server runs. The registry and whatever the health check
+// uses must outlive this object.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "base/result.h"
+#include "component/standard_flags.h"
+#include "metrics/http_server.h"
+#include "metrics/registry.h"
+
+namespace component {
+
+// The address the HTTP server would listen on (metrics-address wins); empty: no server.
+std::string HttpAddress(const HttpEndpointOptions& options);
+
+// --metrics-address and --http-endpoint are mutually exclusive.
+base::Status CheckHttpEndpoint(const HttpEndpointOptions& options);
+
+class HttpEndpoint {
+ public:
+  // Serves `registry` when an address is set (else does nothing). False when
+  // the server cannot listen, logged as "Failed to start HTTP server".
+  bool Start(const HttpEndpointOptions& options, metrics::Registry& registry);
+
+  // Serves /healthz/leader-election from `check` ("ok", or 500 with the
+  // error), if the server runs on --http-endpoint.
+  void ServeLeaderElectionHealth(std::function<base::Status()> check);
+
+ private:
+  std::unique_ptr<metrics::HttpServer> server_;
+  bool serves_health_ = false;
+};
+
+}  // namespace component

@@ -1,0 +1,31 @@
+#include "component/run_leading.h"
+
+#include "component/exit_codes.h"
+#include "component/leader_election.h"
+
+namespace component {
+
+int RunLeading(const LeaderElectionOptions& options, const kube::RestConfig& config,
+               Leadership leadership, const std::function<void(std::stop_token)>& work,
+               std::stop_token stop) {
+  if (!options.leader_election) {
+    work(stop);
+    return kExitSuccess;
+  }
+  base::Result<std::string> identity = leadership.identity();
+  if (!identity.ok()) return Fail("Failed to initialize leader election", identity.error());
+
+  LeaderElectionHooks hooks;
+  hooks.on_leading_changed = [metrics = leadership.metrics](bool leading) {
+    metrics.master_status.Set(leading ? 1 : 0);
+  };
+  hooks.on_slow_path = [metrics = leadership.metrics] { metrics.slowpath_total.Inc(); };
+  base::Result<std::shared_ptr<LeaderElection>> election = LeaderElection::Create(
+      options, config, {std::move(leadership.lease_name), std::move(*identity)}, std::move(hooks));
+  if (!election.ok()) return Fail("Failed to initialize leader election", election.error());
+  leadership.endpoint.ServeLeaderElectionHealth(
+      [election = *election] { return election->Check(); });
+  return (*election)->Run(work, stop);
+}
+
+}  // namespace component

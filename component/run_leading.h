@@ -1,0 +1,33 @@
+// RunLeading: the last step of every binary's start-up. Without
+// --leader-election the work runs at once until `stop`; with it, the work runs
+// only while this process holds the Lease (component/leader_election.h), the
+// elector reports to `metrics`, and `endpoint` serves its health check.
+// Returns the exit code: 0 after a graceful stop, 1 when leader election
+// cannot be set up (logged "Failed to initialize leader election").
+#pragma once
+
+#include <functional>
+#include <stop_token>
+#include <string>
+
+#include "base/result.h"
+#include "component/http_endpoint.h"
+#include "component/leader_election_metrics.h"
+#include "component/standard_flags.h"
+#include "kube/client/config.h"
+
+namespace component {
+
+struct Leadership {
+  std::string lease_name;
+  // Asked only with --leader-election; a failure ends start-up.
+  std::function<base::Result<std::string>()> identity;
+  LeaderElectionMetrics metrics;
+  HttpEndpoint& endpoint;
+};
+
+int RunLeading(const LeaderElectionOptions& options, const kube::RestConfig& config,
+               Leadership leadership, const std::function<void(std::stop_token)>& work,
+               std::stop_token stop);
+
+}  // namespace component

@@ -1,0 +1,72 @@
+// The flags every binary shares, grouped as upstream's binaries share them:
+// component-base's process flags, client-go's connection flags, and
+// csi-lib-utils' standardflags for leader election and the HTTP endpoint. A
+// binary embeds the option groups it uses in its own options struct and calls
+// the matching Register function on its base::FlagSet before adding its own
+// flags (usage lists flags sorted by name, so the order is free).
+//
+// Registration writes the defaults at once; the options must outlive the
+// FlagSet. Help texts are our own; names, types and defaults are upstream's.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <string>
+
+#include "base/flags.h"
+#include "base/log_options.h"
+#include "component/feature_gates.h"
+
+namespace component {
+
+// --version, --feature-gates, --automaxprocs and the logging flags.
+struct ProcessOptions {
+  bool show_version = false;
+  std::map<std::string, bool> feature_gates;
+  // Accepted for compatibility; a Go runtime knob with no C++ meaning.
+  bool automaxprocs = false;
+  base::LoggingOptions logging;
+};
+
+// --kubeconfig, --kube-api-qps, --kube-api-burst.
+struct KubeClientOptions {
+  std::string kubeconfig;
+  double kube_api_qps = 5;
+  int64_t kube_api_burst = 10;
+};
+
+// --leader-election and its tuning flags.
+struct LeaderElectionOptions {
+  bool leader_election = false;
+  std::string leader_election_namespace;
+  std::chrono::nanoseconds leader_election_lease_duration = std::chrono::seconds(15);
+  std::chrono::nanoseconds leader_election_renew_deadline = std::chrono::seconds(10);
+  std::chrono::nanoseconds leader_election_retry_period = std::chrono::seconds(5);
+  std::map<std::string, std::string> leader_election_labels;
+};
+
+// --http-endpoint, --metrics-address (deprecated) and --metrics-path.
+struct HttpEndpointOptions {
+  std::string http_endpoint;
+  std::string metrics_address;
+  std::string metrics_path = "/metrics";
+};
+
+// Everything a CSI sidecar shares (csi-lib-utils' standardflags and more).
+struct SidecarOptions : ProcessOptions,
+                        KubeClientOptions,
+                        LeaderElectionOptions,
+                        HttpEndpointOptions {
+  std::string csi_address = "/run/csi/socket";
+};
+
+// The --feature-gates help lists the gates `gates` knows.
+void RegisterProcessFlags(base::FlagSet& flags, ProcessOptions& options, const FeatureGates& gates);
+void RegisterKubeClientFlags(base::FlagSet& flags, KubeClientOptions& options);
+void RegisterLeaderElectionFlags(base::FlagSet& flags, LeaderElectionOptions& options);
+void RegisterHttpEndpointFlags(base::FlagSet& flags, HttpEndpointOptions& options);
+// All of the above plus --csi-address.
+void RegisterSidecarFlags(base::FlagSet& flags, SidecarOptions& options, const FeatureGates& gates);
+
+}  // namespace component
