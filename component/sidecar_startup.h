@@ -1,15 +1,14 @@
 // RunSidecar: csi-lib-utils' start-up sequence of a CSI sidecar, then the
 // sidecar itself: connect to --csi-address (losing the connection later
 // writes the termination message and runs the environment's handler, by
-// default exit 1), probe until the driver is
-// ready, ask its name (GetPluginInfo), read its capabilities, and hand all of
-// it to `serve`. Each failure is logged and ends start-up with exit 1; a stop
-// requested during start-up ends it with 0.
+// default exit 1), probe until the driver is ready, ask its name
+// (GetPluginInfo), read its capabilities, and hand all of it to `serve`.
+// Each failure is logged and ends start-up with exit 1; a stop requested
+// during start-up ends it with 0.
 #pragma once
 
 #include <chrono>
 #include <functional>
-#include <stop_token>
 #include <string>
 
 #include "component/run_environment.h"
