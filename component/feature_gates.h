@@ -1,4 +1,4 @@
-// --feature-gates (BEHAVIOR.md §1.3): the rules of Kubernetes' featuregate
+// --feature-gates (docs/attacher.md §1.3): the rules of Kubernetes' featuregate
 // package for setting gates, over a table of gates each binary passes in (its
 // own gates plus whatever its upstream accepts; AllAlpha/AllBeta belong in
 // every table).

@@ -1,5 +1,5 @@
 // ShutdownSignals: SIGTERM and SIGINT as a graceful stop and hand-over
-// (BEHAVIOR.md §7).
+// (docs/attacher.md §7).
 //
 // Upstream dies mid-call on SIGTERM unless an alpha gate is on. Here the
 // first signal requests stop on the given stop_source, so the controller

@@ -1,4 +1,4 @@
-// The gates the attacher's --feature-gates accepts (BEHAVIOR.md §1.3).
+// The gates the attacher's --feature-gates accepts (docs/attacher.md §1.3).
 //
 // Upstream applies the flag to the process-wide apiserver feature gate, so
 // besides the attacher's own two gates it accepts every k8s.io/apiserver gate,
@@ -20,7 +20,7 @@ namespace csiattacher {
 inline constexpr std::string_view kMutableCSINodeAllocatableCount =
     "MutableCSINodeAllocatableCount";
 // Alpha, off: upstream's graceful SIGTERM handling. Here a signal always
-// stops gracefully (BEHAVIOR.md §7), so the gate only exists to be accepted.
+// stops gracefully (docs/attacher.md §7), so the gate only exists to be accepted.
 inline constexpr std::string_view kReleaseLeaderElectionOnExit = "ReleaseLeaderElectionOnExit";
 
 // Every gate --feature-gates accepts, sorted by name.

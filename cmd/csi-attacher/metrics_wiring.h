@@ -1,4 +1,4 @@
-// AttacherMetrics: every metric the attacher exposes (BEHAVIOR.md §4), in one
+// AttacherMetrics: every metric the attacher exposes (docs/attacher.md §4), in one
 // registry served on --http-endpoint / --metrics-address:
 //   - csi_sidecar_operations_seconds (component/csi_operation_metrics.h), with
 //     the `migrated` label only for the seven CSI-migration drivers;

@@ -1,4 +1,4 @@
-// The attacher's command line (BEHAVIOR.md §1.1): every flag upstream's
+// The attacher's command line (docs/attacher.md §1.1): every flag upstream's
 // external-attacher accepts, with the same name, type and default, so an
 // existing Deployment's args work unchanged: the sidecar flags every CSI
 // sidecar shares (component/standard_flags.h) plus the attacher's own.

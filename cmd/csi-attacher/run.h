@@ -1,4 +1,4 @@
-// Run: the attacher's whole life, in upstream's startup order (BEHAVIOR.md
+// Run: the attacher's whole life, in upstream's startup order (docs/attacher.md
 // §1.4, §2): flags, logging, feature gates, --version, the HTTP flag
 // conflict, the Kubernetes client, --worker-threads, the CSI sidecar start-up
 // (connect, probe, driver name, HTTP endpoint, capabilities), then the

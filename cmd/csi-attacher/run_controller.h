@@ -1,4 +1,4 @@
-// RunController: the last step of startup (BEHAVIOR.md §1.4 "handler → run").
+// RunController: the last step of startup (docs/attacher.md §1.4 "handler → run").
 // Builds the caches, the handler the driver's capabilities call for
 // (CsiHandler with PUBLISH_UNPUBLISH_VOLUME, else TrivialHandler), the
 // Controller and, when the driver can also list published volumes, the

@@ -1,4 +1,4 @@
-// The metrics endpoint of the real binary (BEHAVIOR.md §4; §7 real driver
+// The metrics endpoint of the real binary (docs/attacher.md §4; §7 real driver
 // name; #706 backlog gauges) after an attach through the e2e mock driver.
 #include <gtest/gtest.h>
 #include <unistd.h>

@@ -1,4 +1,4 @@
-// BEHAVIOR.md §1.3: the gates the attacher's --feature-gates accepts, and the
+// docs/attacher.md §1.3: the gates the attacher's --feature-gates accepts, and the
 // featuregate package's rules for setting them, seen through that table.
 #include "cmd/csi-attacher/feature_gates.h"
 

@@ -1,4 +1,4 @@
-// The identity the attacher competes for its Lease with (BEHAVIOR.md §3).
+// The identity the attacher competes for its Lease with (docs/attacher.md §3).
 #include "cmd/csi-attacher/leader_identity.h"
 
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// BEHAVIOR.md §1.1/§1.2: every upstream flag, with its Go syntax and default,
+// docs/attacher.md §1.1/§1.2: every upstream flag, with its Go syntax and default,
 // and the attacher's own check made after parsing.
 #include "cmd/csi-attacher/options.h"
 

@@ -1,4 +1,4 @@
-// BEHAVIOR.md §7: the first SIGTERM/SIGINT stops gracefully, a second one
+// docs/attacher.md §7: the first SIGTERM/SIGINT stops gracefully, a second one
 // ends the process at once with exit 1. Signals go to the whole process, so
 // each case runs in a death-test child of its own.
 #include "component/shutdown_signals.h"
