@@ -11,7 +11,6 @@
 #include "attacher/volume_capability.h"
 #include "attacher/volume_source.h"
 #include "base/log.h"
-#include "csi/errors.h"
 #include "kube/client/api_error.h"
 
 namespace attacher {
@@ -65,9 +64,9 @@ base::Status CsiHandler::Attach(const kube::VolumeAttachment& va, bool forced) {
   }
   LOG_V(2, "Attaching").With("VolumeAttachment", name);
   auto request = PrepareAttach(va);
-  if (!request.ok()) return FailAttach(va, request.error(), /*from_driver=*/false);
+  if (!request.ok()) return FailAttach(va, request.error());
   auto publish_context = publisher_.Publish(*request);
-  if (!publish_context.ok()) return FailAttach(va, publish_context.error(), /*from_driver=*/true);
+  if (!publish_context.ok()) return FailAttach(va, publish_context.error());
   LOG_V(2, "Attached").With("VolumeAttachment", name);
 
   // Like upstream, a failure here is not saved as attachError: the volume
@@ -144,10 +143,9 @@ base::Status CsiHandler::SaveFinalizerAndNodeId(const kube::VolumeAttachment& va
   return base::Status::Ok();
 }
 
-base::Status CsiHandler::FailAttach(const kube::VolumeAttachment& va, const base::Error& error,
-                                    bool from_driver) {
+base::Status CsiHandler::FailAttach(const kube::VolumeAttachment& va, const base::Error& error) {
   std::optional<int32_t> code;
-  if (from_driver && options_.error_code_enabled && csi::IsGrpcError(error)) code = error.code;
+  if (options_.error_code_enabled && error.IsGrpc()) code = error.code;
   SaveError(va, AttachErrorPatch(va, MakeVolumeError(error.message, clock_.WallNow(), code)));
   if (options_.events) options_.events->AttachFailed(va, error.message);
   return error.Wrap("failed to attach");

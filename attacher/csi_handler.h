@@ -65,9 +65,9 @@ class CsiHandler final : public Handler {
   base::Result<PublishRequest> PrepareAttach(const kube::VolumeAttachment& va);
   base::Status EnsurePvFinalizer(const kube::PersistentVolume& pv);
   base::Status SaveFinalizerAndNodeId(const kube::VolumeAttachment& va, const std::string& node_id);
-  // `from_driver`: `error` is the Publish call's, so it may carry a gRPC code.
-  base::Status FailAttach(const kube::VolumeAttachment& va, const base::Error& error,
-                          bool from_driver);
+  // Only a failed Publish carries a gRPC code, and only that one is saved as
+  // errorCode: failures before the call are Kubernetes API or plain errors.
+  base::Status FailAttach(const kube::VolumeAttachment& va, const base::Error& error);
 
   base::Status Detach(const kube::VolumeAttachment& va, bool forced);
   base::Result<UnpublishRequest> PrepareDetach(const kube::VolumeAttachment& va);

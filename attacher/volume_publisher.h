@@ -1,7 +1,7 @@
 // VolumePublisher: the two CSI calls the attacher makes per VolumeAttachment,
 // in attacher terms. CsiVolumePublisher maps them onto csi::ControllerClient;
-// handler tests use a scripted fake. Errors carry the gRPC code in
-// base::Error::code (csi::kNonGrpcCode when the failure was not a gRPC status).
+// handler tests use a scripted fake. A driver's failure is a gRPC-domain
+// base::Error carrying its code; other failures have no code.
 #pragma once
 
 #include <chrono>

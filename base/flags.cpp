@@ -182,7 +182,7 @@ void FlagSet::Var(std::string name, std::unique_ptr<FlagValue> value, std::strin
 
 Error FlagSet::Fail(const std::string& message) {
   *output_ << message << "\n" << Usage() << std::flush;
-  return Error(message, kExitUsageError);
+  return Error::WithCode(kExitUsageError, message);
 }
 
 Status FlagSet::Parse(int argc, const char* const* argv, ParseOptions options) {
@@ -220,7 +220,7 @@ Status FlagSet::Parse(const std::vector<std::string>& args, ParseOptions options
     if (it == flags_.end()) {
       if (name == "help" || name == "h") {
         *output_ << Usage() << std::flush;
-        return Error("flag: help requested", kExitHelp);
+        return Error::WithCode(kExitHelp, "flag: help requested");
       }
       return Fail("flag provided but not defined: -" + std::string(name));
     }

@@ -3,25 +3,57 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <utility>
 #include <variant>
 
 namespace base {
 
-// An expected failure: a human-readable message plus an optional numeric code
-// whose meaning belongs to the layer that produced it (HTTP status for kube/,
-// gRPC code for csi/). Code 0 means "no particular code".
+// Where an Error's code comes from, so that an HTTP 404 can never be taken
+// for gRPC NOT_FOUND (5) or a transport failure for either.
+enum class ErrorDomain {
+  kNone,       // no code, or one whose meaning the function returning it documents
+  kHttp,       // code: the HTTP status of a Kubernetes API answer
+  kGrpc,       // code: the gRPC status code (1..16) of a failed CSI call
+  kTransport,  // no answer at all (connect, TLS, timeout, broken stream); code 0
+};
+
+// An expected failure: a human-readable message plus where it came from.
+// Build it with the named constructor of its domain; Error(message) is a
+// failure without a code.
 struct Error {
   std::string message;
+  ErrorDomain domain = ErrorDomain::kNone;
   int code = 0;
 
   Error() = default;
-  explicit Error(std::string msg, int c = 0) : message(std::move(msg)), code(c) {}
+  explicit Error(std::string msg) : message(std::move(msg)) {}
 
-  // Returns a copy whose message is "<context>: <message>", keeping the code.
-  Error Wrap(std::string_view context) const {
-    return Error(std::string(context) + ": " + message, code);
+  static Error Http(int status, std::string msg) {
+    return Error(ErrorDomain::kHttp, status, std::move(msg));
   }
+  static Error Grpc(int grpc_code, std::string msg) {
+    return Error(ErrorDomain::kGrpc, grpc_code, std::move(msg));
+  }
+  static Error Transport(std::string msg) {
+    return Error(ErrorDomain::kTransport, 0, std::move(msg));
+  }
+  // A code of the returning function's own (an exit status, a parse error kind).
+  static Error WithCode(int local_code, std::string msg) {
+    return Error(ErrorDomain::kNone, local_code, std::move(msg));
+  }
+
+  bool IsHttp(int status) const { return domain == ErrorDomain::kHttp && code == status; }
+  bool IsGrpc() const { return domain == ErrorDomain::kGrpc; }
+  bool IsTransport() const { return domain == ErrorDomain::kTransport; }
+
+  // Returns a copy whose message is "<context>: <message>", keeping domain and code.
+  Error Wrap(std::string_view context) const {
+    return Error(domain, code, std::string(context) + ": " + message);
+  }
+
+ private:
+  Error(ErrorDomain d, int c, std::string msg) : message(std::move(msg)), domain(d), code(c) {}
 };
 
 template <typename T>

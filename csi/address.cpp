@@ -1,7 +1,5 @@
 #include "csi/address.h"
 
-#include "csi/errors.h"
-
 namespace csi {
 
 base::Result<UnixAddress> ParseAddress(std::string_view address) {
@@ -9,8 +7,7 @@ base::Result<UnixAddress> ParseAddress(std::string_view address) {
   std::string uri(address);
   if (address.starts_with('/')) uri = std::string(kUnixPrefix) + uri;
   if (!std::string_view(uri).starts_with(kUnixPrefix)) {
-    return base::Error("OnConnectionLoss callback only supported for unix:// addresses",
-                       kNonGrpcCode);
+    return base::Error("OnConnectionLoss callback only supported for unix:// addresses");
   }
   return UnixAddress{uri.substr(kUnixPrefix.size()), uri};
 }

@@ -1,33 +1,47 @@
-// What the driver can do, as far as the attacher cares (BEHAVIOR.md §2, §1.4):
-// read with GetPluginCapabilities and, only when the plugin has the
-// CONTROLLER_SERVICE capability, ControllerGetCapabilities — both calls
-// sharing one deadline, as upstream's main does.
+// What a CSI driver can do: the capability enums it advertised, as sets.
+// GetCapabilities reads them at start-up: GetPluginCapabilities, then
+// ControllerGetCapabilities only when the plugin serves CONTROLLER_SERVICE,
+// and GroupControllerGetCapabilities only when asked for and the plugin
+// serves GROUP_CONTROLLER_SERVICE (upstream's snapshotter asks only with
+// volume group snapshots enabled; the attacher never asks). All calls share
+// one deadline, as in upstream's sidecars. What the sets mean for a sidecar
+// is that sidecar's policy (e.g. attacher/capability_policy.h).
 #pragma once
 
 #include <chrono>
+#include <set>
 
 #include "base/result.h"
 #include "csi/connection.h"
+#include "csi/proto/csi.pb.h"
 
 namespace csi {
 
-struct Capabilities {
-  bool controller_service = false;            // plugin: CONTROLLER_SERVICE
-  bool publish_unpublish = false;             // controller: PUBLISH_UNPUBLISH_VOLUME
-  bool publish_readonly = false;              // controller: PUBLISH_READONLY
-  bool list_volumes = false;                  // controller: LIST_VOLUMES
-  bool list_volumes_published_nodes = false;  // controller: LIST_VOLUMES_PUBLISHED_NODES
-  bool single_node_multi_writer = false;      // controller: SINGLE_NODE_MULTI_WRITER
+// The enum holders: PluginService::CONTROLLER_SERVICE,
+// ControllerRpc::LIST_SNAPSHOTS, GroupControllerRpc::CREATE_DELETE_GET_VOLUME_GROUP_SNAPSHOT.
+using PluginService = v1::PluginCapability::Service;
+using ControllerRpc = v1::ControllerServiceCapability::RPC;
+using GroupControllerRpc = v1::GroupControllerServiceCapability::RPC;
 
-  // The CSI handler is used; otherwise the trivial one (§5.6).
-  bool CanAttach() const { return controller_service && publish_unpublish; }
-  // The ListVolumes reconciler runs (§5.7).
-  bool CanReconcile() const { return list_volumes && list_volumes_published_nodes; }
+struct Capabilities {
+  std::set<PluginService::Type> plugin_services;
+  std::set<ControllerRpc::Type> controller_rpcs;
+  std::set<GroupControllerRpc::Type> group_controller_rpcs;
+
+  bool Has(PluginService::Type c) const { return plugin_services.contains(c); }
+  bool Has(ControllerRpc::Type c) const { return controller_rpcs.contains(c); }
+  bool Has(GroupControllerRpc::Type c) const { return group_controller_rpcs.contains(c); }
 
   bool operator==(const Capabilities&) const = default;
 };
 
+// Which optional services' capabilities GetCapabilities reads.
+struct CapabilityQuery {
+  bool group_controller = false;
+};
+
 base::Result<Capabilities> GetCapabilities(Connection& connection,
-                                           std::chrono::nanoseconds timeout);
+                                           std::chrono::nanoseconds timeout,
+                                           CapabilityQuery query = {});
 
 }  // namespace csi

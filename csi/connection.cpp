@@ -81,9 +81,8 @@ base::Result<std::unique_ptr<Connection>> Connect(std::string_view address,
     auto wake = std::min(deadline, After(options.log_interval));
     if (channel->WaitForConnected(wake)) break;
     if (std::chrono::system_clock::now() >= deadline) {
-      return base::Error(
-          fmt::format("connecting to {}: context deadline exceeded", unix_address.uri),
-          kNonGrpcCode);
+      return base::Error::Transport(
+          fmt::format("connecting to {}: context deadline exceeded", unix_address.uri));
     }
     LOG_INFO("Still connecting").With("address", unix_address.uri);
   }

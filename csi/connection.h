@@ -88,6 +88,24 @@ class Connection {
                       const google::protobuf::Message& response, const CallOptions& options,
                       const std::function<grpc::Status(grpc::ClientContext*)>& rpc);
 
+  // Invoke for one method of a generated stub, returning its response:
+  //   connection.Call(*stub, &v1::Controller::Stub::ListVolumes, kListVolumesMethod,
+  //                   request, options)
+  template <class Stub, class Request, class Response>
+  base::Result<Response> Call(Stub& stub,
+                              grpc::Status (Stub::*rpc)(grpc::ClientContext*, const Request&,
+                                                        Response*),
+                              std::string_view method, const Request& request,
+                              const CallOptions& options) {
+    Response response;
+    base::Status status = Invoke(method, request, response, options,
+                                 [&](grpc::ClientContext* context) {
+                                   return (stub.*rpc)(context, request, &response);
+                                 });
+    if (!status.ok()) return status.error();
+    return response;
+  }
+
  private:
   friend base::Result<std::unique_ptr<Connection>> Connect(std::string_view, ConnectOptions);
   Connection(UnixAddress address, ConnectOptions options, std::shared_ptr<grpc::Channel> channel);

@@ -27,31 +27,14 @@ base::Error ErrorFromStatus(const grpc::Status& status) {
   if (code == grpc::StatusCode::DEADLINE_EXCEEDED && desc == kClientDeadlineMessage) {
     desc = "context deadline exceeded";
   }
-  return base::Error(fmt::format("rpc error: code = {} desc = {}", CodeName(code), desc), code);
+  return base::Error::Grpc(code, fmt::format("rpc error: code = {} desc = {}", CodeName(code), desc));
 }
 
-bool IsGrpcError(const base::Error& error) {
-  return error.code > 0 && error.code < static_cast<int>(kCodeNames.size());
-}
+bool IsGrpcCode(const base::Error& error, int code) { return error.IsGrpc() && error.code == code; }
 
 std::string CodeName(int code) {
-  if (code == kNonGrpcCode) return "unknown-non-grpc";
   if (code >= 0 && code < static_cast<int>(kCodeNames.size())) return std::string(kCodeNames[code]);
   return fmt::format("Code({})", code);
-}
-
-bool IsFinalError(const base::Error& error) {
-  if (!IsGrpcError(error)) return true;
-  switch (error.code) {
-    case grpc::StatusCode::CANCELLED:
-    case grpc::StatusCode::DEADLINE_EXCEEDED:
-    case grpc::StatusCode::UNAVAILABLE:
-    case grpc::StatusCode::RESOURCE_EXHAUSTED:
-    case grpc::StatusCode::ABORTED:
-      return false;
-    default:
-      return true;
-  }
 }
 
 }  // namespace csi

@@ -24,7 +24,7 @@ base::Status IdentityClient::ProbeForever(std::chrono::nanoseconds timeout, std:
     LOG_INFO("Probing CSI driver for readiness");
     auto ready = Probe(timeout);
     if (!ready.ok()) {
-      if (ready.error().code != grpc::StatusCode::DEADLINE_EXCEEDED) {
+      if (!IsGrpcCode(ready.error(), grpc::StatusCode::DEADLINE_EXCEEDED)) {
         return ready.error().Wrap("CSI driver probe failed");
       }
       LOG_INFO("CSI driver probe timed out");
@@ -34,46 +34,32 @@ base::Status IdentityClient::ProbeForever(std::chrono::nanoseconds timeout, std:
       LOG_INFO("CSI driver is not ready");
     }
     if (!clock.SleepUntil(attempt_start + kProbeInterval, stop)) {
-      return base::Error("CSI driver probe canceled", kNonGrpcCode);
+      return base::Error("CSI driver probe canceled");
     }
   }
 }
 
 base::Result<bool> IdentityClient::Probe(std::chrono::nanoseconds timeout) {
-  v1::ProbeRequest request;
-  v1::ProbeResponse response;
-  auto status = connection_.Invoke(
-      kProbeMethod, request, response, {.timeout = timeout},
-      [&](grpc::ClientContext* context) { return stub_->Probe(context, request, &response); });
-  if (!status.ok()) return status.error();
+  auto response =
+      connection_.Call(*stub_, &v1::Identity::Stub::Probe, kProbeMethod, {}, {.timeout = timeout});
+  if (!response.ok()) return response.error();
   // The spec: "If not present, the caller SHALL assume that the plugin is in
   // a ready state".
-  return !response.has_ready() || response.ready().value();
+  return !response->has_ready() || response->ready().value();
 }
 
 base::Result<std::string> IdentityClient::GetDriverName(std::chrono::nanoseconds timeout) {
-  v1::GetPluginInfoRequest request;
-  v1::GetPluginInfoResponse response;
-  auto status = connection_.Invoke(kGetPluginInfoMethod, request, response, {.timeout = timeout},
-                                   [&](grpc::ClientContext* context) {
-                                     return stub_->GetPluginInfo(context, request, &response);
-                                   });
-  if (!status.ok()) return status.error();
-  if (response.name().empty()) return base::Error("driver name is empty", kNonGrpcCode);
-  return response.name();
+  auto response = connection_.Call(*stub_, &v1::Identity::Stub::GetPluginInfo,
+                                   kGetPluginInfoMethod, {}, {.timeout = timeout});
+  if (!response.ok()) return response.error();
+  if (response->name().empty()) return base::Error("driver name is empty");
+  return response->name();
 }
 
 base::Result<v1::GetPluginCapabilitiesResponse> IdentityClient::GetPluginCapabilities(
     std::chrono::nanoseconds timeout) {
-  v1::GetPluginCapabilitiesRequest request;
-  v1::GetPluginCapabilitiesResponse response;
-  auto status =
-      connection_.Invoke(kGetPluginCapabilitiesMethod, request, response, {.timeout = timeout},
-                         [&](grpc::ClientContext* context) {
-                           return stub_->GetPluginCapabilities(context, request, &response);
-                         });
-  if (!status.ok()) return status.error();
-  return response;
+  return connection_.Call(*stub_, &v1::Identity::Stub::GetPluginCapabilities,
+                          kGetPluginCapabilitiesMethod, {}, {.timeout = timeout});
 }
 
 }  // namespace csi

@@ -17,5 +17,7 @@ inline constexpr std::string_view kControllerUnpublishVolumeMethod =
 inline constexpr std::string_view kListVolumesMethod = "/csi.v1.Controller/ListVolumes";
 inline constexpr std::string_view kControllerGetCapabilitiesMethod =
     "/csi.v1.Controller/ControllerGetCapabilities";
+inline constexpr std::string_view kGroupControllerGetCapabilitiesMethod =
+    "/csi.v1.GroupController/GroupControllerGetCapabilities";
 
 }  // namespace csi

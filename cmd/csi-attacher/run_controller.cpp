@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "attacher/attachment_events.h"
+#include "attacher/capability_policy.h"
 #include "attacher/controller.h"
 #include "attacher/csi_handler.h"
 #include "attacher/csi_volume_publisher.h"
@@ -45,18 +46,19 @@ void RunController(const Options& options, const component::CsiDriver& driver,
   attacher::RecordedAttachmentEvents attachment_events(event_recorder);
 
   std::unique_ptr<attacher::Handler> handler;
-  if (!caps.controller_service) {
+  if (!caps.Has(csi::PluginService::CONTROLLER_SERVICE)) {
     handler = std::make_unique<attacher::TrivialHandler>(driver.name, api);
     LOG_V(2, "CSI driver does not support Plugin Controller Service, using trivial handler")
         .With("driver", driver.name);
-  } else if (!caps.publish_unpublish) {
+  } else if (!caps.Has(csi::ControllerRpc::PUBLISH_UNPUBLISH_VOLUME)) {
     handler = std::make_unique<attacher::TrivialHandler>(driver.name, api);
     LOG_V(2, "CSI driver does not support ControllerPublishUnpublish, using trivial handler")
         .With("driver", driver.name);
   } else {
     attacher::CsiHandler::Options handler_options;
-    handler_options.supports_publish_readonly = caps.publish_readonly;
-    handler_options.supports_single_node_multi_writer = caps.single_node_multi_writer;
+    handler_options.supports_publish_readonly = caps.Has(csi::ControllerRpc::PUBLISH_READONLY);
+    handler_options.supports_single_node_multi_writer =
+        caps.Has(csi::ControllerRpc::SINGLE_NODE_MULTI_WRITER);
     handler_options.default_fstype = options.default_fstype;
     handler_options.error_code_enabled = features.error_code_enabled;
     handler_options.events = &attachment_events;
@@ -83,7 +85,7 @@ void RunController(const Options& options, const component::CsiDriver& driver,
   // nothing to reconcile (upstream's ReconcileVA is a no-op there).
   std::unique_ptr<attacher::Reconciler> reconciler;
   std::jthread reconciler_thread;
-  if (caps.CanAttach() && caps.CanReconcile()) {
+  if (attacher::CanAttach(caps) && attacher::CanReconcile(caps)) {
     LOG_V(2,
           "CSI driver supports list volumes published nodes. Using capability to reconcile "
           "volume attachment objects with actual backend state")
@@ -105,7 +107,8 @@ void RunController(const Options& options, const component::CsiDriver& driver,
   kube::ClientListerWatcher<kube::PersistentVolume> pv_source(client, "");
   kube::ClientListerWatcher<kube::CSINode> csi_node_source(client, "");
   LOG_INFO("Starting CSI attacher").With("driver", driver.name);
-  controller.Run(va_source, pv_source, caps.CanAttach() ? &csi_node_source : nullptr, stop);
+  controller.Run(va_source, pv_source, attacher::CanAttach(caps) ? &csi_node_source : nullptr,
+                 stop);
   if (reconciler_thread.joinable()) reconciler_thread.join();
   LOG_INFO("Shutting CSI attacher").With("driver", driver.name);
 }

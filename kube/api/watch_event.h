@@ -39,7 +39,8 @@ bool ParseWatchEventType(std::string_view text, WatchEventType& type);
 
 // Feeds stream bytes in; emits one event per complete line. Stops (Feed returns
 // false) when the handler returns false or a line does not decode; error() then
-// says why (the caller drops the watch and starts a new one).
+// says why, as a transport error (the caller drops the watch and starts a new
+// one). An ERROR event carries the server's Status as an HTTP-domain error.
 template <class T>
 class WatchDecoder {
  public:
@@ -70,7 +71,7 @@ class WatchDecoder {
 
  private:
   bool Fail(std::string message) {
-    error_ = base::Error("decoding watch event: " + std::move(message));
+    error_ = base::Error::Transport("decoding watch event: " + std::move(message));
     return false;
   }
 
@@ -90,7 +91,7 @@ class WatchDecoder {
     if (event.type == WatchEventType::kError) {
       auto status = StatusFromJson(*object_it);
       if (!status.ok()) return Fail(status.error().message);
-      event.error = base::Error(status->message, status->code);
+      event.error = base::Error::Http(status->code, status->message);
     } else {
       auto object = ObjectFromJson<T>(*object_it);
       if (!object.ok()) return Fail(object.error().message);

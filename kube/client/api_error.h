@@ -1,21 +1,20 @@
-// Classification of errors returned by kube::Client. An API error carries the
-// HTTP status as base::Error::code (decoded from the server's Status object when
-// there is one); code 0 means the request never got an HTTP answer (DNS, TCP,
-// TLS, timeout), which callers treat as retryable.
+// Classification of errors returned by kube::Client. An answer from the API
+// server is an HTTP-domain error whose code is the HTTP status (decoded from
+// the server's Status object when there is one); a request that never got an
+// answer (DNS, TCP, TLS, timeout, a broken watch stream) is a transport-domain
+// error, which callers treat as retryable. Errors of other layers — a gRPC
+// NOT_FOUND from a CSI driver, say — match none of these.
 #pragma once
 
 #include "base/result.h"
 
 namespace kube {
 
-inline constexpr int kTransportError = 0;
-
-inline bool IsNotFound(const base::Error& e) { return e.code == 404; }
-inline bool IsConflict(const base::Error& e) { return e.code == 409; }
-inline bool IsGone(const base::Error& e) { return e.code == 410; }  // resourceVersion too old
-inline bool IsForbidden(const base::Error& e) { return e.code == 403; }
-inline bool IsUnauthorized(const base::Error& e) { return e.code == 401; }
-inline bool IsTooManyRequests(const base::Error& e) { return e.code == 429; }
-inline bool IsTransportError(const base::Error& e) { return e.code == kTransportError; }
+inline bool IsNotFound(const base::Error& e) { return e.IsHttp(404); }
+inline bool IsConflict(const base::Error& e) { return e.IsHttp(409); }
+inline bool IsGone(const base::Error& e) { return e.IsHttp(410); }  // resourceVersion too old
+inline bool IsForbidden(const base::Error& e) { return e.IsHttp(403); }
+inline bool IsTooManyRequests(const base::Error& e) { return e.IsHttp(429); }
+inline bool IsTransportError(const base::Error& e) { return e.IsTransport(); }
 
 }  // namespace kube

@@ -44,13 +44,12 @@ base::Error ErrorFromResponse(const HttpResponse& response, std::string_view met
                               const std::string& path) {
   int code = static_cast<int>(response.status);
   if (auto status = DecodeStatus(response.body); status.ok() && !status->message.empty()) {
-    return base::Error(status->message, code);
+    return base::Error::Http(code, status->message);
   }
   std::string excerpt = response.body.substr(0, 200);
   std::replace(excerpt.begin(), excerpt.end(), '\n', ' ');
-  return base::Error(fmt::format("{} {}: the server responded with HTTP {}{}{}", method, path, code,
-                                 excerpt.empty() ? "" : ": ", excerpt),
-                     code);
+  return base::Error::Http(code, fmt::format("{} {}: the server responded with HTTP {}{}{}", method,
+                                             path, code, excerpt.empty() ? "" : ": ", excerpt));
 }
 
 Client::Client(RestConfig config, base::Clock& clock, ClientOptions options,

@@ -1,8 +1,8 @@
 // Client: the Kubernetes REST API for typed objects (see resource.h), on top of
 // HttpTransport. Every request waits on the QPS/burst token bucket first
-// (--kube-api-qps / --kube-api-burst semantics). A non-2xx answer becomes a
-// base::Error whose code is the HTTP status and whose message is the server's
-// Status message. 429 (and 5xx carrying Retry-After) is retried after the
+// (--kube-api-qps / --kube-api-burst semantics). A non-2xx answer becomes an
+// HTTP-domain base::Error (base::Error::Http) whose code is the HTTP status and
+// whose message is the server's Status message; see api_error.h. 429 (and 5xx carrying Retry-After) is retried after the
 // server's Retry-After, at most kMaxRetries times.
 //
 // Thread-safe: one Client is shared by all workers and reflectors.
@@ -114,8 +114,8 @@ class Client {
 
   // Opens a watch and calls `on_event` for each event until the server ends the
   // stream (ok), `on_event` returns false (ok), `stop` is requested (ok), or an
-  // error: the watch could not be opened (code = HTTP status), or the stream
-  // carried bytes that do not decode (code kTransportError). An ERROR event
+  // error: the watch could not be opened (an HTTP or transport error), or the
+  // stream carried bytes that do not decode (a transport error). An ERROR event
   // from the server is delivered to `on_event`, not returned.
   template <class T>
   base::Status Watch(std::string_view ns, const WatchOptions& options,
@@ -127,7 +127,7 @@ class Client {
     if (!status.ok()) return status;
     if (!decoder.error().message.empty()) return decoder.error();
     if (decoder.HasPartialEvent() && !stop.stop_requested()) {
-      return base::Error("watch stream truncated in the middle of an event", kTransportError);
+      return base::Error::Transport("watch stream truncated in the middle of an event");
     }
     return {};
   }

@@ -7,7 +7,6 @@
 #include <mutex>
 
 #include "base/log.h"
-#include "kube/client/api_error.h"
 
 namespace kube {
 namespace {
@@ -166,7 +165,7 @@ void HttpTransport::Release(std::unique_ptr<Handle> handle) {
 
 base::Status HttpTransport::Prepare(Handle& h, const HttpRequest& request) {
   CURL* c = h.easy;
-  if (!c) return base::Error("curl_easy_init failed", kTransportError);
+  if (!c) return base::Error::Transport("curl_easy_init failed");
   curl_easy_reset(c);
   std::string url = config_.server + request.path;
   curl_easy_setopt(c, CURLOPT_URL, url.c_str());
@@ -258,7 +257,7 @@ base::Result<HttpResponse> HttpTransport::Stream(
     std::string message = fmt::format("{} {}{}: {}", request.method, config_.server, request.path,
                                       curl_easy_strerror(rc));
     Release(std::move(h));
-    return base::Error(std::move(message), kTransportError);
+    return base::Error::Transport(std::move(message));
   }
   HttpResponse response = std::move(h->response);
   Release(std::move(h));

@@ -2,7 +2,7 @@
 // TLS settings of a RestConfig applied to every request (bearer token, client
 // certificate, CA bundle, server-name override, user agent). It knows nothing
 // of Kubernetes semantics: non-2xx answers are returned as responses, not errors;
-// only failures to get an answer at all are errors (code kTransportError).
+// only failures to get an answer at all are errors (base::Error::Transport).
 //
 // Thread-safe. Easy handles are pooled so keep-alive connections are reused
 // across calls and threads; TLS sessions and DNS are shared.

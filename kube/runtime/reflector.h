@@ -113,7 +113,7 @@ class Reflector {
           .With("resource", ResourceTraits<T>::kPlural);
       return PagedListAndReplace(stop);
     }
-    if (status.error().code == 400 || status.error().code == 422) {
+    if (status.error().IsHttp(400) || status.error().IsHttp(422)) {
       // The server does not know streaming lists or has them turned off.
       LOG_V(2, "Watch list rejected, using paged lists")
           .With("resource", ResourceTraits<T>::kPlural)

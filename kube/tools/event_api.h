@@ -1,6 +1,6 @@
 // EventApi: the two calls an EventRecorder makes, behind an interface so its
 // tests run against an in-memory fake; ClientEventApi is the real one on a
-// kube::Client. Errors carry the HTTP status as code (api_error.h).
+// kube::Client. Errors are kube::Client's, classified by api_error.h.
 #pragma once
 
 #include <string>

@@ -35,8 +35,8 @@
 
 namespace kube {
 
-// The three Lease calls leader election makes; errors carry the HTTP status
-// as code (api_error.h).
+// The three Lease calls leader election makes; errors are kube::Client's,
+// classified by api_error.h.
 class LeaseApi {
  public:
   virtual ~LeaseApi() = default;

@@ -24,7 +24,7 @@ std::vector<std::string> SplitList(const std::string& text) {
 
 base::Error UsageError(const std::string& message) {
   std::cerr << "fault-csi-driver: " << message << "\n";
-  return base::Error(message, base::kExitUsageError);
+  return base::Error::WithCode(base::kExitUsageError, message);
 }
 
 }  // namespace

@@ -142,7 +142,7 @@ class FakeListerWatcher final : public kube::ListerWatcher<T> {
   base::Result<kube::ObjectList<T>> ListLocked() {
     if (list_failures_ > 0) {
       --list_failures_;
-      return base::Error("scripted list failure", 500);
+      return base::Error::Http(500, "scripted list failure");
     }
     kube::ObjectList<T> list;
     list.metadata.resource_version = "1";

@@ -25,10 +25,11 @@ ApiCall SaveAttachError(const std::string& message, std::optional<int> code = st
   return PatchVaStatus("va-1", AttachErrorBody(message, code));
 }
 
-const base::Error kBoom("boom", 500);
-const base::Error kInvalidArgument("rpc error: code = InvalidArgument desc = bad volume", 3);
-const base::Error kDeadline("rpc error: code = DeadlineExceeded desc = context deadline exceeded",
-                            4);
+const base::Error kBoom = base::Error::Http(500, "boom");
+const base::Error kInvalidArgument =
+    base::Error::Grpc(3, "rpc error: code = InvalidArgument desc = bad volume");
+const base::Error kDeadline =
+    base::Error::Grpc(4, "rpc error: code = DeadlineExceeded desc = context deadline exceeded");
 
 class CsiHandlerAttach : public ::testing::TestWithParam<SyncCase> {};
 
@@ -212,7 +213,7 @@ std::vector<SyncCase> AttachCases() {
        .want_error = "failed to attach: " + kInvalidArgument.message},
       {.name = "ErrorCodeIsNotSavedForNonGrpcError",
        .va = Va(),
-       .publisher = {.publish_error = base::Error("connection closed", csi::kNonGrpcCode)},
+       .publisher = {.publish_error = base::Error("connection closed")},
        .want_api = {kSaveVa, SaveAttachError("connection closed")},
        .want_csi = {Publish()},
        .want_error = "failed to attach: connection closed"},

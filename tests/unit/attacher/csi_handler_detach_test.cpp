@@ -14,8 +14,9 @@ const ApiCall kRemoveSoleFinalizer =
 const ApiCall kMarkDetached = PatchVaStatus(
     "va-1", R"({"status":{"attached":false,"attachmentMetadata":null,"detachError":null}})");
 
-const base::Error kBoom("boom", 500);
-const base::Error kNotFound(R"(volumeattachments.storage.k8s.io "va-1" not found)", 404);
+const base::Error kBoom = base::Error::Http(500, "boom");
+const base::Error kNotFound =
+    base::Error::Http(404, R"(volumeattachments.storage.k8s.io "va-1" not found)");
 
 class CsiHandlerDetach : public ::testing::TestWithParam<SyncCase> {};
 
@@ -154,7 +155,7 @@ std::vector<SyncCase> DetachCases() {
       {.name = "CsiErrorIsSavedWithoutErrorCode",
        .va = DeletedVa(),
        .publisher = {.unpublish_error =
-                         base::Error("rpc error: code = Internal desc = backend down", 13)},
+                         base::Error::Grpc(13, "rpc error: code = Internal desc = backend down")},
        .want_api = {PatchVaStatus(
            "va-1", DetachErrorBody("rpc error: code = Internal desc = backend down"))},
        .want_csi = {Unpublish()},

@@ -28,7 +28,7 @@ class CsiHandlerEvents : public HandlerWorld {
 
 TEST_F(CsiHandlerEvents, FailedPublishReportsAttachFailedWithSavedMessage) {
   publisher_.SetScript(
-      {.publish_error = base::Error("rpc error: code = Internal desc = boom", 13)});
+      {.publish_error = base::Error::Grpc(13, "rpc error: code = Internal desc = boom")});
   EXPECT_FALSE(Sync(Va()).ok());
   EXPECT_THAT(events_.events(),
               ElementsAre("AttachFailed va-1: rpc error: code = Internal desc = boom"));
@@ -46,7 +46,7 @@ TEST_F(CsiHandlerEvents, FailedPreparationReportsAttachFailed) {
 
 TEST_F(CsiHandlerEvents, FailedUnpublishReportsDetachFailedWithSavedMessage) {
   publisher_.SetScript(
-      {.unpublish_error = base::Error("rpc error: code = Unavailable desc = x", 14)});
+      {.unpublish_error = base::Error::Grpc(14, "rpc error: code = Unavailable desc = x")});
   EXPECT_FALSE(Sync(DeletedVa()).ok());
   EXPECT_THAT(events_.events(),
               ElementsAre("DetachFailed va-1: rpc error: code = Unavailable desc = x"));

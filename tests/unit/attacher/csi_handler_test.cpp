@@ -110,7 +110,7 @@ INSTANTIATE_TEST_SUITE_P(
                                                    })},
         {.name = "FailedRemovalIsReturned",
          .pv = DeletedPv(),
-         .api_failures = {{"patch", "persistentvolumes", "", base::Error("conflict", 422)}},
+         .api_failures = {{"patch", "persistentvolumes", "", base::Error::Http(422, "conflict")}},
          .want_api = {PatchPv("pv-1", kRemoveAtIndex1)},
          .want_error = R"(failed to remove finalizer from PersistentVolume "pv-1": conflict)"},
     }),
@@ -125,7 +125,7 @@ class CsiHandlerForceSync : public HandlerWorld {
 TEST_F(CsiHandlerForceSync, ForcedAttachStaysPendingUntilItSucceeds) {
   const kube::VolumeAttachment va = AttachedVa();
   handler_.RequestForceSync("va-1");
-  publisher_.SetScript({.publish_error = base::Error("rpc error: code = Aborted desc = x", 10)});
+  publisher_.SetScript({.publish_error = base::Error::Grpc(10, "rpc error: code = Aborted desc = x")});
   EXPECT_FALSE(handler_.SyncVolumeAttachment(va).ok());
   publisher_.SetScript({.publish_context = {{"devicePath", "/dev/sdb"}}});
   EXPECT_TRUE(handler_.SyncVolumeAttachment(va).ok());

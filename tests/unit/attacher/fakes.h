@@ -108,7 +108,7 @@ class FakeKubernetesApi final : public KubernetesApi {
   base::Result<kube::Secret> GetSecret(const std::string& ns, const std::string& name) override {
     if (auto error = Record(handler_testing::GetSecret(ns, name))) return *error;
     auto it = secrets_.find(ns + "/" + name);
-    if (it == secrets_.end()) return base::Error("secrets \"" + name + "\" not found", 404);
+    if (it == secrets_.end()) return base::Error::Http(404, "secrets \"" + name + "\" not found");
     return it->second;
   }
 

@@ -281,7 +281,7 @@ INSTANTIATE_TEST_SUITE_P(
 
 TEST_F(ReconcilerTest, ListVolumesErrorChangesNothing) {
   AddVa("va-1", /*attached=*/true);
-  list_volumes_.Script(base::Error("failed to list volumes: unavailable", 14));
+  list_volumes_.Script(base::Error::Grpc(14, "failed to list volumes: unavailable"));
   base::Status status = reconciler_.ReconcileOnce();
   ASSERT_FALSE(status.ok());
   EXPECT_EQ(status.error().message, "failed to list volumes: unavailable");
@@ -291,7 +291,7 @@ TEST_F(ReconcilerTest, ListVolumesErrorChangesNothing) {
 
 TEST_F(ReconcilerTest, RunRetriesOnePeriodAfterEachPassEnds) {
   AddVa("va-1", /*attached=*/false);
-  list_volumes_.Script(base::Error("failed to list volumes: timeout", 4));
+  list_volumes_.Script(base::Error::Grpc(4, "failed to list volumes: timeout"));
   list_volumes_.Script(csi::PublishedVolumes{{"vol-1", {"node-id-1"}}});
   list_volumes_.TakeTime(5s);  // the failing first pass is slow
   std::jthread run([this](std::stop_token stop) { reconciler_.Run(stop); });

@@ -51,7 +51,7 @@ INSTANTIATE_TEST_SUITE_P(
          .va = Va([](auto& va) { va.metadata.deletion_timestamp = std::string(kDeleted); })},
         {.name = "FailedPatchIsReturned",
          .va = Va(),
-         .api_failures = {{"patch", "volumeattachments", "status", base::Error("forbidden", 403)}},
+         .api_failures = {{"patch", "volumeattachments", "status", base::Error::Http(403, "forbidden")}},
          .want_api = {PatchVaStatus("va-1", R"({"status":{"attachError":null,"attached":true}})")},
          .want_error = "failed to mark as attached: forbidden"},
     }),

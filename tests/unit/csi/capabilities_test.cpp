@@ -1,6 +1,7 @@
-// BEHAVIOR.md §2 and §1.4: which plugin and controller capabilities the
-// attacher acts on; ControllerGetCapabilities only with CONTROLLER_SERVICE;
-// reconcile needs both LIST_VOLUMES and LIST_VOLUMES_PUBLISHED_NODES.
+// Capability sets as a driver advertises them: plugin services always,
+// ControllerGetCapabilities only with CONTROLLER_SERVICE,
+// GroupControllerGetCapabilities only when asked for and with
+// GROUP_CONTROLLER_SERVICE; all calls under one deadline.
 #include "csi/capabilities.h"
 
 #include <gtest/gtest.h>
@@ -12,12 +13,11 @@ namespace csi {
 namespace {
 
 using namespace std::chrono_literals;
-using PluginType = v1::PluginCapability::Service;
-using Rpc = v1::ControllerServiceCapability::RPC;
 
 class CapabilitiesTest : public ::testing::Test {
  protected:
-  void Script(std::vector<PluginType::Type> plugin, std::vector<Rpc::Type> controller) {
+  void Script(std::vector<PluginService::Type> plugin, std::vector<ControllerRpc::Type> controller,
+              std::vector<GroupControllerRpc::Type> group_controller = {}) {
     driver_.get_plugin_capabilities = [plugin](auto*, auto&,
                                                v1::GetPluginCapabilitiesResponse* response) {
       response->add_capabilities()->mutable_volume_expansion()->set_type(
@@ -32,79 +32,133 @@ class CapabilitiesTest : public ::testing::Test {
           for (auto type : controller) response->add_capabilities()->mutable_rpc()->set_type(type);
           return grpc::Status::OK;
         };
+    driver_.group_controller_get_capabilities =
+        [this, group_controller](auto*, auto&,
+                                 v1::GroupControllerGetCapabilitiesResponse* response) {
+          ++group_controller_calls_;
+          response->add_capabilities();  // no rpc set: ignored
+          for (auto type : group_controller) {
+            response->add_capabilities()->mutable_rpc()->set_type(type);
+          }
+          return grpc::Status::OK;
+        };
   }
 
-  base::Result<Capabilities> Get() {
+  base::Result<Capabilities> Get(CapabilityQuery query = {}) {
     driver_.Start();
     ConnectOptions options;
     options.on_connection_loss = [] { ADD_FAILURE() << "connection lost"; };
     auto connection = Connect(driver_.socket_path(), options);
     if (!connection.ok()) return connection.error();
-    return GetCapabilities(**connection, 1s);
+    return GetCapabilities(**connection, 1s, query);
   }
 
   std::atomic<int> controller_calls_{0};
+  std::atomic<int> group_controller_calls_{0};
   testing::FakeDriver driver_;
 };
 
-TEST_F(CapabilitiesTest, FullAttachAndReconcileDriver) {
-  Script({PluginType::CONTROLLER_SERVICE},
-         {Rpc::CREATE_DELETE_VOLUME, Rpc::PUBLISH_UNPUBLISH_VOLUME, Rpc::PUBLISH_READONLY,
-          Rpc::LIST_VOLUMES, Rpc::LIST_VOLUMES_PUBLISHED_NODES, Rpc::SINGLE_NODE_MULTI_WRITER});
+TEST_F(CapabilitiesTest, AttachAndReconcileDriver) {
+  Script({PluginService::CONTROLLER_SERVICE},
+         {ControllerRpc::CREATE_DELETE_VOLUME, ControllerRpc::PUBLISH_UNPUBLISH_VOLUME,
+          ControllerRpc::PUBLISH_READONLY, ControllerRpc::LIST_VOLUMES,
+          ControllerRpc::LIST_VOLUMES_PUBLISHED_NODES, ControllerRpc::SINGLE_NODE_MULTI_WRITER});
   auto caps = Get();
   ASSERT_TRUE(caps.ok()) << caps.error().message;
-  EXPECT_EQ(*caps, (Capabilities{.controller_service = true,
-                                 .publish_unpublish = true,
-                                 .publish_readonly = true,
-                                 .list_volumes = true,
-                                 .list_volumes_published_nodes = true,
-                                 .single_node_multi_writer = true}));
-  EXPECT_TRUE(caps->CanAttach());
-  EXPECT_TRUE(caps->CanReconcile());
+  EXPECT_EQ(*caps, (Capabilities{
+                       .plugin_services = {PluginService::CONTROLLER_SERVICE},
+                       .controller_rpcs = {ControllerRpc::CREATE_DELETE_VOLUME,
+                                           ControllerRpc::PUBLISH_UNPUBLISH_VOLUME,
+                                           ControllerRpc::PUBLISH_READONLY,
+                                           ControllerRpc::LIST_VOLUMES,
+                                           ControllerRpc::LIST_VOLUMES_PUBLISHED_NODES,
+                                           ControllerRpc::SINGLE_NODE_MULTI_WRITER},
+                   }));
+  EXPECT_TRUE(caps->Has(ControllerRpc::PUBLISH_READONLY));
+  EXPECT_FALSE(caps->Has(ControllerRpc::CREATE_DELETE_SNAPSHOT));
 }
 
-TEST_F(CapabilitiesTest, ReconcileNeedsBothListCapabilities) {
-  Script({PluginType::CONTROLLER_SERVICE}, {Rpc::PUBLISH_UNPUBLISH_VOLUME, Rpc::LIST_VOLUMES});
+TEST_F(CapabilitiesTest, OnlyAdvertisedRpcsAreHeld) {
+  Script({PluginService::CONTROLLER_SERVICE},
+         {ControllerRpc::PUBLISH_UNPUBLISH_VOLUME, ControllerRpc::LIST_VOLUMES});
   auto caps = Get();
   ASSERT_TRUE(caps.ok());
-  EXPECT_TRUE(caps->CanAttach());
-  EXPECT_FALSE(caps->CanReconcile());
-  EXPECT_FALSE(caps->publish_readonly);
-  EXPECT_FALSE(caps->single_node_multi_writer);
+  EXPECT_TRUE(caps->Has(ControllerRpc::LIST_VOLUMES));
+  EXPECT_FALSE(caps->Has(ControllerRpc::LIST_VOLUMES_PUBLISHED_NODES));
+  EXPECT_FALSE(caps->Has(ControllerRpc::PUBLISH_READONLY));
+  EXPECT_FALSE(caps->Has(ControllerRpc::SINGLE_NODE_MULTI_WRITER));
 }
 
 TEST_F(CapabilitiesTest, NoControllerServiceSkipsControllerCall) {
-  Script({PluginType::VOLUME_ACCESSIBILITY_CONSTRAINTS}, {Rpc::PUBLISH_UNPUBLISH_VOLUME});
+  Script({PluginService::VOLUME_ACCESSIBILITY_CONSTRAINTS},
+         {ControllerRpc::PUBLISH_UNPUBLISH_VOLUME});
   auto caps = Get();
   ASSERT_TRUE(caps.ok());
-  EXPECT_EQ(*caps, Capabilities{});
-  EXPECT_FALSE(caps->CanAttach());
+  EXPECT_EQ(*caps, Capabilities{.plugin_services = {PluginService::VOLUME_ACCESSIBILITY_CONSTRAINTS}});
+  EXPECT_FALSE(caps->Has(PluginService::CONTROLLER_SERVICE));
   EXPECT_EQ(controller_calls_, 0);
 }
 
-TEST_F(CapabilitiesTest, NoPublishMeansTrivialHandler) {
-  Script({PluginType::CONTROLLER_SERVICE}, {Rpc::CREATE_DELETE_VOLUME});
+TEST_F(CapabilitiesTest, SnapshotDriverWithGroupController) {
+  Script({PluginService::CONTROLLER_SERVICE, PluginService::GROUP_CONTROLLER_SERVICE},
+         {ControllerRpc::CREATE_DELETE_SNAPSHOT, ControllerRpc::LIST_SNAPSHOTS},
+         {GroupControllerRpc::CREATE_DELETE_GET_VOLUME_GROUP_SNAPSHOT});
+  auto caps = Get({.group_controller = true});
+  ASSERT_TRUE(caps.ok()) << caps.error().message;
+  EXPECT_TRUE(caps->Has(PluginService::GROUP_CONTROLLER_SERVICE));
+  EXPECT_TRUE(caps->Has(ControllerRpc::CREATE_DELETE_SNAPSHOT));
+  EXPECT_TRUE(caps->Has(ControllerRpc::LIST_SNAPSHOTS));
+  EXPECT_FALSE(caps->Has(ControllerRpc::PUBLISH_UNPUBLISH_VOLUME));
+  EXPECT_TRUE(caps->Has(GroupControllerRpc::CREATE_DELETE_GET_VOLUME_GROUP_SNAPSHOT));
+  EXPECT_EQ(caps->group_controller_rpcs.size(), 1u) << "an entry without rpc is ignored";
+  EXPECT_EQ(group_controller_calls_, 1);
+}
+
+TEST_F(CapabilitiesTest, GroupControllerIsReadOnlyWhenAskedFor) {
+  Script({PluginService::CONTROLLER_SERVICE, PluginService::GROUP_CONTROLLER_SERVICE},
+         {ControllerRpc::CREATE_DELETE_SNAPSHOT},
+         {GroupControllerRpc::CREATE_DELETE_GET_VOLUME_GROUP_SNAPSHOT});
   auto caps = Get();
   ASSERT_TRUE(caps.ok());
-  EXPECT_TRUE(caps->controller_service);
-  EXPECT_FALSE(caps->CanAttach());
+  EXPECT_TRUE(caps->Has(PluginService::GROUP_CONTROLLER_SERVICE));
+  EXPECT_FALSE(caps->Has(GroupControllerRpc::CREATE_DELETE_GET_VOLUME_GROUP_SNAPSHOT));
+  EXPECT_EQ(group_controller_calls_, 0);
+}
+
+TEST_F(CapabilitiesTest, GroupControllerNeedsItsPluginService) {
+  Script({PluginService::CONTROLLER_SERVICE}, {ControllerRpc::CREATE_DELETE_SNAPSHOT},
+         {GroupControllerRpc::CREATE_DELETE_GET_VOLUME_GROUP_SNAPSHOT});
+  auto caps = Get({.group_controller = true});
+  ASSERT_TRUE(caps.ok());
+  EXPECT_TRUE(caps->group_controller_rpcs.empty());
+  EXPECT_EQ(group_controller_calls_, 0);
 }
 
 TEST_F(CapabilitiesTest, ErrorsAreReturned) {
-  Script({PluginType::CONTROLLER_SERVICE}, {});
+  Script({PluginService::CONTROLLER_SERVICE}, {});
   driver_.controller_get_capabilities = [](auto*, auto&, auto*) {
     return grpc::Status(grpc::StatusCode::UNIMPLEMENTED, "");
   };
   auto caps = Get();
   ASSERT_FALSE(caps.ok());
-  EXPECT_EQ(caps.error().code, grpc::StatusCode::UNIMPLEMENTED);
+  EXPECT_TRUE(IsGrpcCode(caps.error(), grpc::StatusCode::UNIMPLEMENTED));
+}
+
+TEST_F(CapabilitiesTest, GroupControllerErrorsAreReturned) {
+  Script({PluginService::CONTROLLER_SERVICE, PluginService::GROUP_CONTROLLER_SERVICE}, {});
+  driver_.group_controller_get_capabilities = [](auto*, auto&, auto*) {
+    return grpc::Status(grpc::StatusCode::INTERNAL, "boom");
+  };
+  auto caps = Get({.group_controller = true});
+  ASSERT_FALSE(caps.ok());
+  EXPECT_TRUE(IsGrpcCode(caps.error(), grpc::StatusCode::INTERNAL));
 }
 
 TEST_F(CapabilitiesTest, BothCallsShareOneDeadline) {
-  Script({PluginType::CONTROLLER_SERVICE}, {});
+  Script({PluginService::CONTROLLER_SERVICE}, {});
   driver_.get_plugin_capabilities = [](auto*, auto&, v1::GetPluginCapabilitiesResponse* response) {
     std::this_thread::sleep_for(600ms);
-    response->add_capabilities()->mutable_service()->set_type(PluginType::CONTROLLER_SERVICE);
+    response->add_capabilities()->mutable_service()->set_type(PluginService::CONTROLLER_SERVICE);
     return grpc::Status::OK;
   };
   driver_.controller_get_capabilities = [](grpc::ServerContext*, auto&, auto*) {
@@ -113,7 +167,7 @@ TEST_F(CapabilitiesTest, BothCallsShareOneDeadline) {
   };
   auto caps = Get();
   ASSERT_FALSE(caps.ok());
-  EXPECT_EQ(caps.error().code, grpc::StatusCode::DEADLINE_EXCEEDED);
+  EXPECT_TRUE(IsGrpcCode(caps.error(), grpc::StatusCode::DEADLINE_EXCEEDED));
 }
 
 }  // namespace

@@ -1,6 +1,6 @@
 // BEHAVIOR.md §2 and §4: gRPC code names as upstream prints them in the
-// grpc_status_code metric label and in error texts, and §5.3's final vs.
-// maybe-in-progress classification of Publish/Unpublish failures.
+// grpc_status_code metric label and in error texts; a failed call's error is
+// a gRPC-domain error that no other layer's code is mistaken for.
 #include "csi/errors.h"
 
 #include <grpcpp/support/status.h>
@@ -28,14 +28,14 @@ TEST(CodeNameTest, MatchesGoCodeStrings) {
   EXPECT_EQ(CodeName(15), "DataLoss");
   EXPECT_EQ(CodeName(16), "Unauthenticated");
   EXPECT_EQ(CodeName(17), "Code(17)");
-  EXPECT_EQ(CodeName(kNonGrpcCode), "unknown-non-grpc");
 }
 
 TEST(ErrorFromStatusTest, ReadsLikeGoStatusError) {
   base::Error e = ErrorFromStatus(grpc::Status(grpc::StatusCode::INTERNAL, "disk on fire"));
   EXPECT_EQ(e.message, "rpc error: code = Internal desc = disk on fire");
   EXPECT_EQ(e.code, grpc::StatusCode::INTERNAL);
-  EXPECT_TRUE(IsGrpcError(e));
+  EXPECT_TRUE(e.IsGrpc());
+  EXPECT_TRUE(IsGrpcCode(e, grpc::StatusCode::INTERNAL));
 }
 
 TEST(ErrorFromStatusTest, ClientDeadlineReadsLikeGoContextError) {
@@ -48,30 +48,22 @@ TEST(ErrorFromStatusTest, ClientDeadlineReadsLikeGoContextError) {
       "rpc error: code = DeadlineExceeded desc = slow array");
 }
 
-TEST(IsGrpcErrorTest, NonGrpcAndContextWrapping) {
-  EXPECT_FALSE(IsGrpcError(base::Error("driver name is empty", kNonGrpcCode)));
-  EXPECT_FALSE(IsGrpcError(base::Error("no code")));
+TEST(IsGrpcCodeTest, NonGrpcAndContextWrapping) {
+  EXPECT_FALSE(base::Error("driver name is empty").IsGrpc());
   base::Error wrapped = ErrorFromStatus(grpc::Status(grpc::StatusCode::ABORTED, "busy"))
                             .Wrap("failed to list volumes");
-  EXPECT_TRUE(IsGrpcError(wrapped));
+  EXPECT_TRUE(wrapped.IsGrpc());
   EXPECT_EQ(wrapped.code, grpc::StatusCode::ABORTED);
+  EXPECT_TRUE(IsGrpcCode(wrapped, grpc::StatusCode::ABORTED));
+  EXPECT_FALSE(IsGrpcCode(wrapped, grpc::StatusCode::INTERNAL));
 }
 
-TEST(IsFinalErrorTest, MaybeInProgressCodesAreNotFinal) {
-  for (auto code : {grpc::StatusCode::CANCELLED, grpc::StatusCode::DEADLINE_EXCEEDED,
-                    grpc::StatusCode::UNAVAILABLE, grpc::StatusCode::RESOURCE_EXHAUSTED,
-                    grpc::StatusCode::ABORTED}) {
-    EXPECT_FALSE(IsFinalError(ErrorFromStatus(grpc::Status(code, "x")))) << CodeName(code);
-  }
-  for (auto code :
-       {grpc::StatusCode::UNKNOWN, grpc::StatusCode::INVALID_ARGUMENT, grpc::StatusCode::NOT_FOUND,
-        grpc::StatusCode::ALREADY_EXISTS, grpc::StatusCode::PERMISSION_DENIED,
-        grpc::StatusCode::FAILED_PRECONDITION, grpc::StatusCode::OUT_OF_RANGE,
-        grpc::StatusCode::UNIMPLEMENTED, grpc::StatusCode::INTERNAL, grpc::StatusCode::DATA_LOSS,
-        grpc::StatusCode::UNAUTHENTICATED}) {
-    EXPECT_TRUE(IsFinalError(ErrorFromStatus(grpc::Status(code, "x")))) << CodeName(code);
-  }
-  EXPECT_TRUE(IsFinalError(base::Error("not from gRPC", kNonGrpcCode)));
+TEST(IsGrpcCodeTest, OtherDomainsNeverMatch) {
+  // An API server's 404 is not NOT_FOUND (5), even with the same number.
+  EXPECT_FALSE(IsGrpcCode(base::Error::Http(404, "not found"), grpc::StatusCode::NOT_FOUND));
+  EXPECT_FALSE(IsGrpcCode(base::Error::Http(5, "odd status"), grpc::StatusCode::NOT_FOUND));
+  EXPECT_FALSE(IsGrpcCode(base::Error::Transport("connection refused"), grpc::StatusCode::OK));
+  EXPECT_FALSE(IsGrpcCode(base::Error::WithCode(2, "usage"), grpc::StatusCode::UNKNOWN));
 }
 
 }  // namespace

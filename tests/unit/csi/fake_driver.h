@@ -48,8 +48,10 @@ class FakeDriver {
   Script<v1::ListVolumesRequest, v1::ListVolumesResponse> list_volumes;
   Script<v1::ControllerGetCapabilitiesRequest, v1::ControllerGetCapabilitiesResponse>
       controller_get_capabilities;
+  Script<v1::GroupControllerGetCapabilitiesRequest, v1::GroupControllerGetCapabilitiesResponse>
+      group_controller_get_capabilities;
 
-  FakeDriver() : dir_(MakeTempDir()), identity_(this), controller_(this) {}
+  FakeDriver() : dir_(MakeTempDir()), identity_(this), controller_(this), group_controller_(this) {}
   ~FakeDriver() {
     Stop();
     std::filesystem::remove_all(dir_);
@@ -63,6 +65,7 @@ class FakeDriver {
     builder.AddListeningPort("unix:" + socket_path(), grpc::InsecureServerCredentials());
     builder.RegisterService(&identity_);
     builder.RegisterService(&controller_);
+    builder.RegisterService(&group_controller_);
     server_ = builder.BuildAndStart();
   }
   // The driver goes away: open connections are closed.
@@ -136,9 +139,23 @@ class FakeDriver {
     FakeDriver* d_;
   };
 
+  class GroupController : public v1::GroupController::Service {
+   public:
+    explicit GroupController(FakeDriver* d) : d_(d) {}
+    grpc::Status GroupControllerGetCapabilities(
+        grpc::ServerContext* c, const v1::GroupControllerGetCapabilitiesRequest* req,
+        v1::GroupControllerGetCapabilitiesResponse* resp) override {
+      return d_->Run(d_->group_controller_get_capabilities, c, req, resp);
+    }
+
+   private:
+    FakeDriver* d_;
+  };
+
   std::string dir_;
   Identity identity_;
   Controller controller_;
+  GroupController group_controller_;
   std::unique_ptr<grpc::Server> server_;
   std::atomic<int> calls_{0};
 };

@@ -134,7 +134,7 @@ TEST_F(IdentityClientTest, ProbeStopsOnRequest) {
   stop.request_stop();
   auto status = result.get();
   ASSERT_FALSE(status.ok());
-  EXPECT_EQ(status.error().code, kNonGrpcCode);
+  EXPECT_FALSE(status.error().IsGrpc());
   EXPECT_EQ(probes_, 1);
 }
 
@@ -153,7 +153,7 @@ TEST_F(IdentityClientTest, EmptyDriverNameIsAnError) {
   auto name = client_->GetDriverName(1s);
   ASSERT_FALSE(name.ok());
   EXPECT_EQ(name.error().message, "driver name is empty");
-  EXPECT_EQ(name.error().code, kNonGrpcCode);
+  EXPECT_FALSE(name.error().IsGrpc());
 }
 
 TEST_F(IdentityClientTest, DriverNameCallErrorIsGrpcError) {

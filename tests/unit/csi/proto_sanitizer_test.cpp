@@ -10,6 +10,10 @@
 #include <google/protobuf/text_format.h>
 #include <gtest/gtest.h>
 
+#include <memory>
+#include <set>
+#include <string>
+
 #include "csi/proto/csi.pb.h"
 
 namespace csi {
@@ -98,6 +102,83 @@ TEST(StripSecretsTest, StringsAreEscapedLikeGoJson) {
   (*response.mutable_manifest())["bad"] = std::string("x\xff", 2);
   EXPECT_EQ(StripSecrets(response), R"({"manifest":{"bad":"x\ufffd"},)"
                                     R"("name":"a\"b\\c\n\t\b\f\u0001\u003c\u0026\u003e\u2028é"})");
+}
+
+TEST(StripSecretsTest, CreateSnapshotRequest) {
+  v1::CreateSnapshotRequest request;
+  ASSERT_TRUE(TextFormat::ParseFromString(
+      R"pb(
+        source_volume_id: "vol-1"
+        name: "snapshot-4ae3"
+        secrets { key: "password" value: "hunter2" }
+        parameters { key: "tier" value: "cold" }
+      )pb",
+      &request));
+  EXPECT_EQ(StripSecrets(request),
+            R"({"name":"snapshot-4ae3","parameters":{"tier":"cold"},)"
+            R"("secrets":"***stripped***","source_volume_id":"vol-1"})");
+}
+
+TEST(StripSecretsTest, GroupSnapshotRequests) {
+  v1::CreateVolumeGroupSnapshotRequest create;
+  create.set_name("group-1");
+  create.add_source_volume_ids("vol-1");
+  (*create.mutable_secrets())["token"] = "hunter2";
+  EXPECT_EQ(StripSecrets(create),
+            R"({"name":"group-1","secrets":"***stripped***","source_volume_ids":["vol-1"]})");
+
+  v1::DeleteVolumeGroupSnapshotRequest remove;
+  remove.set_group_snapshot_id("g");
+  remove.add_snapshot_ids("s1");
+  (*remove.mutable_secrets())["token"] = "hunter2";
+  EXPECT_EQ(StripSecrets(remove),
+            R"({"group_snapshot_id":"g","secrets":"***stripped***","snapshot_ids":["s1"]})");
+}
+
+TEST(StripSecretsTest, SnapshotResponseWithTimestamp) {
+  v1::CreateSnapshotResponse response;
+  ASSERT_TRUE(TextFormat::ParseFromString(
+      R"pb(
+        snapshot {
+          size_bytes: 1073741824
+          snapshot_id: "snap-1"
+          source_volume_id: "vol-1"
+          creation_time { seconds: 1700000000 nanos: 5 }
+          ready_to_use: true
+        }
+      )pb",
+      &response));
+  EXPECT_EQ(StripSecrets(response),
+            R"({"snapshot":{"creation_time":{"nanos":5,"seconds":1700000000},)"
+            R"("ready_to_use":true,"size_bytes":1073741824,"snapshot_id":"snap-1",)"
+            R"("source_volume_id":"vol-1"}})");
+}
+
+// Every `secrets` field of the specification is marked, so none is ever
+// logged, whichever call a sidecar makes.
+TEST(StripSecretsTest, EverySecretsFieldOfTheSpecIsStripped) {
+  const google::protobuf::FileDescriptor* file = v1::CreateSnapshotRequest::descriptor()->file();
+  std::set<std::string> with_secrets;
+  for (int i = 0; i < file->message_type_count(); ++i) {
+    const google::protobuf::Descriptor* type = file->message_type(i);
+    const google::protobuf::FieldDescriptor* secrets = type->FindFieldByName("secrets");
+    if (secrets == nullptr) continue;
+    with_secrets.insert(type->name());
+    EXPECT_TRUE(secrets->options().GetExtension(v1::csi_secret)) << type->name();
+
+    std::unique_ptr<google::protobuf::Message> message(
+        google::protobuf::MessageFactory::generated_factory()->GetPrototype(type)->New());
+    ASSERT_TRUE(TextFormat::ParseFromString(R"pb(secrets { key: "password" value: "hunter2" })pb",
+                                            message.get()))
+        << type->name();
+    EXPECT_EQ(StripSecrets(*message), R"({"secrets":"***stripped***"})") << type->name();
+  }
+  for (const char* snapshot_call :
+       {"CreateSnapshotRequest", "DeleteSnapshotRequest", "ListSnapshotsRequest",
+        "GetSnapshotRequest", "CreateVolumeGroupSnapshotRequest",
+        "DeleteVolumeGroupSnapshotRequest", "GetVolumeGroupSnapshotRequest"}) {
+    EXPECT_TRUE(with_secrets.contains(snapshot_call)) << snapshot_call;
+  }
 }
 
 // Secrets below the top level, in lists and in map values, and of non-map

@@ -71,7 +71,7 @@ TEST_F(InformerTest, WithoutHandlersOnlyFillsTheStore) {
 }
 
 TEST_F(InformerTest, WaitForCacheSyncWaitsForTheFirstCompleteList) {
-  api_.ScriptList(base::Error("connection refused", 0));
+  api_.ScriptList(base::Error::Transport("connection refused"));
   api_.ScriptList(Page({MakeVa("a", "1")}, "5"));
   informer_.Start();
   auto synced = std::async(std::launch::async, [&] { return SyncsWithinHandOff(informer_); });
@@ -87,7 +87,7 @@ TEST_F(InformerTest, WaitForCacheSyncWaitsForTheFirstCompleteList) {
 }
 
 TEST_F(InformerTest, WaitForCacheSyncGivesUpOnStop) {
-  api_.ScriptList(base::Error("forbidden", 403));
+  api_.ScriptList(base::Error::Http(403, "forbidden"));
   informer_.Start();
   std::stop_source stop;
   auto synced =
@@ -112,7 +112,7 @@ TEST_F(InformerTest, WaitForCacheSyncOfSeveralWaitsForAll) {
   Store<VA> other_store;
   Informer<VA> other(other_api, other_store, PagedLists(), clock_);
   api_.ScriptList(Page({MakeVa("a", "1")}, "5"));
-  other_api.ScriptList(base::Error("connection refused", 0));
+  other_api.ScriptList(base::Error::Transport("connection refused"));
   other_api.ScriptList(Page({MakeVa("b", "1")}, "5"));
   informer_.Start();
   other.Start();

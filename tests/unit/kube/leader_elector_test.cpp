@@ -26,13 +26,13 @@ class FakeLeaseApi final : public LeaseApi {
     std::lock_guard lock(mu_);
     ++calls_;
     if (auto e = Scripted(get_errors_)) return *e;
-    if (!lease_) return base::Error("not found", 404);
+    if (!lease_) return base::Error::Http(404, "not found");
     return *lease_;
   }
   base::Result<Lease> Create(const Lease& lease) override {
     std::lock_guard lock(mu_);
     ++calls_;
-    if (lease_) return base::Error("exists", 409);
+    if (lease_) return base::Error::Http(409, "exists");
     lease_ = lease;
     lease_->metadata.resource_version = std::to_string(++version_);
     return *lease_;
@@ -43,7 +43,7 @@ class FakeLeaseApi final : public LeaseApi {
     ++updates_;
     if (auto e = Scripted(update_errors_)) return *e;
     if (!lease_ || lease.metadata.resource_version != lease_->metadata.resource_version) {
-      return base::Error("conflict", 409);
+      return base::Error::Http(409, "conflict");
     }
     lease_ = lease;
     lease_->metadata.resource_version = std::to_string(++version_);
@@ -84,7 +84,7 @@ class FakeLeaseApi final : public LeaseApi {
     if (queue.empty()) return std::nullopt;
     int code = queue.front();
     queue.pop_front();
-    return base::Error("scripted failure", code);
+    return base::Error::Http(code, "scripted failure");
   }
 
   std::mutex mu_;

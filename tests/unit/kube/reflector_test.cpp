@@ -26,7 +26,7 @@ WatchEvent<VA> InitialEventsEnd(std::string rv) {
 WatchEvent<VA> Gone() {
   WatchEvent<VA> e;
   e.type = WatchEventType::kError;
-  e.error = base::Error("too old resource version", 410);
+  e.error = base::Error::Http(410, "too old resource version");
   return e;
 }
 
@@ -117,7 +117,7 @@ TEST_F(ReflectorTest, GoneErrorEventRelistsAndReportsOnlyTheDifferences) {
 
 TEST_F(ReflectorTest, GoneWhenOpeningWatchRelists) {
   api_.ScriptList(Page({}, "5"));
-  api_.ScriptWatch({{}, base::Error("resourceVersion too old", 410)});
+  api_.ScriptWatch({{}, base::Error::Http(410, "resourceVersion too old")});
   api_.ScriptList(Page({MakeVa("x", "40")}, "41"));
   Start(Paged());
   ASSERT_TRUE(api_.AwaitWatchCalls(2));
@@ -127,7 +127,7 @@ TEST_F(ReflectorTest, GoneWhenOpeningWatchRelists) {
 
 TEST_F(ReflectorTest, ExpiredContinueTokenRestartsListWithoutPaging) {
   api_.ScriptList(Page({MakeVa("a", "1")}, "", "tok"));
-  api_.ScriptList(base::Error("continue token expired", 410));
+  api_.ScriptList(base::Error::Http(410, "continue token expired"));
   api_.ScriptList(Page({MakeVa("a", "1"), MakeVa("b", "2")}, "9"));
   ReflectorOptions options = Paged();
   options.page_size = 1;
@@ -141,8 +141,8 @@ TEST_F(ReflectorTest, ExpiredContinueTokenRestartsListWithoutPaging) {
 }
 
 TEST_F(ReflectorTest, ListErrorsBackOffExponentiallyOnTheClock) {
-  api_.ScriptList(base::Error("connection refused", 0));
-  api_.ScriptList(base::Error("connection refused", 0));
+  api_.ScriptList(base::Error::Transport("connection refused"));
+  api_.ScriptList(base::Error::Transport("connection refused"));
   api_.ScriptList(Page({MakeVa("a", "1")}, "5"));
   const base::Clock::TimePoint start = clock_.Now();
   Start(Paged());
@@ -160,7 +160,7 @@ TEST_F(ReflectorTest, ListErrorsBackOffExponentiallyOnTheClock) {
 }
 
 TEST_F(ReflectorTest, NotSyncedUntilFirstListSucceeds) {
-  api_.ScriptList(base::Error("forbidden", 403));
+  api_.ScriptList(base::Error::Http(403, "forbidden"));
   Start(Paged());
   clock_.AwaitSleepers(1);
   EXPECT_FALSE(reflector_->HasSynced());
@@ -222,7 +222,7 @@ TEST_F(ReflectorTest, WatchListReplacesStoreAtInitialEventsEndThenWatchGoesOn) {
 
 TEST_F(ReflectorTest, WatchListBrokenBeforeInitialEventsEndIsNotSyncedAndRetriesAfterBackoff) {
   api_.ScriptWatch({{MakeEvent(WatchEventType::kAdded, MakeVa("a", "1"))},
-                    base::Error("connection reset", kTransportError)});
+                    base::Error::Transport("connection reset")});
   api_.ScriptWatch(
       {{MakeEvent(WatchEventType::kAdded, MakeVa("a", "1")), InitialEventsEnd("5")}, {}});
   Start({});

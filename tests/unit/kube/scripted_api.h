@@ -69,7 +69,7 @@ class ScriptedListerWatcher final : public ListerWatcher<VA> {
     std::lock_guard lock(mu_);
     list_calls_.push_back(options);
     cv_.notify_all();
-    if (lists_.empty()) return base::Error("no scripted list", 500);
+    if (lists_.empty()) return base::Error::Http(500, "no scripted list");
     auto answer = std::move(lists_.front());
     lists_.pop_front();
     return answer;
