@@ -13,8 +13,8 @@ namespace base {
 // for gRPC NOT_FOUND (5) or a transport failure for either.
 enum class ErrorDomain {
   kNone,       // no code, or one whose meaning the function returning it documents
-  kHttp,       // code: the HTTP status of a Kubernetes API answer
-  kGrpc,       // code: the gRPC status code (1..16) of a failed CSI call
+  kHttp,       // code: the HTTP status of a server's answer (the Kubernetes API)
+  kGrpc,       // code: the gRPC status code (1..16) of a failed call (a CSI driver)
   kTransport,  // no answer at all (connect, TLS, timeout, broken stream); code 0
 };
 

@@ -129,8 +129,9 @@ void AppendEscapedRune(std::string* out, char32_t r) {
 }
 
 Error NumError(const char* fn, std::string_view s, int code) {
-  return Error::WithCode(code, std::string("strconv.") + fn + ": parsing " + GoQuote(s) + ": " +
-                                   (code == kNumErrorRange ? "value out of range" : "invalid syntax"));
+  return Error::WithCode(code,
+                         std::string("strconv.") + fn + ": parsing " + GoQuote(s) + ": " +
+                             (code == kNumErrorRange ? "value out of range" : "invalid syntax"));
 }
 
 // Go's rule for `_` in number literals: only between digits, or between a

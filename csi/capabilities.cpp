@@ -6,8 +6,7 @@
 
 namespace csi {
 
-base::Result<Capabilities> GetCapabilities(Connection& connection,
-                                           std::chrono::nanoseconds timeout,
+base::Result<Capabilities> GetCapabilities(Connection& connection, std::chrono::nanoseconds timeout,
                                            CapabilityQuery query) {
   auto deadline = std::chrono::steady_clock::now() + timeout;
   auto remaining = [deadline] { return deadline - std::chrono::steady_clock::now(); };

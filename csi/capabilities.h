@@ -24,9 +24,9 @@ using ControllerRpc = v1::ControllerServiceCapability::RPC;
 using GroupControllerRpc = v1::GroupControllerServiceCapability::RPC;
 
 struct Capabilities {
-  std::set<PluginService::Type> plugin_services;
-  std::set<ControllerRpc::Type> controller_rpcs;
-  std::set<GroupControllerRpc::Type> group_controller_rpcs;
+  std::set<PluginService::Type> plugin_services = {};
+  std::set<ControllerRpc::Type> controller_rpcs = {};
+  std::set<GroupControllerRpc::Type> group_controller_rpcs = {};
 
   bool Has(PluginService::Type c) const { return plugin_services.contains(c); }
   bool Has(ControllerRpc::Type c) const { return controller_rpcs.contains(c); }
@@ -40,8 +40,7 @@ struct CapabilityQuery {
   bool group_controller = false;
 };
 
-base::Result<Capabilities> GetCapabilities(Connection& connection,
-                                           std::chrono::nanoseconds timeout,
+base::Result<Capabilities> GetCapabilities(Connection& connection, std::chrono::nanoseconds timeout,
                                            CapabilityQuery query = {});
 
 }  // namespace csi

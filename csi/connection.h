@@ -92,16 +92,13 @@ class Connection {
   //   connection.Call(*stub, &v1::Controller::Stub::ListVolumes, kListVolumesMethod,
   //                   request, options)
   template <class Stub, class Request, class Response>
-  base::Result<Response> Call(Stub& stub,
-                              grpc::Status (Stub::*rpc)(grpc::ClientContext*, const Request&,
-                                                        Response*),
-                              std::string_view method, const Request& request,
-                              const CallOptions& options) {
+  base::Result<Response> Call(
+      Stub& stub, grpc::Status (Stub::*rpc)(grpc::ClientContext*, const Request&, Response*),
+      std::string_view method, const Request& request, const CallOptions& options) {
     Response response;
-    base::Status status = Invoke(method, request, response, options,
-                                 [&](grpc::ClientContext* context) {
-                                   return (stub.*rpc)(context, request, &response);
-                                 });
+    base::Status status = Invoke(
+        method, request, response, options,
+        [&](grpc::ClientContext* context) { return (stub.*rpc)(context, request, &response); });
     if (!status.ok()) return status.error();
     return response;
   }

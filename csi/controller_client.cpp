@@ -33,8 +33,8 @@ base::Result<PublishedVolumes> ControllerClient::ListVolumes(
   v1::ListVolumesRequest request;
   request.set_max_entries(max_entries);
   do {
-    auto response = connection_.Call(*stub_, &v1::Controller::Stub::ListVolumes,
-                                     kListVolumesMethod, request, {.timeout = page_timeout});
+    auto response = connection_.Call(*stub_, &v1::Controller::Stub::ListVolumes, kListVolumesMethod,
+                                     request, {.timeout = page_timeout});
     if (!response.ok()) return response.error().Wrap("failed to list volumes");
     for (const auto& entry : response->entries()) {
       if (!entry.has_volume() || !entry.has_status()) continue;

@@ -27,7 +27,8 @@ base::Error ErrorFromStatus(const grpc::Status& status) {
   if (code == grpc::StatusCode::DEADLINE_EXCEEDED && desc == kClientDeadlineMessage) {
     desc = "context deadline exceeded";
   }
-  return base::Error::Grpc(code, fmt::format("rpc error: code = {} desc = {}", CodeName(code), desc));
+  return base::Error::Grpc(code,
+                           fmt::format("rpc error: code = {} desc = {}", CodeName(code), desc));
 }
 
 bool IsGrpcCode(const base::Error& error, int code) { return error.IsGrpc() && error.code == code; }

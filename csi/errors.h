@@ -4,8 +4,10 @@
 // (base::Error::Grpc) carrying the status code (1..16; OK never appears in an
 // error), kept when context is added. A driver not reached within the connect
 // timeout is a transport error; other failures that never got a gRPC status
-// (bad address, empty driver name, a cancelled probe) are plain errors. A gRPC error's message reads like Go's status error, `rpc error:
-// code = Internal desc = boom`, because the attacher copies it verbatim into
+// (bad address, empty driver name, a cancelled probe) are plain errors.
+//
+// A gRPC error's message reads like Go's status error, `rpc error: code =
+// Internal desc = boom`, because the attacher copies it verbatim into
 // VolumeAttachment status where users and tools already match upstream's text.
 #pragma once
 

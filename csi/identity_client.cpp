@@ -49,8 +49,8 @@ base::Result<bool> IdentityClient::Probe(std::chrono::nanoseconds timeout) {
 }
 
 base::Result<std::string> IdentityClient::GetDriverName(std::chrono::nanoseconds timeout) {
-  auto response = connection_.Call(*stub_, &v1::Identity::Stub::GetPluginInfo,
-                                   kGetPluginInfoMethod, {}, {.timeout = timeout});
+  auto response = connection_.Call(*stub_, &v1::Identity::Stub::GetPluginInfo, kGetPluginInfoMethod,
+                                   {}, {.timeout = timeout});
   if (!response.ok()) return response.error();
   if (response->name().empty()) return base::Error("driver name is empty");
   return response->name();

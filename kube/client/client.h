@@ -2,8 +2,9 @@
 // HttpTransport. Every request waits on the QPS/burst token bucket first
 // (--kube-api-qps / --kube-api-burst semantics). A non-2xx answer becomes an
 // HTTP-domain base::Error (base::Error::Http) whose code is the HTTP status and
-// whose message is the server's Status message; see api_error.h. 429 (and 5xx carrying Retry-After) is retried after the
-// server's Retry-After, at most kMaxRetries times.
+// whose message is the server's Status message; see api_error.h. 429 (and
+// 5xx carrying Retry-After) is retried after the server's Retry-After, at
+// most kMaxRetries times.
 //
 // Thread-safe: one Client is shared by all workers and reflectors.
 #pragma once

@@ -7,8 +7,8 @@
 #include <string_view>
 
 #include "base/result.h"
-#include "kube/client/client.h"
 #include "kube/api/core/v1/event.h"
+#include "kube/client/client.h"
 
 namespace kube {
 

@@ -29,9 +29,9 @@
 
 #include "base/clock.h"
 #include "base/result.h"
-#include "kube/client/client.h"
 #include "kube/api/coordination/v1/lease.h"
 #include "kube/api/string_map.h"
+#include "kube/client/client.h"
 
 namespace kube {
 

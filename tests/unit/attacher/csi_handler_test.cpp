@@ -125,7 +125,8 @@ class CsiHandlerForceSync : public HandlerWorld {
 TEST_F(CsiHandlerForceSync, ForcedAttachStaysPendingUntilItSucceeds) {
   const kube::VolumeAttachment va = AttachedVa();
   handler_.RequestForceSync("va-1");
-  publisher_.SetScript({.publish_error = base::Error::Grpc(10, "rpc error: code = Aborted desc = x")});
+  publisher_.SetScript(
+      {.publish_error = base::Error::Grpc(10, "rpc error: code = Aborted desc = x")});
   EXPECT_FALSE(handler_.SyncVolumeAttachment(va).ok());
   publisher_.SetScript({.publish_context = {{"devicePath", "/dev/sdb"}}});
   EXPECT_TRUE(handler_.SyncVolumeAttachment(va).ok());

@@ -65,15 +65,15 @@ TEST_F(CapabilitiesTest, AttachAndReconcileDriver) {
           ControllerRpc::LIST_VOLUMES_PUBLISHED_NODES, ControllerRpc::SINGLE_NODE_MULTI_WRITER});
   auto caps = Get();
   ASSERT_TRUE(caps.ok()) << caps.error().message;
-  EXPECT_EQ(*caps, (Capabilities{
-                       .plugin_services = {PluginService::CONTROLLER_SERVICE},
-                       .controller_rpcs = {ControllerRpc::CREATE_DELETE_VOLUME,
-                                           ControllerRpc::PUBLISH_UNPUBLISH_VOLUME,
-                                           ControllerRpc::PUBLISH_READONLY,
-                                           ControllerRpc::LIST_VOLUMES,
-                                           ControllerRpc::LIST_VOLUMES_PUBLISHED_NODES,
-                                           ControllerRpc::SINGLE_NODE_MULTI_WRITER},
-                   }));
+  EXPECT_EQ(*caps,
+            (Capabilities{
+                .plugin_services = {PluginService::CONTROLLER_SERVICE},
+                .controller_rpcs = {ControllerRpc::CREATE_DELETE_VOLUME,
+                                    ControllerRpc::PUBLISH_UNPUBLISH_VOLUME,
+                                    ControllerRpc::PUBLISH_READONLY, ControllerRpc::LIST_VOLUMES,
+                                    ControllerRpc::LIST_VOLUMES_PUBLISHED_NODES,
+                                    ControllerRpc::SINGLE_NODE_MULTI_WRITER},
+            }));
   EXPECT_TRUE(caps->Has(ControllerRpc::PUBLISH_READONLY));
   EXPECT_FALSE(caps->Has(ControllerRpc::CREATE_DELETE_SNAPSHOT));
 }
@@ -94,7 +94,8 @@ TEST_F(CapabilitiesTest, NoControllerServiceSkipsControllerCall) {
          {ControllerRpc::PUBLISH_UNPUBLISH_VOLUME});
   auto caps = Get();
   ASSERT_TRUE(caps.ok());
-  EXPECT_EQ(*caps, Capabilities{.plugin_services = {PluginService::VOLUME_ACCESSIBILITY_CONSTRAINTS}});
+  EXPECT_EQ(*caps,
+            Capabilities{.plugin_services = {PluginService::VOLUME_ACCESSIBILITY_CONSTRAINTS}});
   EXPECT_FALSE(caps->Has(PluginService::CONTROLLER_SERVICE));
   EXPECT_EQ(controller_calls_, 0);
 }

@@ -114,9 +114,8 @@ TEST(StripSecretsTest, CreateSnapshotRequest) {
         parameters { key: "tier" value: "cold" }
       )pb",
       &request));
-  EXPECT_EQ(StripSecrets(request),
-            R"({"name":"snapshot-4ae3","parameters":{"tier":"cold"},)"
-            R"("secrets":"***stripped***","source_volume_id":"vol-1"})");
+  EXPECT_EQ(StripSecrets(request), R"({"name":"snapshot-4ae3","parameters":{"tier":"cold"},)"
+                                   R"("secrets":"***stripped***","source_volume_id":"vol-1"})");
 }
 
 TEST(StripSecretsTest, GroupSnapshotRequests) {

@@ -78,7 +78,7 @@ class FakeEventApi final : public EventApi {
     calls_.push_back(std::move(call));
     cv_.notify_all();
     cv_.wait(lock, [&] { return gate_open_; });
-    if (error != 0) return base::Error("scripted failure", error);
+    if (error != 0) return base::Error::Http(error, "scripted failure");
     return base::Status::Ok();
   }
 

@@ -285,7 +285,7 @@ TEST_F(ReflectorTest, WatchListEndingBeforeInitialEventsEndListsOnceThenTriesAga
 class RejectedWatchListTest : public ReflectorTest, public ::testing::WithParamInterface<int> {};
 
 TEST_P(RejectedWatchListTest, FallsBackToPagedListsForGoodWithoutBackoff) {
-  api_.ScriptWatch({{}, base::Error("sendInitialEvents is forbidden", GetParam())});
+  api_.ScriptWatch({{}, base::Error::Http(GetParam(), "sendInitialEvents is forbidden")});
   api_.ScriptList(Page({MakeVa("a", "1")}, "5"));
   api_.ScriptWatch({{Gone()}, {}});
   api_.ScriptList(Page({MakeVa("a", "1"), MakeVa("b", "2")}, "8"));
