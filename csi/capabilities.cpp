@@ -1,10 +1,51 @@
 #include "csi/capabilities.h"
 
+#include <type_traits>
+#include <utility>
+
 #include "csi/controller_client.h"
 #include "csi/group_controller_client.h"
 #include "csi/identity_client.h"
 
 namespace csi {
+namespace {
+
+// The RPC types of a Controller or GroupController capabilities response.
+template <class Response>
+auto RpcTypesOf(const Response& response) {
+  std::set<typename std::remove_cvref_t<decltype(response.capabilities(0).rpc())>::Type> types;
+  for (const auto& cap : response.capabilities()) {
+    if (cap.has_rpc()) types.insert(cap.rpc().type());
+  }
+  return types;
+}
+
+}  // namespace
+
+base::Result<std::set<PluginService::Type>> GetPluginServices(Connection& connection,
+                                                              std::chrono::nanoseconds timeout) {
+  auto response = IdentityClient(connection).GetPluginCapabilities(timeout);
+  if (!response.ok()) return response.error();
+  std::set<PluginService::Type> services;
+  for (const auto& cap : response->capabilities()) {
+    if (cap.has_service()) services.insert(cap.service().type());
+  }
+  return services;
+}
+
+base::Result<std::set<ControllerRpc::Type>> GetControllerRpcs(Connection& connection,
+                                                              std::chrono::nanoseconds timeout) {
+  auto response = ControllerClient(connection).ControllerGetCapabilities(timeout);
+  if (!response.ok()) return response.error();
+  return RpcTypesOf(*response);
+}
+
+base::Result<std::set<GroupControllerRpc::Type>> GetGroupControllerRpcs(
+    Connection& connection, std::chrono::nanoseconds timeout) {
+  auto response = GroupControllerClient(connection).GroupControllerGetCapabilities(timeout);
+  if (!response.ok()) return response.error();
+  return RpcTypesOf(*response);
+}
 
 base::Result<Capabilities> GetCapabilities(Connection& connection, std::chrono::nanoseconds timeout,
                                            CapabilityQuery query) {
@@ -12,26 +53,19 @@ base::Result<Capabilities> GetCapabilities(Connection& connection, std::chrono::
   auto remaining = [deadline] { return deadline - std::chrono::steady_clock::now(); };
   Capabilities caps;
 
-  auto plugin = IdentityClient(connection).GetPluginCapabilities(timeout);
+  auto plugin = GetPluginServices(connection, timeout);
   if (!plugin.ok()) return plugin.error();
-  for (const auto& cap : plugin->capabilities()) {
-    if (cap.has_service()) caps.plugin_services.insert(cap.service().type());
-  }
+  caps.plugin_services = std::move(*plugin);
 
   if (caps.Has(PluginService::CONTROLLER_SERVICE)) {
-    auto controller = ControllerClient(connection).ControllerGetCapabilities(remaining());
+    auto controller = GetControllerRpcs(connection, remaining());
     if (!controller.ok()) return controller.error();
-    for (const auto& cap : controller->capabilities()) {
-      if (cap.has_rpc()) caps.controller_rpcs.insert(cap.rpc().type());
-    }
+    caps.controller_rpcs = std::move(*controller);
   }
-
   if (query.group_controller && caps.Has(PluginService::GROUP_CONTROLLER_SERVICE)) {
-    auto group = GroupControllerClient(connection).GroupControllerGetCapabilities(remaining());
+    auto group = GetGroupControllerRpcs(connection, remaining());
     if (!group.ok()) return group.error();
-    for (const auto& cap : group->capabilities()) {
-      if (cap.has_rpc()) caps.group_controller_rpcs.insert(cap.rpc().type());
-    }
+    caps.group_controller_rpcs = std::move(*group);
   }
   return caps;
 }

@@ -35,6 +35,16 @@ struct Capabilities {
   bool operator==(const Capabilities&) const = default;
 };
 
+// One service's capabilities, each read with one call under `timeout`; the
+// entries of other kinds (e.g. VolumeExpansion) and those without a type are
+// skipped.
+base::Result<std::set<PluginService::Type>> GetPluginServices(Connection& connection,
+                                                              std::chrono::nanoseconds timeout);
+base::Result<std::set<ControllerRpc::Type>> GetControllerRpcs(Connection& connection,
+                                                              std::chrono::nanoseconds timeout);
+base::Result<std::set<GroupControllerRpc::Type>> GetGroupControllerRpcs(
+    Connection& connection, std::chrono::nanoseconds timeout);
+
 // Which optional services' capabilities GetCapabilities reads.
 struct CapabilityQuery {
   bool group_controller = false;

@@ -6,6 +6,9 @@
 
 #include <gtest/gtest.h>
 
+#include <memory>
+#include <set>
+
 #include "csi/errors.h"
 #include "tests/unit/csi/fake_driver.h"
 
@@ -44,11 +47,15 @@ class CapabilitiesTest : public ::testing::Test {
         };
   }
 
-  base::Result<Capabilities> Get(CapabilityQuery query = {}) {
+  base::Result<std::unique_ptr<Connection>> StartAndConnect() {
     driver_.Start();
     ConnectOptions options;
     options.on_connection_loss = [] { ADD_FAILURE() << "connection lost"; };
-    auto connection = Connect(driver_.socket_path(), options);
+    return Connect(driver_.socket_path(), options);
+  }
+
+  base::Result<Capabilities> Get(CapabilityQuery query = {}) {
+    auto connection = StartAndConnect();
     if (!connection.ok()) return connection.error();
     return GetCapabilities(**connection, 1s, query);
   }
@@ -133,6 +140,20 @@ TEST_F(CapabilitiesTest, GroupControllerNeedsItsPluginService) {
   ASSERT_TRUE(caps.ok());
   EXPECT_TRUE(caps->group_controller_rpcs.empty());
   EXPECT_EQ(group_controller_calls_, 0);
+}
+
+// A sidecar may read one service on its own, as upstream's snapshotter does.
+TEST_F(CapabilitiesTest, OneServiceIsReadOnItsOwn) {
+  Script({}, {ControllerRpc::CREATE_DELETE_SNAPSHOT},
+         {GroupControllerRpc::CREATE_DELETE_GET_VOLUME_GROUP_SNAPSHOT});
+  auto connection = StartAndConnect();
+  ASSERT_TRUE(connection.ok()) << connection.error().message;
+  auto group = GetGroupControllerRpcs(**connection, 1s);
+  ASSERT_TRUE(group.ok()) << group.error().message;
+  EXPECT_EQ(*group, std::set{GroupControllerRpc::CREATE_DELETE_GET_VOLUME_GROUP_SNAPSHOT});
+  auto controller = GetControllerRpcs(**connection, 1s);
+  ASSERT_TRUE(controller.ok()) << controller.error().message;
+  EXPECT_EQ(*controller, std::set{ControllerRpc::CREATE_DELETE_SNAPSHOT});
 }
 
 TEST_F(CapabilitiesTest, ErrorsAreReturned) {

@@ -66,5 +66,19 @@ TEST_F(FaultDriverIdentityTest, UnknownCapabilityIsAUsageError) {
   EXPECT_EQ((*spawned)->Wait(), 2);
 }
 
+// The driver serves only what an attacher calls; the rest of the spec is
+// answered by the generated services as UNIMPLEMENTED.
+TEST_F(FaultDriverIdentityTest, SnapshotCallsAreUnimplemented) {
+  StartDriver();
+  csi::v1::CreateSnapshotResponse snapshot;
+  EXPECT_EQ(controller_->CreateSnapshot(Context().get(), {}, &snapshot).error_code(),
+            grpc::StatusCode::UNIMPLEMENTED);
+  auto group_controller = csi::v1::GroupController::NewStub(channel_);
+  csi::v1::GroupControllerGetCapabilitiesResponse group;
+  EXPECT_EQ(
+      group_controller->GroupControllerGetCapabilities(Context().get(), {}, &group).error_code(),
+      grpc::StatusCode::UNIMPLEMENTED);
+}
+
 }  // namespace
 }  // namespace faultdriver
