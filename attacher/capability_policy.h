@@ -1,5 +1,6 @@
 // What the driver's advertised capabilities (csi/capabilities.h) mean for the
-// attacher: which handler it runs and whether the reconciler runs.
+// attacher: which handler it runs and whether the reconciler runs
+// (docs/attacher.md §2 "Capabilities", §5.6, §5.7).
 #pragma once
 
 #include "csi/capabilities.h"

@@ -2,10 +2,11 @@
 // GetCapabilities reads them at start-up: GetPluginCapabilities, then
 // ControllerGetCapabilities only when the plugin serves CONTROLLER_SERVICE,
 // and GroupControllerGetCapabilities only when asked for and the plugin
-// serves GROUP_CONTROLLER_SERVICE (upstream's snapshotter asks only with
-// volume group snapshots enabled; the attacher never asks). All calls share
-// one deadline, as in upstream's sidecars. What the sets mean for a sidecar
-// is that sidecar's policy (e.g. attacher/capability_policy.h).
+// serves GROUP_CONTROLLER_SERVICE (the attacher never asks; docs/attacher.md
+// §1.4 step 14). All calls share one deadline, as in upstream's sidecars. A
+// sidecar that reads one service on its own (docs/snapshots.md §3.2) uses the
+// per-service readers. What the sets mean for a sidecar is that sidecar's
+// policy (e.g. attacher/capability_policy.h).
 #pragma once
 
 #include <chrono>

@@ -1,4 +1,4 @@
-// BEHAVIOR.md §2 and §4: gRPC code names as upstream prints them in the
+// docs/attacher.md §2 and §4: gRPC code names as upstream prints them in the
 // grpc_status_code metric label and in error texts; a failed call's error is
 // a gRPC-domain error that no other layer's code is mistaken for.
 #include "csi/errors.h"
