@@ -1,16 +1,17 @@
 #include "cmd/csi-attacher/run.h"
 
+#include <chrono>
 #include <cstdlib>
 #include <memory>
 #include <optional>
 
+#include "attacher/attacher_metrics.h"
 #include "attacher/names.h"
+#include "attacher/run_controller.h"
 #include "base/flags.h"
 #include "cmd/csi-attacher/feature_gates.h"
 #include "cmd/csi-attacher/leader_identity.h"
-#include "cmd/csi-attacher/metrics_wiring.h"
 #include "cmd/csi-attacher/options.h"
-#include "cmd/csi-attacher/run_controller.h"
 #include "component/command_line.h"
 #include "component/exit_codes.h"
 #include "component/http_endpoint.h"
@@ -25,6 +26,25 @@ namespace csiattacher {
 namespace {
 
 using component::Fail;
+
+std::chrono::milliseconds Millis(std::chrono::nanoseconds d) {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(d);
+}
+
+attacher::RunControllerOptions ControllerOptionsFrom(const Options& options,
+                                                     const component::FeatureGates& gates) {
+  attacher::RunControllerOptions out;
+  out.timeout = options.timeout;
+  out.default_fstype = options.default_fstype;
+  out.controller.worker_threads = static_cast<uint32_t>(options.worker_threads);
+  out.controller.retry_interval_start = Millis(options.retry_interval_start);
+  out.controller.retry_interval_max = Millis(options.retry_interval_max);
+  out.controller.resync_period = Millis(options.resync);
+  out.max_entries = static_cast<int32_t>(options.max_entries);
+  out.reconcile_sync = options.reconcile_sync;
+  out.error_code_enabled = gates.Enabled(kMutableCSINodeAllocatableCount);
+  return out;
+}
 
 // Everything after the checks that need no connection: the API client, the
 // driver, then the controller until `env.stop`.
@@ -48,7 +68,7 @@ int Serve(const std::string& program, const Options& options, const component::F
   if (!client.ok()) return Fail("Failed to create a Clientset", client.error());
 
   // Before the connection, whose metrics hook records into it.
-  AttacherMetrics attacher_metrics;
+  attacher::AttacherMetrics attacher_metrics;
   component::HttpEndpoint endpoint;
   component::SidecarStartup startup;
   startup.csi_address = options.csi_address;
@@ -60,13 +80,12 @@ int Serve(const std::string& program, const Options& options, const component::F
     // Upstream starts its HTTP server at this point.
     return endpoint.Start(options, attacher_metrics.registry());
   };
-  ControllerFeatures features;
-  features.error_code_enabled = gates.Enabled(kMutableCSINodeAllocatableCount);
+  const attacher::RunControllerOptions controller_options = ControllerOptionsFrom(options, gates);
   return component::RunSidecar(startup, env, [&](const component::CsiDriver& driver) {
     component::Leadership leadership{attacher::LeaseNameFor(driver.name), LeaderElectionIdentity,
                                      attacher_metrics.leader_election(), endpoint};
     auto run_controller = [&](std::stop_token stop) {
-      RunController(options, driver, features, **client, attacher_metrics, stop);
+      attacher::RunController(controller_options, driver, **client, attacher_metrics, stop);
     };
     return component::RunLeading(options, leader_election_config, std::move(leadership),
                                  run_controller, env.stop.get_token());

@@ -18,7 +18,7 @@
 #include "kube/api/storage/v1/volume_attachment.h"
 #include "kube/runtime/store.h"
 
-namespace csiattacher {
+namespace attacher {
 
 struct VolumeAttachmentCensus {
   double attached = 0;
@@ -33,4 +33,4 @@ VolumeAttachmentCensus TakeVolumeAttachmentCensus(
     const std::vector<kube::Store<kube::VolumeAttachment>::Ptr>& attachments,
     std::string_view driver, std::string_view finalizer, std::chrono::system_clock::time_point now);
 
-}  // namespace csiattacher
+}  // namespace attacher

@@ -24,7 +24,7 @@
 #include "kube/runtime/store.h"
 #include "metrics/registry.h"
 
-namespace csiattacher {
+namespace attacher {
 
 class AttacherMetrics {
  public:
@@ -46,8 +46,7 @@ class AttacherMetrics {
   // The queues' and the VolumeAttachments' scrape-time gauges, while the
   // result lives (it must go before `controller` and `volume_attachments`).
   [[nodiscard]] component::ScrapeRegistrations WatchController(
-      const attacher::Controller& controller,
-      const kube::Store<kube::VolumeAttachment>& volume_attachments,
+      const Controller& controller, const kube::Store<kube::VolumeAttachment>& volume_attachments,
       const std::string& driver_name);
 
  private:
@@ -59,4 +58,4 @@ class AttacherMetrics {
   metrics::FunctionFamily& attachments_by_state_;
 };
 
-}  // namespace csiattacher
+}  // namespace attacher

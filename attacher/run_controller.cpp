@@ -1,4 +1,4 @@
-#include "cmd/csi-attacher/run_controller.h"
+#include "attacher/run_controller.h"
 
 #include <chrono>
 #include <memory>
@@ -20,80 +20,63 @@
 #include "kube/tools/event_api.h"
 #include "kube/tools/event_recorder.h"
 
-namespace csiattacher {
-namespace {
-
-std::chrono::milliseconds Millis(std::chrono::nanoseconds d) {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(d);
-}
-
-}  // namespace
-
-void RunController(const Options& options, const component::CsiDriver& driver,
-                   const ControllerFeatures& features, kube::Client& client,
-                   AttacherMetrics& attacher_metrics, std::stop_token stop) {
+namespace attacher {
+void RunController(const RunControllerOptions& options, const component::CsiDriver& driver,
+                   kube::Client& client, AttacherMetrics& attacher_metrics, std::stop_token stop) {
   base::Clock& clock = base::Clock::Real();
   const csi::Capabilities& caps = driver.capabilities;
 
   kube::Store<kube::VolumeAttachment> volume_attachments;
   kube::Store<kube::PersistentVolume> persistent_volumes;
   kube::Store<kube::CSINode> csi_nodes;
-  attacher::KubernetesApiClient api(client);
+  KubernetesApiClient api(client);
   csi::ControllerClient controller_client(driver.connection);
-  attacher::CsiVolumePublisher publisher(controller_client, options.timeout);
+  CsiVolumePublisher publisher(controller_client, options.timeout);
   kube::ClientEventApi event_api(client);
   kube::EventRecorder event_recorder(event_api, clock, component::EventSource("csi-attacher"));
-  attacher::RecordedAttachmentEvents attachment_events(event_recorder);
+  RecordedAttachmentEvents attachment_events(event_recorder);
 
-  std::unique_ptr<attacher::Handler> handler;
+  std::unique_ptr<Handler> handler;
   if (!caps.Has(csi::PluginService::CONTROLLER_SERVICE)) {
-    handler = std::make_unique<attacher::TrivialHandler>(driver.name, api);
+    handler = std::make_unique<TrivialHandler>(driver.name, api);
     LOG_V(2, "CSI driver does not support Plugin Controller Service, using trivial handler")
         .With("driver", driver.name);
   } else if (!caps.Has(csi::ControllerRpc::PUBLISH_UNPUBLISH_VOLUME)) {
-    handler = std::make_unique<attacher::TrivialHandler>(driver.name, api);
+    handler = std::make_unique<TrivialHandler>(driver.name, api);
     LOG_V(2, "CSI driver does not support ControllerPublishUnpublish, using trivial handler")
         .With("driver", driver.name);
   } else {
-    attacher::CsiHandler::Options handler_options;
+    CsiHandler::Options handler_options;
     handler_options.supports_publish_readonly = caps.Has(csi::ControllerRpc::PUBLISH_READONLY);
     handler_options.supports_single_node_multi_writer =
         caps.Has(csi::ControllerRpc::SINGLE_NODE_MULTI_WRITER);
     handler_options.default_fstype = options.default_fstype;
-    handler_options.error_code_enabled = features.error_code_enabled;
+    handler_options.error_code_enabled = options.error_code_enabled;
     handler_options.events = &attachment_events;
-    handler =
-        std::make_unique<attacher::CsiHandler>(driver.name, volume_attachments, persistent_volumes,
-                                               csi_nodes, api, publisher, handler_options, clock);
+    handler = std::make_unique<CsiHandler>(driver.name, volume_attachments, persistent_volumes,
+                                           csi_nodes, api, publisher, handler_options, clock);
     LOG_V(2, "CSI driver supports ControllerPublishUnpublish, using real CSI handler")
         .With("driver", driver.name);
   }
 
-  attacher::ControllerOptions controller_options;
-  controller_options.worker_threads = static_cast<uint32_t>(options.worker_threads);
-  controller_options.retry_interval_start = Millis(options.retry_interval_start);
-  controller_options.retry_interval_max = Millis(options.retry_interval_max);
-  controller_options.resync_period = Millis(options.resync);
-  attacher::Controller controller(driver.name, *handler, volume_attachments, persistent_volumes,
-                                  csi_nodes, controller_options, clock,
-                                  &attacher_metrics.volume_attachment_queue(),
-                                  &attacher_metrics.persistent_volume_queue());
+  Controller controller(driver.name, *handler, volume_attachments, persistent_volumes, csi_nodes,
+                        options.controller, clock, &attacher_metrics.volume_attachment_queue(),
+                        &attacher_metrics.persistent_volume_queue());
   component::ScrapeRegistrations gauges =
       attacher_metrics.WatchController(controller, volume_attachments, driver.name);
 
   // The reconciler forces syncs through the CSI handler; the trivial one has
   // nothing to reconcile (upstream's ReconcileVA is a no-op there).
-  std::unique_ptr<attacher::Reconciler> reconciler;
+  std::unique_ptr<Reconciler> reconciler;
   std::jthread reconciler_thread;
-  if (attacher::CanAttach(caps) && attacher::CanReconcile(caps)) {
+  if (CanAttach(caps) && CanReconcile(caps)) {
     LOG_V(2,
           "CSI driver supports list volumes published nodes. Using capability to reconcile "
           "volume attachment objects with actual backend state")
         .With("driver", driver.name);
-    const auto max_entries = static_cast<int32_t>(options.max_entries);
-    reconciler = std::make_unique<attacher::Reconciler>(
+    reconciler = std::make_unique<Reconciler>(
         driver.name, *handler, volume_attachments, persistent_volumes, csi_nodes,
-        [&controller_client, max_entries, timeout = options.timeout] {
+        [&controller_client, max_entries = options.max_entries, timeout = options.timeout] {
           return controller_client.ListVolumes(max_entries, timeout);
         },
         [&controller](const std::string& name) { controller.EnqueueVolumeAttachment(name); },
@@ -107,10 +90,9 @@ void RunController(const Options& options, const component::CsiDriver& driver,
   kube::ClientListerWatcher<kube::PersistentVolume> pv_source(client, "");
   kube::ClientListerWatcher<kube::CSINode> csi_node_source(client, "");
   LOG_INFO("Starting CSI attacher").With("driver", driver.name);
-  controller.Run(va_source, pv_source, attacher::CanAttach(caps) ? &csi_node_source : nullptr,
-                 stop);
+  controller.Run(va_source, pv_source, CanAttach(caps) ? &csi_node_source : nullptr, stop);
   if (reconciler_thread.joinable()) reconciler_thread.join();
   LOG_INFO("Shutting CSI attacher").With("driver", driver.name);
 }
 
-}  // namespace csiattacher
+}  // namespace attacher

@@ -1,5 +1,5 @@
 // The #706 backlog gauges' arithmetic (README "Metrics").
-#include "cmd/csi-attacher/va_census.h"
+#include "attacher/va_census.h"
 
 #include <gtest/gtest.h>
 
@@ -7,7 +7,7 @@
 
 #include "kube/api/meta_time.h"
 
-namespace csiattacher {
+namespace attacher {
 namespace {
 
 using std::chrono::seconds;
@@ -53,4 +53,4 @@ TEST(VolumeAttachmentCensusTest, NothingPendingIsZero) {
 }
 
 }  // namespace
-}  // namespace csiattacher
+}  // namespace attacher

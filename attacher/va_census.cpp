@@ -1,10 +1,10 @@
-#include "cmd/csi-attacher/va_census.h"
+#include "attacher/va_census.h"
 
 #include <algorithm>
 
 #include "kube/api/meta_time.h"
 
-namespace csiattacher {
+namespace attacher {
 namespace {
 
 bool HasFinalizer(const kube::ObjectMeta& meta, std::string_view finalizer) {
@@ -43,4 +43,4 @@ VolumeAttachmentCensus TakeVolumeAttachmentCensus(
   return census;
 }
 
-}  // namespace csiattacher
+}  // namespace attacher

@@ -1,13 +1,13 @@
-#include "cmd/csi-attacher/metrics_wiring.h"
+#include "attacher/attacher_metrics.h"
 
 #include <chrono>
 
 #include "attacher/names.h"
-#include "cmd/csi-attacher/va_census.h"
+#include "attacher/va_census.h"
 #include "metrics/process_collector.h"
 #include "migration/drivers.h"
 
-namespace csiattacher {
+namespace attacher {
 
 AttacherMetrics::AttacherMetrics()
     : leader_election_(component::AddLeaderElectionMetrics(registry_)),
@@ -35,21 +35,20 @@ void AttacherMetrics::SetDriverName(const std::string& name) {
 }
 
 kube::WorkQueueMetrics& AttacherMetrics::volume_attachment_queue() {
-  return queues_.ForQueue(std::string(attacher::Controller::kVolumeAttachmentQueueName));
+  return queues_.ForQueue(std::string(Controller::kVolumeAttachmentQueueName));
 }
 
 kube::WorkQueueMetrics& AttacherMetrics::persistent_volume_queue() {
-  return queues_.ForQueue(std::string(attacher::Controller::kPersistentVolumeQueueName));
+  return queues_.ForQueue(std::string(Controller::kPersistentVolumeQueueName));
 }
 
 component::ScrapeRegistrations AttacherMetrics::WatchController(
-    const attacher::Controller& controller,
-    const kube::Store<kube::VolumeAttachment>& volume_attachments, const std::string& driver_name) {
+    const Controller& controller, const kube::Store<kube::VolumeAttachment>& volume_attachments,
+    const std::string& driver_name) {
   using metrics::Sample;
   component::ScrapeRegistrations gauges =
       queues_.Watch({&controller.volume_attachment_queue(), &controller.persistent_volume_queue()});
-  auto census = [&volume_attachments, driver_name,
-                 finalizer = attacher::FinalizerFor(driver_name)] {
+  auto census = [&volume_attachments, driver_name, finalizer = FinalizerFor(driver_name)] {
     return TakeVolumeAttachmentCensus(volume_attachments.List(), driver_name, finalizer,
                                       std::chrono::system_clock::now());
   };
@@ -66,4 +65,4 @@ component::ScrapeRegistrations AttacherMetrics::WatchController(
   return gauges;
 }
 
-}  // namespace csiattacher
+}  // namespace attacher

@@ -1,10 +1,10 @@
 // csi_sidecar_operations_seconds labels (BEHAVIOR.md §4, §7 row 2).
-#include "cmd/csi-attacher/metrics_wiring.h"
+#include "attacher/attacher_metrics.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-namespace csiattacher {
+namespace attacher {
 namespace {
 
 using ::testing::HasSubstr;
@@ -48,4 +48,4 @@ TEST(AttacherMetricsTest, LeaderElectionMetricsStartAtZeroWithEmptyName) {
 }
 
 }  // namespace
-}  // namespace csiattacher
+}  // namespace attacher
