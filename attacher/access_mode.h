@@ -1,6 +1,6 @@
 // Kubernetes PV access modes -> the one CSI access mode of a
 // VolumeCapability, as csi-lib-utils' accessmodes.ToCSIAccessMode decides it
-// (BEHAVIOR.md §5.3 step 5). The error strings are upstream's, verbatim.
+// (docs/attacher.md §5.3 step 5). The error strings are upstream's, verbatim.
 #pragma once
 
 #include <string>

@@ -1,5 +1,5 @@
 // AttachmentEvents: how the CSI handler reports a failed attach or detach
-// where `kubectl describe` shows it (BEHAVIOR.md §7, external-attacher#363),
+// where `kubectl describe` shows it (docs/attacher.md §7, external-attacher#363),
 // besides status.attachError/detachError. The handler only calls it; the
 // interface keeps its unit tests on an in-memory fake.
 //
@@ -11,8 +11,8 @@
 #include <string>
 #include <string_view>
 
-#include "kube/tools/event_recorder.h"
 #include "kube/api/storage/v1/volume_attachment.h"
+#include "kube/tools/event_recorder.h"
 
 namespace attacher {
 

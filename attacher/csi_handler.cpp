@@ -127,7 +127,7 @@ base::Status CsiHandler::EnsurePvFinalizer(const kube::PersistentVolume& pv) {
 }
 
 // One JSON Patch for both, where upstream sends a merge patch that rewrites
-// the finalizer list from the cache (BEHAVIOR.md §7).
+// the finalizer list from the cache (docs/attacher.md §7).
 base::Status CsiHandler::SaveFinalizerAndNodeId(const kube::VolumeAttachment& va,
                                                 const std::string& node_id) {
   kube::JsonPatch patch;

@@ -1,5 +1,5 @@
 // CsiHandler: attaches and detaches volumes with ControllerPublishVolume /
-// ControllerUnpublishVolume (BEHAVIOR.md §5.3-§5.5). It reads VAs, PVs and
+// ControllerUnpublishVolume (docs/attacher.md §5.3-§5.5). It reads VAs, PVs and
 // CSINodes from the caches, writes through KubernetesApi and calls the driver
 // through VolumePublisher.
 //
@@ -14,7 +14,7 @@
 // driver names it, when the PV is being deleted or its CSI migration was
 // rolled back (event_filters.h IsMigrationRollback); other PVs are ignored.
 // In-tree PVs are attached and detached through their CSI translation
-// (MIGRATION.md §6), with `migrated` set on the driver calls.
+// (docs/migration.md §6), with `migrated` set on the driver calls.
 //
 // Thread-safe if `api` and `publisher` are: many workers sync at once.
 #pragma once
@@ -43,7 +43,7 @@ class CsiHandler final : public Handler {
     // Feature gate MutableCSINodeAllocatableCount: a failed Publish's gRPC
     // code goes to status.attachError.errorCode.
     bool error_code_enabled = true;
-    // Where failures are reported as Events (BEHAVIOR.md §7); none if null.
+    // Where failures are reported as Events (docs/attacher.md §7); none if null.
     AttachmentEvents* events = nullptr;
   };
 

@@ -1,5 +1,5 @@
 // CsiVolumePublisher: VolumePublisher over the driver's Controller service.
-// Each call runs under its own `timeout` (--timeout, BEHAVIOR.md §5.3 step 7,
+// Each call runs under its own `timeout` (--timeout, docs/attacher.md §5.3 step 7,
 // §5.4) and reports `migrated` to the metrics hook. Errors are the csi
 // layer's (csi/errors.h).
 #pragma once

@@ -1,4 +1,4 @@
-// Which informer events put work on the controller's queues (BEHAVIOR.md
+// Which informer events put work on the controller's queues (docs/attacher.md
 // §5.1). Pure functions of the objects, so each rule is tested on its own; the
 // controller wires them to the queues.
 #pragma once

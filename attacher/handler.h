@@ -1,6 +1,6 @@
 // Handler: what the controller calls for each queued object. CsiHandler does
 // real ControllerPublish/Unpublish; TrivialHandler marks attachments attached
-// for drivers that need no attach step (BEHAVIOR.md §5.6).
+// for drivers that need no attach step (docs/attacher.md §5.6).
 //
 // Sync* return an error to have the object retried with per-item backoff; a
 // nil status means "done, forget the backoff". Implementations are called from

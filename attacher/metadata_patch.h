@@ -2,7 +2,7 @@
 // cached copy of the object. Additions and removals are JSON Patches guarded
 // by `test` ops, so a stale cache makes the API server refuse the patch
 // (422, retried with backoff) instead of dropping another controller's
-// finalizer (BEHAVIOR.md §5.3 step 2, §5.5, §7 row 3). Detach keeps
+// finalizer (docs/attacher.md §5.3 step 2, §5.5, §7 row 3). Detach keeps
 // upstream's merge patch for its VA finalizer removal (§5.4).
 #pragma once
 

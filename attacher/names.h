@@ -1,5 +1,5 @@
 // The strings a drop-in attacher must write exactly as upstream does
-// (BEHAVIOR.md §3, §5.2).
+// (docs/attacher.md §3, §5.2).
 #pragma once
 
 #include <string>

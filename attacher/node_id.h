@@ -1,4 +1,4 @@
-// The CSI node ID a Publish/Unpublish names (BEHAVIOR.md §5.3 step 4, §5.4):
+// The CSI node ID a Publish/Unpublish names (docs/attacher.md §5.3 step 4, §5.4):
 // CSINode spec.drivers[name == driver].nodeID from the CSINode cache. Attach
 // trusts nothing else; detach falls back to the node-id annotation the attach
 // saved on the VA, so a volume can be detached from a node whose CSINode is
@@ -10,8 +10,8 @@
 
 #include "base/result.h"
 #include "kube/api/storage/v1/csi_node.h"
-#include "kube/runtime/store.h"
 #include "kube/api/storage/v1/volume_attachment.h"
+#include "kube/runtime/store.h"
 
 namespace attacher {
 

@@ -1,7 +1,7 @@
 // Reconciler: compares what the driver says is published (ListVolumes with
 // published_node_ids) with status.attached of this driver's
 // VolumeAttachments, and hands every mismatch back to the controller as a
-// forced sync (BEHAVIOR.md §5.7). Used only when the driver has LIST_VOLUMES
+// forced sync (docs/attacher.md §5.7). Used only when the driver has LIST_VOLUMES
 // and LIST_VOLUMES_PUBLISHED_NODES. It never writes to the API: the forced
 // sync re-runs Publish (VA not being deleted) or Unpublish (being deleted).
 //
@@ -25,10 +25,10 @@
 #include "base/clock.h"
 #include "base/result.h"
 #include "csi/controller_client.h"
-#include "kube/api/storage/v1/csi_node.h"
 #include "kube/api/core/v1/persistent_volume.h"
-#include "kube/runtime/store.h"
+#include "kube/api/storage/v1/csi_node.h"
 #include "kube/api/storage/v1/volume_attachment.h"
+#include "kube/runtime/store.h"
 
 namespace attacher {
 

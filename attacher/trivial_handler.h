@@ -1,5 +1,5 @@
 // TrivialHandler: for drivers without CONTROLLER_SERVICE or
-// PUBLISH_UNPUBLISH_VOLUME (BEHAVIOR.md §5.6), whose volumes need no attach
+// PUBLISH_UNPUBLISH_VOLUME (docs/attacher.md §5.6), whose volumes need no attach
 // step. It marks each unattached VA without deletionTimestamp as attached,
 // with a status merge patch; no finalizers, no CSI calls, and nothing to do
 // for PVs or force-syncs. Thread-safe if `api` is.

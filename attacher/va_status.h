@@ -1,4 +1,4 @@
-// Merge patches for the VolumeAttachment `status` subresource (BEHAVIOR.md
+// Merge patches for the VolumeAttachment `status` subresource (docs/attacher.md
 // §5.3 step 8 and errors, §5.4 (b)), each computed like upstream's
 // CreateMergePatch(json(va), json(modified va)): only what changes is sent,
 // e.g. `"attachError":null` only when the cached VA carries an error. An

@@ -1,5 +1,5 @@
 // The VolumeCapability a ControllerPublishVolume carries for a volume spec
-// (BEHAVIOR.md §5.3 steps 4-5): volumeMode Block -> block, anything else ->
+// (docs/attacher.md §5.3 steps 4-5): volumeMode Block -> block, anything else ->
 // mount with the CSI fsType (or --default-fstype when that is empty) and the
 // PV's mountOptions as mount flags; the access mode from ToCsiAccessMode,
 // whose errors are the only ones returned.

@@ -83,7 +83,7 @@ base::Result<CsiVolume> CsiVolumeOf(const VolumeRef& volume) {
   }
   if (volume.pv == nullptr &&
       !std::holds_alternative<kube::CSIPersistentVolumeSource>(volume.spec->source)) {
-    // Upstream reads inlineVolumeSpec.csi and nothing else (MIGRATION.md §4).
+    // Upstream reads inlineVolumeSpec.csi and nothing else (docs/migration.md §4).
     return base::Error("inline volume spec contains nil CSI source");
   }
   auto source = CsiSourceOf(*csi.spec);

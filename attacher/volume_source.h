@@ -1,8 +1,8 @@
 // Which volume a VolumeAttachment is about, and its CSI source
-// (BEHAVIOR.md §5.3 steps 1 and 3, §5.4): the spec of the PersistentVolume
+// (docs/attacher.md §5.3 steps 1 and 3, §5.4): the spec of the PersistentVolume
 // named by spec.source.persistentVolumeName, read from the PV cache, or the
 // VA's own inlineVolumeSpec. A PV with an in-tree source is translated to
-// CSI (MIGRATION.md §6); an inline spec is used as it is, since
+// CSI (docs/migration.md §6); an inline spec is used as it is, since
 // kube-controller-manager stores it translated. Attach, detach and the
 // reconciler resolve a VA the same way.
 #pragma once
@@ -11,8 +11,8 @@
 
 #include "base/result.h"
 #include "kube/api/core/v1/persistent_volume.h"
-#include "kube/runtime/store.h"
 #include "kube/api/storage/v1/volume_attachment.h"
+#include "kube/runtime/store.h"
 
 namespace attacher {
 

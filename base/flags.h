@@ -1,4 +1,4 @@
-// Command line parsing compatible with Go's `flag` package (BEHAVIOR.md §1.2),
+// Command line parsing compatible with Go's `flag` package (docs/attacher.md §1.2),
 // written by hand because no packaged C++ library parses the Go way.
 //
 // `-name` and `--name` are the same; non-bool flags take `-name=v` or
@@ -7,7 +7,7 @@
 // last wins). Errors print Go's message plus the usage text to the output
 // stream and come back as an Error whose `code` is the process exit code: 2
 // for mistakes, 0 for `-h`/`-help` (unless a flag of that name exists). The
-// library never exits. Deliberate difference (BEHAVIOR.md §7): positional
+// library never exits. Deliberate difference (docs/attacher.md §7): positional
 // arguments are an error unless ParseOptions::allow_positional is set.
 #pragma once
 

@@ -1,5 +1,5 @@
 // A connection to the CSI driver's unix socket, set up like upstream's
-// connection.Connect with ExitOnConnectionLoss (BEHAVIOR.md §2):
+// connection.Connect with ExitOnConnectionLoss (docs/attacher.md §2):
 //   - Connect blocks until the channel is READY, for at most
 //     `connect_timeout` (30 s), logging "Still connecting" every
 //     `log_interval` (10 s); no TLS, reconnect backoff capped at 1 s, no idle

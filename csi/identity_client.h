@@ -1,5 +1,5 @@
 // Calls on the driver's Identity service, with upstream's semantics
-// (csi-lib-utils rpc package, BEHAVIOR.md §2).
+// (csi-lib-utils rpc package, docs/attacher.md §2).
 #pragma once
 
 #include <chrono>

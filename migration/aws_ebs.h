@@ -1,4 +1,4 @@
-// AWS EBS (kubernetes.io/aws-ebs -> ebs.csi.aws.com), MIGRATION.md §2.2.
+// AWS EBS (kubernetes.io/aws-ebs -> ebs.csi.aws.com), docs/migration.md §2.2.
 #pragma once
 
 #include <string>

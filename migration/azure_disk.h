@@ -1,5 +1,5 @@
 // Azure Disk (kubernetes.io/azure-disk -> disk.csi.azure.com),
-// MIGRATION.md §2.4.
+// docs/migration.md §2.4.
 #pragma once
 
 #include "base/result.h"

@@ -1,5 +1,5 @@
 // Azure File (kubernetes.io/azure-file -> file.csi.azure.com),
-// MIGRATION.md §2.5.
+// docs/migration.md §2.5.
 #pragma once
 
 #include "base/result.h"

@@ -1,5 +1,5 @@
 // OpenStack Cinder (kubernetes.io/cinder -> cinder.csi.openstack.org),
-// MIGRATION.md §2.3.
+// docs/migration.md §2.3.
 #pragma once
 
 #include "kube/api/core/v1/persistent_volume.h"

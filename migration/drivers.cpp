@@ -6,7 +6,7 @@
 namespace migration {
 namespace {
 
-// {in-tree plugin, CSI driver}, MIGRATION.md §1.
+// {in-tree plugin, CSI driver}, docs/migration.md §1.
 constexpr std::array<std::pair<std::string_view, std::string_view>, 7> kPlugins = {{
     {"kubernetes.io/gce-pd", kGcePdDriver},
     {"kubernetes.io/aws-ebs", kAwsEbsDriver},

@@ -1,5 +1,5 @@
 // The in-tree volume plugins that migrate to CSI and their CSI drivers
-// (MIGRATION.md §1; Ceph RBD was dropped upstream in 1.31 and is not here).
+// (docs/migration.md §1; Ceph RBD was dropped upstream in 1.31 and is not here).
 #pragma once
 
 #include <optional>

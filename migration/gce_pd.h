@@ -1,4 +1,4 @@
-// GCE PD (kubernetes.io/gce-pd -> pd.csi.storage.gke.io), MIGRATION.md §2.1
+// GCE PD (kubernetes.io/gce-pd -> pd.csi.storage.gke.io), docs/migration.md §2.1
 // and §3.
 #pragma once
 

@@ -1,5 +1,5 @@
 // Portworx (kubernetes.io/portworx-volume -> pxd.portworx.com),
-// MIGRATION.md §2.7.
+// docs/migration.md §2.7.
 #pragma once
 
 #include "kube/api/core/v1/persistent_volume.h"

@@ -1,4 +1,4 @@
-// The node-affinity rewrite shared by the PV translators (MIGRATION.md §2.0
+// The node-affinity rewrite shared by the PV translators (docs/migration.md §2.0
 // and the vSphere variant of §2.6): Kubernetes zone/region topology, from
 // nodeAffinity or from the PV's zone label, becomes the driver's CSI
 // topology key. None of these functions fails a translation.

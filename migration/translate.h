@@ -1,5 +1,5 @@
 // In-tree -> CSI translation of PersistentVolumes, the part of
-// k8s.io/csi-translation-lib the attacher uses (MIGRATION.md §2 - §4). Pure
+// k8s.io/csi-translation-lib the attacher uses (docs/migration.md §2 - §4). Pure
 // functions of their arguments.
 #pragma once
 

@@ -1,6 +1,6 @@
 // The path of an absolute URL, parsed the way Go's net/url.Parse does it,
 // because EBS volume IDs of the form aws://<zone>/<id> are read with it
-// upstream (MIGRATION.md §2.2) and a port must accept and reject the same IDs.
+// upstream (docs/migration.md §2.2) and a port must accept and reject the same IDs.
 #pragma once
 
 #include <string>

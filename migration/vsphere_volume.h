@@ -1,5 +1,5 @@
 // vSphere (kubernetes.io/vsphere-volume -> csi.vsphere.vmware.com),
-// MIGRATION.md §2.6.
+// docs/migration.md §2.6.
 #pragma once
 
 #include "kube/api/core/v1/persistent_volume.h"

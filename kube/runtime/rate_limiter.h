@@ -2,7 +2,7 @@
 // client-go's ItemExponentialFailureRateLimiter. Each When(key) counts one more
 // failure of that key and returns base * 2^(earlier failures), capped at max;
 // Forget(key) clears the count once the key succeeds. There is no global
-// bucket: keys back off independently (BEHAVIOR.md §5.1).
+// bucket: keys back off independently (docs/attacher.md §5.1).
 //
 // Thread-safe: one mutex guards the failure counts.
 #pragma once

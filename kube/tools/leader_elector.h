@@ -100,7 +100,7 @@ struct LeaderCallbacks {
 class LeaderElector {
  public:
   // The message of a failing Check(). Upstream's lock name is empty there, so
-  // the trailing space is part of the contract (BEHAVIOR.md §3).
+  // the trailing space is part of the contract (docs/attacher.md §3).
   static constexpr std::string_view kCheckFailure = "failed election to renew leadership on lease ";
 
   // `api` and `clock` must outlive the elector.

@@ -1,4 +1,4 @@
-// BEHAVIOR.md §7 (external-attacher#363): a failing attach becomes one
+// docs/attacher.md §7 (external-attacher#363): a failing attach becomes one
 // Warning Event on its VolumeAttachment whose count grows with the retries,
 // when the attacher may write Events (the optional rule of
 // deploy/kubernetes/rbac.yaml, uncommented); with the stock RBAC the missing

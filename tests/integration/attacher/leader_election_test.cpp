@@ -1,4 +1,4 @@
-// Two of our attachers contend for one driver's Lease (BEHAVIOR.md §3, and §7
+// Two of our attachers contend for one driver's Lease (docs/attacher.md §3, and §7
 // "release the Lease on SIGTERM"): exactly one attaches; SIGTERM hands over at
 // once; SIGKILL hands over once the Lease expires.
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// CSI migration end to end (MIGRATION.md §6): in-tree PVs are attached
+// CSI migration end to end (docs/migration.md §6): in-tree PVs are attached
 // through their CSI translation, a rolled-back migration releases the PV
 // finalizer, and an untranslatable PV fails with a clear attachError. The
 // fault-injecting driver plays pd.csi.storage.gke.io.

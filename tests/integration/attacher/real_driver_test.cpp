@@ -1,5 +1,5 @@
 // The attacher end to end with a real CSI driver (the Kubernetes e2e mock
-// driver) and the real API server: BEHAVIOR.md §5.3-§5.6.
+// driver) and the real API server: docs/attacher.md §5.3-§5.6.
 #include <gtest/gtest.h>
 
 #include "attacher/names.h"

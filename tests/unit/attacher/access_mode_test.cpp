@@ -1,4 +1,4 @@
-// BEHAVIOR.md §5.3 step 5: PV access modes -> CSI access mode, as
+// docs/attacher.md §5.3 step 5: PV access modes -> CSI access mode, as
 // csi-lib-utils' ToCSIAccessMode maps them, with its exact error strings.
 #include "attacher/access_mode.h"
 

@@ -1,4 +1,4 @@
-// csi_sidecar_operations_seconds labels (BEHAVIOR.md §4, §7 row 2).
+// csi_sidecar_operations_seconds labels (docs/attacher.md §4, §7 row 2).
 #include "attacher/attacher_metrics.h"
 
 #include <gmock/gmock.h>

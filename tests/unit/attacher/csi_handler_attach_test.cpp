@@ -1,4 +1,4 @@
-// BEHAVIOR.md §5.3: attach of a VolumeAttachment without deletionTimestamp,
+// docs/attacher.md §5.3: attach of a VolumeAttachment without deletionTimestamp,
 // step by step, with the exact API writes (§5.3 step 2 and §7 row 3: JSON
 // Patches guarded by `test`) and the exact Publish request.
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// BEHAVIOR.md §5.4: detach of a VolumeAttachment with deletionTimestamp:
+// docs/attacher.md §5.4: detach of a VolumeAttachment with deletionTimestamp:
 // Unpublish, then the finalizer removal (merge patch, sole finalizer ->
 // null) before the status patch; NotFound on those writes is success; errors
 // land in status.detachError without errorCode.

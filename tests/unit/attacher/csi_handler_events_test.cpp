@@ -1,4 +1,4 @@
-// BEHAVIOR.md §7 (external-attacher#363): a failed attach or detach is
+// docs/attacher.md §7 (external-attacher#363): a failed attach or detach is
 // reported as an Event carrying exactly the message saved in
 // status.attachError / detachError; success reports nothing.
 #include <gmock/gmock.h>

@@ -1,4 +1,4 @@
-// BEHAVIOR.md §5.5 (PV finalizer removal) and the force-sync contract of
+// docs/attacher.md §5.5 (PV finalizer removal) and the force-sync contract of
 // Handler (§5.7): a forced sync calls the driver even when status says the
 // work is done, and stays pending until such a sync succeeds.
 #include "attacher/csi_handler.h"

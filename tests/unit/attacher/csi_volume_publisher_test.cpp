@@ -1,4 +1,4 @@
-// BEHAVIOR.md §5.3 steps 4 and 7, §5.4: the Publish/Unpublish requests as the
+// docs/attacher.md §5.3 steps 4 and 7, §5.4: the Publish/Unpublish requests as the
 // driver receives them, each under --timeout, with `migrated` reported to
 // the metrics hook.
 #include "attacher/csi_volume_publisher.h"

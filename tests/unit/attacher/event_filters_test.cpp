@@ -148,7 +148,7 @@ INSTANTIATE_TEST_SUITE_P(
                true}),
     [](const auto& info) { return info.param.name; });
 
-// TestProcessFinalizers of upstream controller_test.go (MIGRATION.md §6), with
+// TestProcessFinalizers of upstream controller_test.go (docs/migration.md §6), with
 // the attacher of pd.csi.storage.gke.io.
 struct MigrationPvCase {
   std::string name;

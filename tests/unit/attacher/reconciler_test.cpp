@@ -70,7 +70,7 @@ class FakeListVolumes {
   std::vector<base::Clock::TimePoint> call_times_;
 };
 
-// BEHAVIOR.md §5.7.
+// docs/attacher.md §5.7.
 class ReconcilerTest : public ::testing::Test {
  protected:
   ReconcilerTest() {
@@ -207,7 +207,7 @@ TEST_F(ReconcilerTest, SkipsWhatItCannotCompare) {
   EXPECT_THAT(handler_.ForceSyncs(), IsEmpty());
 }
 
-// MIGRATION.md §6: the handle of a translated volume (an in-tree PV, or any
+// docs/migration.md §6: the handle of a translated volume (an in-tree PV, or any
 // inline spec) goes through RepairVolumeHandle before it is looked up; the
 // handle of a CSI PV is compared as it is, whatever its driver.
 struct RepairRuleCase {

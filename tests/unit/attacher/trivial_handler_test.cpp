@@ -1,4 +1,4 @@
-// BEHAVIOR.md §5.6: without PUBLISH_UNPUBLISH_VOLUME the attacher only marks
+// docs/attacher.md §5.6: without PUBLISH_UNPUBLISH_VOLUME the attacher only marks
 // VolumeAttachments attached: no finalizers, no CSI calls, PVs untouched.
 #include "attacher/trivial_handler.h"
 

@@ -1,4 +1,4 @@
-// BEHAVIOR.md §5.3 step 4: block vs mount capability, fsType falling back to
+// docs/attacher.md §5.3 step 4: block vs mount capability, fsType falling back to
 // --default-fstype, mountOptions as mount flags.
 #include "attacher/volume_capability.h"
 

@@ -1,4 +1,4 @@
-// BEHAVIOR.md §1.2: durations parse and print exactly like Go's time package.
+// docs/attacher.md §1.2: durations parse and print exactly like Go's time package.
 #include "base/duration.h"
 
 #include <gtest/gtest.h>

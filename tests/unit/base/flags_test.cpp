@@ -1,4 +1,4 @@
-// BEHAVIOR.md §1.2 (Go flag parsing rules), §1.3 (--feature-gates syntax) and
+// docs/attacher.md §1.2 (Go flag parsing rules), §1.3 (--feature-gates syntax) and
 // §7 first row (positional arguments are an error).
 #include "base/flags.h"
 

@@ -1,4 +1,4 @@
-// BEHAVIOR.md §1.1: the component-base logging flags and their validation
+// docs/attacher.md §1.1: the component-base logging flags and their validation
 // (exit 1 at startup on any error).
 #include "base/log_options.h"
 

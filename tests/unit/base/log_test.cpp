@@ -1,4 +1,4 @@
-// BEHAVIOR.md §1.1 (-v, --vmodule, --logging-format): klog's text lines and
+// docs/attacher.md §1.1 (-v, --vmodule, --logging-format): klog's text lines and
 // Kubernetes' JSON lines, verbosity gating, per-file --vmodule levels.
 #include "base/log.h"
 

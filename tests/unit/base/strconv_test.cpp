@@ -1,4 +1,4 @@
-// BEHAVIOR.md §1.2: numbers parse like Go's strconv (base-0 ints, floats with
+// docs/attacher.md §1.2: numbers parse like Go's strconv (base-0 ints, floats with
 // exponents), and quoting matches strconv.Quote.
 #include "base/strconv.h"
 

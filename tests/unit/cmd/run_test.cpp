@@ -1,7 +1,6 @@
-// BEHAVIOR.md §1.4 startup order and exit codes, §2 CSI connection steps, and
+// docs/attacher.md §1.4 startup order and exit codes, §2 CSI connection steps, and
 // §7 (positional arguments are an error), driven through Run() with
 // arguments, captured streams and logs, and an in-process CSI driver.
-#include "base/version.h"
 #include "cmd/csi-attacher/run.h"
 
 #include <gmock/gmock.h>
@@ -13,6 +12,7 @@
 #include <sstream>
 #include <thread>
 
+#include "base/version.h"
 #include "metrics/http_server.h"
 #include "tests/support/temp_dir.h"
 #include "tests/unit/csi/fake_driver.h"
@@ -81,7 +81,7 @@ TEST_F(RunTest, VersionPrintsProgramAndVersion) {
   EXPECT_THAT(logs_.Grep("\"Version\""), IsEmpty());
 }
 
-// BEHAVIOR.md §7: upstream silently ignores everything after `false`.
+// docs/attacher.md §7: upstream silently ignores everything after `false`.
 TEST_F(RunTest, PositionalArgumentIsAnErrorNamingTheFlagForm) {
   EXPECT_EQ(RunWith({"-leader-election", "false", "--timeout=1s"}), 2);
   EXPECT_THAT(err_.str(), HasSubstr("unexpected positional argument \"false\""));

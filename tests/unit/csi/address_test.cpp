@@ -1,4 +1,4 @@
-// BEHAVIOR.md §2: --csi-address accepts only unix sockets, `/abs/path` or
+// docs/attacher.md §2: --csi-address accepts only unix sockets, `/abs/path` or
 // `unix://path`, because the attacher always exits on connection loss.
 #include "csi/address.h"
 

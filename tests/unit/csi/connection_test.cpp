@@ -1,4 +1,4 @@
-// BEHAVIOR.md §2: blocking connect bounded by a deadline with "Still
+// docs/attacher.md §2: blocking connect bounded by a deadline with "Still
 // connecting" logs, exit on connection loss with the termination message,
 // and the per-call hooks (V(5) request/response logging with secrets
 // stripped and the response capped; the metrics hook of §4).

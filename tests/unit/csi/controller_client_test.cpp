@@ -1,4 +1,4 @@
-// BEHAVIOR.md §5.3 step 7 / §5.4: Publish and Unpublish under a deadline;
+// docs/attacher.md §5.3 step 7 / §5.4: Publish and Unpublish under a deadline;
 // §5.7 and §7 (last row): ListVolumes paged with max_entries and
 // starting_token until next_token is empty, each page under its own
 // deadline, entries without volume or status skipped; gRPC's default 4 MiB

@@ -1,4 +1,4 @@
-// BEHAVIOR.md §2: ProbeForever (per-attempt deadline; absent `ready` is
+// docs/attacher.md §2: ProbeForever (per-attempt deadline; absent `ready` is
 // ready; ready=false and DeadlineExceeded retry after 1 s; anything else
 // fails "CSI driver probe failed: ..."), GetDriverName ("driver name is
 // empty").

@@ -1,4 +1,4 @@
-// BEHAVIOR.md §2 (logging): the JSON protosanitizer prints for the "GRPC
+// docs/attacher.md §2 (logging): the JSON protosanitizer prints for the "GRPC
 // call"/"GRPC response" lines — populated fields only, proto names, enums by
 // name, sorted keys, csi_secret fields replaced by "***stripped***" at any
 // depth, Go's encoding/json escaping and number forms.

@@ -144,7 +144,7 @@ TEST(VolumeAttachmentCodec, ErrorCodeOfWrongTypeNamesThePath) {
 }
 
 // The attacher computes its status patches as CreateMergePatch(json(old),
-// json(new)); these are the bodies upstream sends (BEHAVIOR.md §5.3, §5.4).
+// json(new)); these are the bodies upstream sends (docs/attacher.md §5.3, §5.4).
 TEST(VolumeAttachmentCodec, MarkAttachedMergePatchClearsAttachError) {
   auto old_va = DecodeObject<VolumeAttachment>(kFailedAttachment);
   ASSERT_TRUE(old_va.ok());

@@ -1,5 +1,5 @@
 // EventRecorder and EventCorrelator against an in-memory EventApi and a
-// FakeClock (BEHAVIOR.md §7: Warning Events on failures, rate-limited, a
+// FakeClock (docs/attacher.md §7: Warning Events on failures, rate-limited, a
 // missing events permission logged once).
 #include "kube/tools/event_recorder.h"
 

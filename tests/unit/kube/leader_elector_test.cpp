@@ -1,5 +1,5 @@
 // LeaderElector against an in-memory Lease API and a FakeClock
-// (BEHAVIOR.md §3 and §7 "release the Lease").
+// (docs/attacher.md §3 and §7 "release the Lease").
 #include "kube/tools/leader_elector.h"
 
 #include <gtest/gtest.h>

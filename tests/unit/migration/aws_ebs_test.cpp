@@ -1,4 +1,4 @@
-// plugins/aws_ebs_test.go of csi-translation-lib (MIGRATION.md §5 and §2.2).
+// plugins/aws_ebs_test.go of csi-translation-lib (docs/migration.md §5 and §2.2).
 #include "migration/aws_ebs.h"
 
 #include <gtest/gtest.h>

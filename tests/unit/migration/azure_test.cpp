@@ -1,5 +1,5 @@
 // plugins/azure_disk_test.go and azure_file_test.go of csi-translation-lib,
-// PV -> CSI direction (MIGRATION.md §5, §2.4, §2.5).
+// PV -> CSI direction (docs/migration.md §5, §2.4, §2.5).
 #include <gtest/gtest.h>
 
 #include <functional>

@@ -1,4 +1,4 @@
-// OpenStack Cinder PV translation (MIGRATION.md §2.3).
+// OpenStack Cinder PV translation (docs/migration.md §2.3).
 #include "migration/cinder.h"
 
 #include <gtest/gtest.h>

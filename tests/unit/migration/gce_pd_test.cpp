@@ -1,4 +1,4 @@
-// plugins/gce_pd_test.go of csi-translation-lib (MIGRATION.md §5), plus the
+// plugins/gce_pd_test.go of csi-translation-lib (docs/migration.md §5), plus the
 // malformed regional zones.
 #include "migration/gce_pd.h"
 

@@ -1,5 +1,5 @@
 // Builders for the PersistentVolumes of the migration conformance tests
-// (MIGRATION.md §5 notation: NA(k: v...) = one term with {k In v...}).
+// (docs/migration.md §5 notation: NA(k: v...) = one term with {k In v...}).
 #pragma once
 
 #include <string>

@@ -1,4 +1,4 @@
-// plugins/in_tree_volume_test.go of csi-translation-lib (MIGRATION.md §5,
+// plugins/in_tree_volume_test.go of csi-translation-lib (docs/migration.md §5,
 // §2.0): the shared topology rewrite.
 #include "migration/topology.h"
 

@@ -1,5 +1,5 @@
 // translate_test.go of csi-translation-lib, PV -> CSI direction
-// (MIGRATION.md §5), and the dispatch rules of §2 and §4.
+// (docs/migration.md §5), and the dispatch rules of §2 and §4.
 #include "migration/translate.h"
 
 #include <gmock/gmock.h>

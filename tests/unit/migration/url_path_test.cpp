@@ -1,4 +1,4 @@
-// The Go net/url parsing that EBS volume IDs go through (MIGRATION.md §2.2):
+// The Go net/url parsing that EBS volume IDs go through (docs/migration.md §2.2):
 // what it accepts, and its error texts.
 #include "migration/url_path.h"
 

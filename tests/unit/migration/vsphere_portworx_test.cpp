@@ -1,5 +1,5 @@
 // plugins/vsphere_volume_test.go and portworx_test.go of csi-translation-lib,
-// PV -> CSI direction (MIGRATION.md §5, §2.6, §2.7).
+// PV -> CSI direction (docs/migration.md §5, §2.6, §2.7).
 #include <gtest/gtest.h>
 
 #include "migration/portworx.h"

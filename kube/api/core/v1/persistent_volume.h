@@ -1,7 +1,7 @@
 // PersistentVolume (core/v1), reduced to what attach, detach, finalizer
 // handling and CSI migration read. The volume source is a variant so a CSI PV
 // (almost all of a cache) pays only for the CSI source; each in-tree source
-// keeps exactly the fields the in-tree -> CSI translation reads (MIGRATION.md
+// keeps exactly the fields the in-tree -> CSI translation reads (docs/migration.md
 // §2), with std::optional where that translation tells "absent" from "empty".
 // Fields of those sources the translation ignores (Cinder secretRef, Azure Disk
 // diskName, vSphere storagePolicyID, Portworx readOnly) are not kept.
