@@ -7,7 +7,10 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <tuple>
 
+#include "kube/api/field.h"
+#include "kube/api/kind.h"
 #include "kube/api/object_meta.h"
 
 namespace kube {
@@ -21,6 +24,17 @@ struct ObjectReference {
   std::string resource_version;
 
   bool operator==(const ObjectReference&) const = default;
+
+  static constexpr auto Fields() {
+    return std::tuple{
+        Field("kind", &ObjectReference::kind),
+        Field("namespace", &ObjectReference::namespace_),
+        Field("name", &ObjectReference::name),
+        Field("uid", &ObjectReference::uid),
+        Field("apiVersion", &ObjectReference::api_version),
+        Field("resourceVersion", &ObjectReference::resource_version),
+    };
+  }
 };
 
 struct EventSource {
@@ -28,11 +42,18 @@ struct EventSource {
   std::string host;
 
   bool operator==(const EventSource&) const = default;
+
+  static constexpr auto Fields() {
+    return std::tuple{
+        Field("component", &EventSource::component),
+        Field("host", &EventSource::host),
+    };
+  }
 };
 
 struct Event {
-  static constexpr std::string_view kKind = "Event";
-  static constexpr std::string_view kApiVersion = "v1";
+  static constexpr KindFacts kFacts{
+      .api_version = "v1", .kind = "Event", .plural = "events", .scope = Scope::kNamespaced};
 
   ObjectMeta metadata;
   ObjectReference involved_object;
@@ -47,6 +68,22 @@ struct Event {
   std::string reporting_instance;
 
   bool operator==(const Event&) const = default;
+
+  static constexpr auto Fields() {
+    return std::tuple{
+        Field("metadata", &Event::metadata),
+        Field("involvedObject", &Event::involved_object),
+        Field("reason", &Event::reason),
+        Field("message", &Event::message),
+        Field("type", &Event::type),
+        Field("count", &Event::count),
+        Field("firstTimestamp", &Event::first_timestamp),
+        Field("lastTimestamp", &Event::last_timestamp),
+        Field("source", &Event::source),
+        Field("reportingComponent", &Event::reporting_component),
+        Field("reportingInstance", &Event::reporting_instance),
+    };
+  }
 };
 
 }  // namespace kube
