@@ -14,6 +14,7 @@
 
 #include "base/clock.h"
 #include "kube/api/codec.h"
+#include "kube/api/core/v1/event.h"
 #include "kube/api/field.h"
 #include "kube/api/json_patch.h"
 #include "kube/api/kind.h"
@@ -140,6 +141,14 @@ TEST(CustomKind, EncodesItsTableWithTypeMetaAndEmitRules) {
   auto again = DecodeObject<Widget>(EncodeObject(ExpectedWidget()));
   ASSERT_TRUE(again.ok()) << again.error().message;
   EXPECT_EQ(*again, ExpectedWidget());
+}
+
+TEST(CustomKind, ReferenceNamesTheKindAndTheObject) {
+  EXPECT_EQ(ReferenceTo(ExpectedWidget()), (ObjectReference{.kind = "Widget",
+                                                            .namespace_ = "shop",
+                                                            .name = "w1",
+                                                            .api_version = "example.com/v1",
+                                                            .resource_version = "12"}));
 }
 
 class CustomKindClientTest : public ::testing::Test {

@@ -37,6 +37,19 @@ struct ObjectReference {
   }
 };
 
+// The reference naming `object` of any kind, e.g. as an Event's involvedObject.
+template <HasKindFacts T>
+ObjectReference ReferenceTo(const T& object) {
+  ObjectReference ref;
+  ref.kind = std::string(T::kFacts.kind);
+  ref.namespace_ = object.metadata.namespace_;
+  ref.name = object.metadata.name;
+  ref.uid = object.metadata.uid;
+  ref.api_version = std::string(T::kFacts.api_version);
+  ref.resource_version = object.metadata.resource_version;
+  return ref;
+}
+
 struct EventSource {
   std::string component;
   std::string host;
