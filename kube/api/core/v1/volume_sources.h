@@ -2,7 +2,7 @@
 // what attach, detach and CSI migration read. A PV holds one of them in a
 // variant, so a CSI PV (almost all of a cache) pays only for the CSI source;
 // each in-tree source keeps exactly the fields the in-tree -> CSI translation
-// reads (MIGRATION.md §2), with std::optional where that translation tells
+// reads (docs/migration.md §2), with std::optional where that translation tells
 // "absent" from "empty". Fields of those sources the translation ignores
 // (Cinder secretRef, Azure Disk diskName, vSphere storagePolicyID, Portworx
 // readOnly) are not kept. kJsonKey is the PersistentVolumeSpec member that
