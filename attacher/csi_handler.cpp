@@ -4,13 +4,13 @@
 #include <utility>
 
 #include "attacher/event_filters.h"
-#include "attacher/metadata_patch.h"
 #include "attacher/names.h"
 #include "attacher/node_id.h"
 #include "attacher/va_status.h"
 #include "attacher/volume_capability.h"
 #include "attacher/volume_source.h"
 #include "base/log.h"
+#include "kube/api/metadata_patch.h"
 #include "kube/client/api_error.h"
 
 namespace attacher {
@@ -116,9 +116,9 @@ base::Result<PublishRequest> CsiHandler::PrepareAttach(const kube::VolumeAttachm
 }
 
 base::Status CsiHandler::EnsurePvFinalizer(const kube::PersistentVolume& pv) {
-  if (HasFinalizer(pv.metadata, finalizer_)) return base::Status::Ok();
+  if (kube::HasFinalizer(pv.metadata, finalizer_)) return base::Status::Ok();
   kube::JsonPatch patch;
-  AddFinalizerOps(pv.metadata, finalizer_, patch);
+  kube::AddFinalizerOps(pv.metadata, finalizer_, patch);
   auto patched =
       api_.PatchPersistentVolume(pv.metadata.name, kube::PatchType::kJson, patch.Serialize());
   if (!patched.ok()) return patched.error();
@@ -131,10 +131,11 @@ base::Status CsiHandler::EnsurePvFinalizer(const kube::PersistentVolume& pv) {
 base::Status CsiHandler::SaveFinalizerAndNodeId(const kube::VolumeAttachment& va,
                                                 const std::string& node_id) {
   kube::JsonPatch patch;
-  if (!HasFinalizer(va.metadata, finalizer_)) AddFinalizerOps(va.metadata, finalizer_, patch);
+  if (!kube::HasFinalizer(va.metadata, finalizer_))
+    kube::AddFinalizerOps(va.metadata, finalizer_, patch);
   auto annotation = va.metadata.annotations.find(kNodeIdAnnotation);
   if (annotation == va.metadata.annotations.end() || annotation->second != node_id) {
-    SetAnnotationOps(va.metadata, kNodeIdAnnotation, node_id, patch);
+    kube::SetAnnotationOps(va.metadata, kNodeIdAnnotation, node_id, patch);
   }
   if (patch.empty()) return base::Status::Ok();
   auto patched = api_.PatchVolumeAttachment(va.metadata.name, kube::PatchType::kJson,
@@ -153,7 +154,7 @@ base::Status CsiHandler::FailAttach(const kube::VolumeAttachment& va, const base
 
 base::Status CsiHandler::Detach(const kube::VolumeAttachment& va, bool forced) {
   const std::string& name = va.metadata.name;
-  if (!forced && !HasFinalizer(va.metadata, finalizer_)) {
+  if (!forced && !kube::HasFinalizer(va.metadata, finalizer_)) {
     LOG_V(4, "Already detached").With("VolumeAttachment", name);
     return base::Status::Ok();
   }
@@ -194,12 +195,12 @@ base::Result<UnpublishRequest> CsiHandler::PrepareDetach(const kube::VolumeAttac
 // detached.
 base::Status CsiHandler::MarkDetached(const kube::VolumeAttachment& va) {
   const std::string& name = va.metadata.name;
-  bool has_finalizer = HasFinalizer(va.metadata, finalizer_);
+  bool has_finalizer = kube::HasFinalizer(va.metadata, finalizer_);
   if (!has_finalizer && !va.status.attached) return base::Status::Ok();
   if (has_finalizer) {
-    auto patched = api_.PatchVolumeAttachment(name, kube::PatchType::kMerge,
-                                              RemoveFinalizerMergePatch(va.metadata, finalizer_),
-                                              /*status=*/false);
+    auto patched = api_.PatchVolumeAttachment(
+        name, kube::PatchType::kMerge, kube::RemoveFinalizerMergePatch(va.metadata, finalizer_),
+        /*status=*/false);
     if (!patched.ok()) {
       return kube::IsNotFound(patched.error()) ? base::Status::Ok() : patched.error();
     }
@@ -252,7 +253,7 @@ base::Status CsiHandler::SyncPersistentVolume(const kube::PersistentVolume& pv) 
   if (pv.metadata.deletion_timestamp.empty() && !IsMigrationRollback(pv, driver_name_)) {
     return base::Status::Ok();
   }
-  kube::JsonPatch patch = RemoveFinalizerPatch(pv.metadata, finalizer_);
+  kube::JsonPatch patch = kube::RemoveFinalizerPatch(pv.metadata, finalizer_);
   if (patch.empty()) return base::Status::Ok();
   for (const auto& va : vas_.List()) {
     if (va->spec.source.persistent_volume_name == name) {

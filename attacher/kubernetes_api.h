@@ -7,10 +7,10 @@
 #include <string>
 
 #include "base/result.h"
-#include "kube/client/client.h"
 #include "kube/api/core/v1/persistent_volume.h"
 #include "kube/api/core/v1/secret.h"
 #include "kube/api/storage/v1/volume_attachment.h"
+#include "kube/client/client.h"
 
 namespace attacher {
 
@@ -36,7 +36,8 @@ class KubernetesApiClient final : public KubernetesApi {
                                                              kube::PatchType type,
                                                              const std::string& patch,
                                                              bool status) override {
-    return client_.Patch<kube::VolumeAttachment>("", name, type, patch, status ? "status" : "");
+    if (status) return client_.PatchStatus<kube::VolumeAttachment>("", name, type, patch);
+    return client_.Patch<kube::VolumeAttachment>("", name, type, patch);
   }
   base::Result<kube::PersistentVolume> PatchPersistentVolume(const std::string& name,
                                                              kube::PatchType type,

@@ -10,11 +10,8 @@ namespace attacher {
 inline constexpr std::string_view kNodeIdAnnotation = "csi.alpha.kubernetes.io/node-id";
 inline constexpr std::string_view kMigratedToAnnotation = "pv.kubernetes.io/migrated-to";
 
-// Every character outside [a-zA-Z0-9-] becomes '-'; a trailing '-' gets an 'X'
-// appended (so the result is a valid name segment).
-std::string SanitizeName(std::string_view name);
-
-// "external-attacher/<sanitized driver>", on both VolumeAttachments and PVs.
+// "external-attacher/<driver sanitized by kube::SanitizeName>", on both
+// VolumeAttachments and PVs.
 std::string FinalizerFor(std::string_view driver);
 
 // "external-attacher-leader-<driver>", sanitized as a whole.

@@ -3,16 +3,9 @@
 #include <algorithm>
 
 #include "kube/api/meta_time.h"
+#include "kube/api/metadata_patch.h"
 
 namespace attacher {
-namespace {
-
-bool HasFinalizer(const kube::ObjectMeta& meta, std::string_view finalizer) {
-  return std::find(meta.finalizers.begin(), meta.finalizers.end(), finalizer) !=
-         meta.finalizers.end();
-}
-
-}  // namespace
 
 VolumeAttachmentCensus TakeVolumeAttachmentCensus(
     const std::vector<kube::Store<kube::VolumeAttachment>::Ptr>& attachments,
@@ -31,7 +24,7 @@ VolumeAttachmentCensus TakeVolumeAttachmentCensus(
       ++(va->status.attach_error ? census.failed : census.attaching);
       pending_since = meta.creation_timestamp;
     } else {
-      if (!HasFinalizer(meta, finalizer)) continue;
+      if (!kube::HasFinalizer(meta, finalizer)) continue;
       ++(va->status.detach_error ? census.failed : census.detaching);
       pending_since = meta.deletion_timestamp;
     }

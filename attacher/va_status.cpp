@@ -2,7 +2,6 @@
 
 #include <utility>
 
-#include "kube/api/codec.h"
 #include "kube/api/merge_patch.h"
 #include "kube/api/meta_time.h"
 
@@ -14,7 +13,7 @@ template <class Change>
 nlohmann::json StatusDiff(const kube::VolumeAttachment& va, Change change) {
   kube::VolumeAttachmentStatus modified = va.status;
   change(modified);
-  return kube::CreateMergePatch({{"status", va.status}}, {{"status", std::move(modified)}});
+  return kube::CreateMergePatch("status", va.status, modified);
 }
 
 template <class Change>

@@ -1,12 +1,12 @@
 #include "bench/floor_controller.h"
 
-#include "attacher/metadata_patch.h"
 #include "attacher/names.h"
 #include "attacher/va_status.h"
 #include "bench/objects.h"
-#include "kube/client/api_error.h"
-#include "kube/api/json_patch.h"
 #include "kube/api/core/v1/persistent_volume.h"
+#include "kube/api/json_patch.h"
+#include "kube/api/metadata_patch.h"
+#include "kube/client/api_error.h"
 
 namespace bench {
 
@@ -84,7 +84,7 @@ base::Status FloorController::Attach(const kube::VolumeAttachment& va) {
   if (!pv_done) {
     // Every benchmark PV is created without finalizers.
     kube::JsonPatch patch;
-    attacher::AddFinalizerOps(kube::ObjectMeta{}, finalizer_, patch);
+    kube::AddFinalizerOps(kube::ObjectMeta{}, finalizer_, patch);
     auto patched =
         client_.Patch<kube::PersistentVolume>("", pv, kube::PatchType::kJson, patch.Serialize());
     if (!patched.ok()) return patched.error();
@@ -92,10 +92,10 @@ base::Status FloorController::Attach(const kube::VolumeAttachment& va) {
     pvs_with_finalizer_.insert(pv);
   }
   kube::JsonPatch meta;
-  if (!attacher::HasFinalizer(va.metadata, finalizer_)) {
-    attacher::AddFinalizerOps(va.metadata, finalizer_, meta);
+  if (!kube::HasFinalizer(va.metadata, finalizer_)) {
+    kube::AddFinalizerOps(va.metadata, finalizer_, meta);
   }
-  attacher::SetAnnotationOps(va.metadata, attacher::kNodeIdAnnotation, kNodeName, meta);
+  kube::SetAnnotationOps(va.metadata, attacher::kNodeIdAnnotation, kNodeName, meta);
   auto marked = client_.Patch<kube::VolumeAttachment>("", va.metadata.name, kube::PatchType::kJson,
                                                       meta.Serialize());
   if (!marked.ok()) return marked.error();
@@ -110,11 +110,11 @@ base::Status FloorController::Attach(const kube::VolumeAttachment& va) {
 }
 
 base::Status FloorController::Detach(const kube::VolumeAttachment& va) {
-  if (!attacher::HasFinalizer(va.metadata, finalizer_)) return {};
+  if (!kube::HasFinalizer(va.metadata, finalizer_)) return {};
   std::this_thread::sleep_for(options_.unpublish_latency);
   auto patched = client_.Patch<kube::VolumeAttachment>(
       "", va.metadata.name, kube::PatchType::kMerge,
-      attacher::RemoveFinalizerMergePatch(va.metadata, finalizer_));
+      kube::RemoveFinalizerMergePatch(va.metadata, finalizer_));
   if (!patched.ok() && !kube::IsNotFound(patched.error())) return patched.error();
   return {};
 }

@@ -2,10 +2,7 @@
 
 namespace kube {
 
-void to_json(nlohmann::json& j, const StringMap& map) {
-  j = nlohmann::json::object();
-  for (const auto& [key, value] : map) j[key] = value;
-}
+void to_json(nlohmann::json& j, const StringMap& map) { codec_internal::EncodeValue(j, map); }
 
 namespace codec_internal {
 

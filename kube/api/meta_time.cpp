@@ -34,6 +34,14 @@ std::string FormatMetaTime(std::chrono::system_clock::time_point time) {
                      fmt::gmtime(std::chrono::system_clock::to_time_t(time)));
 }
 
+std::string FormatMicroTime(std::chrono::system_clock::time_point time) {
+  auto micros = std::chrono::time_point_cast<std::chrono::microseconds>(time);
+  auto seconds = std::chrono::floor<std::chrono::seconds>(micros);
+  return fmt::format("{:%Y-%m-%dT%H:%M:%S}.{:06d}Z",
+                     fmt::gmtime(std::chrono::system_clock::to_time_t(seconds)),
+                     (micros - seconds).count());
+}
+
 std::optional<std::chrono::system_clock::time_point> ParseMetaTime(std::string_view text) {
   using namespace std::chrono;
   size_t pos = 0;

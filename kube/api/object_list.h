@@ -5,7 +5,10 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
+
+#include "kube/api/field.h"
 
 namespace kube {
 
@@ -15,12 +18,24 @@ struct ListMeta {
   std::optional<int64_t> remaining_item_count;
 
   bool operator==(const ListMeta&) const = default;
+
+  static constexpr auto Fields() {
+    return std::tuple{
+        Field("resourceVersion", &ListMeta::resource_version),
+        Field("continue", &ListMeta::continue_token),
+        Field("remainingItemCount", &ListMeta::remaining_item_count),
+    };
+  }
 };
 
 template <class T>
 struct ObjectList {
   ListMeta metadata;
   std::vector<T> items;
+
+  static constexpr auto Fields() {
+    return std::tuple{Field("metadata", &ObjectList::metadata), Field("items", &ObjectList::items)};
+  }
 };
 
 }  // namespace kube

@@ -5,8 +5,10 @@
 #pragma once
 
 #include <string>
+#include <tuple>
 #include <vector>
 
+#include "kube/api/field.h"
 #include "kube/api/string_map.h"
 
 namespace kube {
@@ -27,6 +29,21 @@ struct ObjectMeta {
   bool has_finalizers_field = false;
 
   bool operator==(const ObjectMeta&) const = default;
+
+  static constexpr auto Fields() {
+    return std::tuple{
+        Field("name", &ObjectMeta::name),
+        Field("namespace", &ObjectMeta::namespace_),
+        Field("uid", &ObjectMeta::uid),
+        Field("resourceVersion", &ObjectMeta::resource_version),
+        Field("creationTimestamp", &ObjectMeta::creation_timestamp),
+        Field("deletionTimestamp", &ObjectMeta::deletion_timestamp),
+        Field("labels", &ObjectMeta::labels),
+        Field("annotations", &ObjectMeta::annotations),
+        Field("finalizers", &ObjectMeta::finalizers)
+            .RecordingPresenceIn(&ObjectMeta::has_finalizers_field),
+    };
+  }
 };
 
 }  // namespace kube

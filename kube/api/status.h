@@ -6,18 +6,29 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <tuple>
+
+#include "kube/api/field.h"
+#include "kube/api/kind.h"
 
 namespace kube {
 
 struct Status {
-  static constexpr std::string_view kKind = "Status";
-  static constexpr std::string_view kApiVersion = "v1";
+  static constexpr KindFacts kFacts{.api_version = "v1", .kind = "Status"};
 
   int32_t code = 0;
   std::string reason;
   std::string message;
 
   bool operator==(const Status&) const = default;
+
+  static constexpr auto Fields() {
+    return std::tuple{
+        Field("code", &Status::code),
+        Field("reason", &Status::reason),
+        Field("message", &Status::message),
+    };
+  }
 };
 
 }  // namespace kube

@@ -1,4 +1,5 @@
-// Client: the Kubernetes REST API for typed objects (see resource.h), on top of
+// Client: the Kubernetes REST API for any kind that states its facts (kind.h)
+// and field table (field.h) - built-in or custom resource - on top of
 // HttpTransport. Every request waits on the QPS/burst token bucket first
 // (--kube-api-qps / --kube-api-burst semantics). A non-2xx answer becomes an
 // HTTP-domain base::Error (base::Error::Http) whose code is the HTTP status and
@@ -98,12 +99,31 @@ class Client {
                               EncodeObject(object), "application/json"));
   }
 
+  // PUT of the status subresource: only object.status is written.
+  template <class T>
+  base::Result<T> UpdateStatus(const T& object) {
+    static_assert(T::kFacts.status_subresource, "the kind has no status subresource");
+    return Decoded<T>(Request(
+        "PUT", ResourcePath<T>(object.metadata.namespace_, object.metadata.name) + "/status",
+        EncodeObject(object), "application/json"));
+  }
+
+  // `patch` is a document of `type`: a merge patch, an RFC 6902 JSON Patch
+  // (see JsonPatch, whose `test` ops make the server refuse a stale patch with
+  // 422) or a strategic merge patch (built-in kinds only).
   template <class T>
   base::Result<T> Patch(std::string_view ns, std::string_view name, PatchType type,
                         std::string_view patch, std::string_view subresource = {}) {
     std::string path = ResourcePath<T>(ns, name);
     if (!subresource.empty()) path += "/" + std::string(subresource);
     return Decoded<T>(Request("PATCH", path, patch, PatchContentType(type)));
+  }
+
+  template <class T>
+  base::Result<T> PatchStatus(std::string_view ns, std::string_view name, PatchType type,
+                              std::string_view patch) {
+    static_assert(T::kFacts.status_subresource, "the kind has no status subresource");
+    return Patch<T>(ns, name, type, patch, "status");
   }
 
   template <class T>

@@ -1,13 +1,11 @@
 #include "kube/tools/leader_elector.h"
 
-#include <fmt/chrono.h>
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <thread>
 #include <utility>
 
 #include "base/log.h"
+#include "kube/api/meta_time.h"
 #include "kube/client/api_error.h"
 
 namespace kube {
@@ -19,14 +17,6 @@ base::Result<Lease> ClientLeaseApi::Get(std::string_view ns, std::string_view na
 base::Result<Lease> ClientLeaseApi::Create(const Lease& lease) { return client_.Create(lease); }
 
 base::Result<Lease> ClientLeaseApi::Update(const Lease& lease) { return client_.Update(lease); }
-
-std::string FormatMicroTime(std::chrono::system_clock::time_point t) {
-  auto micros = std::chrono::time_point_cast<std::chrono::microseconds>(t);
-  auto seconds = std::chrono::floor<std::chrono::seconds>(micros);
-  return fmt::format("{:%Y-%m-%dT%H:%M:%S}.{:06d}Z",
-                     fmt::gmtime(std::chrono::system_clock::to_time_t(seconds)),
-                     (micros - seconds).count());
-}
 
 LeaderElector::LeaderElector(LeaderElectionConfig config, LeaderCallbacks callbacks, LeaseApi& api,
                              base::Clock& clock)

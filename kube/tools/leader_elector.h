@@ -145,7 +145,4 @@ class LeaderElector {
   base::Clock::TimePoint observed_time_;  // guarded by mu_
 };
 
-// A Lease time (metav1.MicroTime): RFC 3339 in UTC with 6 fractional digits.
-std::string FormatMicroTime(std::chrono::system_clock::time_point t);
-
 }  // namespace kube

@@ -16,6 +16,7 @@
 
 #include "attacher/names.h"
 #include "kube/api/coordination/v1/lease.h"
+#include "kube/api/names.h"
 #include "tests/integration/attacher/attacher_fixture.h"
 #include "tests/support/free_port.h"
 #include "tests/support/http_get.h"
@@ -145,7 +146,7 @@ class LeaderElectionTest : public AttacherTest {
   static std::string HostIdentity() {
     char host[HOST_NAME_MAX + 1] = {};
     gethostname(host, sizeof(host) - 1);
-    return attacher::SanitizeName(host);
+    return kube::SanitizeName(host);
   }
 
   static bool Attached(const kube::VolumeAttachment& va) { return va.status.attached; }

@@ -16,11 +16,5 @@ TEST(Names, LeaseNameIsSanitizedAsAWhole) {
   EXPECT_EQ(LeaseNameFor("a/b"), "external-attacher-leader-a-b");
 }
 
-TEST(Names, SanitizeKeepsAlphanumericsAndDashes) {
-  EXPECT_EQ(SanitizeName("Abc-123"), "Abc-123");
-  EXPECT_EQ(SanitizeName("x-"), "x-X");
-  EXPECT_EQ(SanitizeName("é"), "--X");
-}
-
 }  // namespace
 }  // namespace attacher

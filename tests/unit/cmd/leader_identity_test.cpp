@@ -7,7 +7,7 @@
 
 #include <cstdlib>
 
-#include "attacher/names.h"
+#include "kube/api/names.h"
 
 namespace csiattacher {
 namespace {
@@ -27,7 +27,7 @@ TEST(LeaderElectionIdentityTest, SanitizedHostnameByDefault) {
   ASSERT_EQ(gethostname(host, sizeof host), 0);
   base::Result<std::string> id = LeaderElectionIdentity();
   ASSERT_TRUE(id.ok()) << id.error().message;
-  EXPECT_EQ(*id, attacher::SanitizeName(host));
+  EXPECT_EQ(*id, kube::SanitizeName(host));
 }
 
 }  // namespace

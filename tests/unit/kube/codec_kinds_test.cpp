@@ -5,6 +5,10 @@
 #include <string>
 
 #include "kube/api/codec.h"
+#include "kube/api/coordination/v1/lease.h"
+#include "kube/api/core/v1/event.h"
+#include "kube/api/core/v1/secret.h"
+#include "kube/api/storage/v1/csi_node.h"
 
 namespace kube {
 namespace {

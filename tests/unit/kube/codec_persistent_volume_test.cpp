@@ -5,6 +5,7 @@
 #include <variant>
 
 #include "kube/api/codec.h"
+#include "kube/api/core/v1/persistent_volume.h"
 
 namespace kube {
 namespace {

@@ -6,6 +6,11 @@
 
 #include <string>
 
+#include "kube/api/core/v1/event.h"
+#include "kube/api/core/v1/persistent_volume.h"
+#include "kube/api/storage/v1/csi_node.h"
+#include "kube/api/storage/v1/volume_attachment.h"
+
 namespace kube {
 namespace {
 
@@ -83,6 +88,16 @@ TEST(CodecErrors, PathIncludesArrayIndexAndMapKey) {
   auto label = DecodeObject<PersistentVolume>(R"({"metadata": {"labels": {"zone": true}}})");
   ASSERT_FALSE(label.ok());
   EXPECT_THAT(label.error().message, HasSubstr("metadata.labels.zone: type must be string"));
+}
+
+TEST(CodecErrors, NestedTypeErrorNamesTheFullPath) {
+  auto va = DecodeObject<VolumeAttachment>(R"json({"spec": {"source": {"inlineVolumeSpec": {
+      "csi": {"driver": "d", "volumeHandle": "h",
+              "controllerPublishSecretRef": {"name": "s", "namespace": ["ns"]}}}}}})json");
+  ASSERT_FALSE(va.ok());
+  EXPECT_EQ(va.error().message,
+            "decoding VolumeAttachment: spec.source.inlineVolumeSpec.csi."
+            "controllerPublishSecretRef.namespace: type must be string, but is array");
 }
 
 TEST(CodecErrors, ObjectFieldHoldingAScalarIsAnError) {

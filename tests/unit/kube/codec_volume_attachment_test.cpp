@@ -5,6 +5,7 @@
 
 #include "kube/api/codec.h"
 #include "kube/api/merge_patch.h"
+#include "kube/api/storage/v1/volume_attachment.h"
 
 namespace kube {
 namespace {

@@ -25,5 +25,10 @@ TEST(FormatMetaTimeTest, UtcToTheSecond) {
   EXPECT_EQ(FormatMetaTime(system_clock::from_time_t(1795356760)), "2026-11-22T14:12:40Z");
 }
 
+TEST(FormatMicroTimeTest, UtcWithSixFractionalDigits) {
+  auto t = std::chrono::system_clock::time_point(std::chrono::microseconds(1700000000123456));
+  EXPECT_EQ(FormatMicroTime(t), "2023-11-14T22:13:20.123456Z");
+}
+
 }  // namespace
 }  // namespace kube

@@ -2,6 +2,13 @@
 
 #include <gtest/gtest.h>
 
+#include "kube/api/coordination/v1/lease.h"
+#include "kube/api/core/v1/event.h"
+#include "kube/api/core/v1/persistent_volume.h"
+#include "kube/api/core/v1/secret.h"
+#include "kube/api/storage/v1/csi_node.h"
+#include "kube/api/storage/v1/volume_attachment.h"
+
 namespace kube {
 namespace {
 

@@ -10,7 +10,10 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <tuple>
 
+#include "kube/api/field.h"
+#include "kube/api/kind.h"
 #include "kube/api/object_meta.h"
 
 namespace kube {
@@ -23,16 +26,37 @@ struct LeaseSpec {
   int32_t lease_transitions = 0;
 
   bool operator==(const LeaseSpec&) const = default;
+
+  // holderIdentity and leaseTransitions are always written, as client-go's
+  // leader election does: an empty holder is how a released lease looks.
+  static constexpr auto Fields() {
+    return std::tuple{
+        Field("holderIdentity", &LeaseSpec::holder_identity, Emit::kAlways),
+        Field("leaseDurationSeconds", &LeaseSpec::lease_duration_seconds),
+        Field("acquireTime", &LeaseSpec::acquire_time),
+        Field("renewTime", &LeaseSpec::renew_time),
+        Field("leaseTransitions", &LeaseSpec::lease_transitions, Emit::kAlways),
+    };
+  }
 };
 
 struct Lease {
-  static constexpr std::string_view kKind = "Lease";
-  static constexpr std::string_view kApiVersion = "coordination.k8s.io/v1";
+  static constexpr KindFacts kFacts{.api_version = "coordination.k8s.io/v1",
+                                    .kind = "Lease",
+                                    .plural = "leases",
+                                    .scope = Scope::kNamespaced};
 
   ObjectMeta metadata;
   LeaseSpec spec;
 
   bool operator==(const Lease&) const = default;
+
+  static constexpr auto Fields() {
+    return std::tuple{
+        Field("metadata", &Lease::metadata),
+        Field("spec", &Lease::spec),
+    };
+  }
 };
 
 }  // namespace kube

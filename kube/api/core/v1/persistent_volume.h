@@ -1,118 +1,24 @@
 // PersistentVolume (core/v1), reduced to what attach, detach, finalizer
-// handling and CSI migration read. The volume source is a variant so a CSI PV
-// (almost all of a cache) pays only for the CSI source; each in-tree source
-// keeps exactly the fields the in-tree -> CSI translation reads (docs/migration.md
-// §2), with std::optional where that translation tells "absent" from "empty".
-// Fields of those sources the translation ignores (Cinder secretRef, Azure Disk
-// diskName, vSphere storagePolicyID, Portworx readOnly) are not kept.
+// handling and CSI migration read; its sources are in volume_sources.h.
 #pragma once
 
+#include <algorithm>
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <tuple>
+#include <type_traits>
 #include <variant>
 #include <vector>
 
+#include "kube/api/core/v1/volume_sources.h"
+#include "kube/api/field.h"
+#include "kube/api/kind.h"
 #include "kube/api/object_meta.h"
-#include "kube/api/string_map.h"
 
 namespace kube {
-
-struct SecretReference {
-  std::string name;
-  std::string namespace_;
-
-  bool operator==(const SecretReference&) const = default;
-};
-
-struct CSIPersistentVolumeSource {
-  std::string driver;
-  std::string volume_handle;
-  std::string fs_type;
-  bool read_only = false;
-  StringMap volume_attributes;
-  // The other secret refs (node stage/publish, expand) are not used by the attacher.
-  std::optional<SecretReference> controller_publish_secret_ref;
-
-  bool operator==(const CSIPersistentVolumeSource&) const = default;
-};
-
-struct GCEPersistentDiskVolumeSource {
-  std::string pd_name;
-  std::string fs_type;
-  int32_t partition = 0;
-  bool read_only = false;
-
-  bool operator==(const GCEPersistentDiskVolumeSource&) const = default;
-};
-
-struct AWSElasticBlockStoreVolumeSource {
-  std::string volume_id;
-  std::string fs_type;
-  int32_t partition = 0;
-  bool read_only = false;
-
-  bool operator==(const AWSElasticBlockStoreVolumeSource&) const = default;
-};
-
-struct CinderPersistentVolumeSource {
-  std::string volume_id;
-  std::string fs_type;
-  bool read_only = false;
-
-  bool operator==(const CinderPersistentVolumeSource&) const = default;
-};
-
-// Go pointers in the API: translation copies each one only when it is set.
-struct AzureDiskVolumeSource {
-  std::string disk_uri;
-  std::optional<std::string> caching_mode;
-  std::optional<std::string> fs_type;
-  std::optional<std::string> kind;
-  std::optional<bool> read_only;
-
-  bool operator==(const AzureDiskVolumeSource&) const = default;
-};
-
-struct AzureFilePersistentVolumeSource {
-  std::string secret_name;
-  std::optional<std::string> secret_namespace;  // absent -> claimRef namespace
-  std::string share_name;
-  bool read_only = false;
-
-  bool operator==(const AzureFilePersistentVolumeSource&) const = default;
-};
-
-struct VsphereVirtualDiskVolumeSource {
-  std::string volume_path;
-  std::string fs_type;
-  std::string storage_policy_name;
-
-  bool operator==(const VsphereVirtualDiskVolumeSource&) const = default;
-};
-
-struct PortworxVolumeSource {
-  std::string volume_id;
-  std::string fs_type;
-
-  bool operator==(const PortworxVolumeSource&) const = default;
-};
-
-// A source the attacher can neither attach nor translate (nfs, hostPath, ...):
-// only its field name is kept, for error messages.
-struct OtherVolumeSource {
-  std::string name;
-
-  bool operator==(const OtherVolumeSource&) const = default;
-};
-
-// std::monostate = no source at all.
-using PersistentVolumeSource =
-    std::variant<std::monostate, CSIPersistentVolumeSource, GCEPersistentDiskVolumeSource,
-                 AWSElasticBlockStoreVolumeSource, CinderPersistentVolumeSource,
-                 AzureDiskVolumeSource, AzureFilePersistentVolumeSource,
-                 VsphereVirtualDiskVolumeSource, PortworxVolumeSource, OtherVolumeSource>;
 
 // The subset of an ObjectReference that a PV's claimRef needs.
 struct ClaimReference {
@@ -121,6 +27,14 @@ struct ClaimReference {
   std::string uid;
 
   bool operator==(const ClaimReference&) const = default;
+
+  static constexpr auto Fields() {
+    return std::tuple{
+        Field("namespace", &ClaimReference::namespace_),
+        Field("name", &ClaimReference::name),
+        Field("uid", &ClaimReference::uid),
+    };
+  }
 };
 
 struct NodeSelectorRequirement {
@@ -129,6 +43,14 @@ struct NodeSelectorRequirement {
   std::vector<std::string> values;
 
   bool operator==(const NodeSelectorRequirement&) const = default;
+
+  static constexpr auto Fields() {
+    return std::tuple{
+        Field("key", &NodeSelectorRequirement::key, Emit::kAlways),
+        Field("operator", &NodeSelectorRequirement::operator_, Emit::kAlways),
+        Field("values", &NodeSelectorRequirement::values),
+    };
+  }
 };
 
 // matchFields are not kept: topology is expressed with matchExpressions.
@@ -136,6 +58,72 @@ struct NodeSelectorTerm {
   std::vector<NodeSelectorRequirement> match_expressions;
 
   bool operator==(const NodeSelectorTerm&) const = default;
+
+  static constexpr auto Fields() {
+    return std::tuple{Field("matchExpressions", &NodeSelectorTerm::match_expressions)};
+  }
+};
+
+struct PersistentVolumeSpec;
+
+// The hook (field.h) of PersistentVolumeSpec.source: the API inlines one
+// member per source kind into the spec. The API server allows one; when
+// several are present, the best-ranked is kept - an in-tree source first
+// (upstream translates it, replacing any csi source), then csi, then another -
+// and the rest are counted in extra_sources.
+struct PersistentVolumeSourceField {
+  // The sources kept whole, by rank.
+  using Kept = std::tuple<GCEPersistentDiskVolumeSource, AWSElasticBlockStoreVolumeSource,
+                          CinderPersistentVolumeSource, AzureDiskVolumeSource,
+                          AzureFilePersistentVolumeSource, VsphereVirtualDiskVolumeSource,
+                          PortworxVolumeSource, CSIPersistentVolumeSource>;
+  static constexpr auto kKeys = []<class... Source>(std::tuple<Source...>*) {
+    std::array<std::string_view, sizeof...(Source) + OtherVolumeSource::kJsonKeys.size()> keys{
+        Source::kJsonKey...};
+    std::copy(OtherVolumeSource::kJsonKeys.begin(), OtherVolumeSource::kJsonKeys.end(),
+              keys.begin() + sizeof...(Source));
+    return keys;
+  }(static_cast<Kept*>(nullptr));
+
+  template <class Codec>
+  static void Decode(std::string_view key, const typename Codec::Value& value,
+                     PersistentVolumeSpec& spec);
+  template <class Codec>
+  static void Encode(typename Codec::Object& object, const PersistentVolumeSpec& spec);
+
+ private:
+  static constexpr size_t RankOf(std::string_view key) {
+    return std::find(kKeys.begin(), kKeys.end(), key) - kKeys.begin();
+  }
+
+  static std::string_view KeyOf(const PersistentVolumeSource& source) {
+    return std::visit(
+        [](const auto& s) -> std::string_view {
+          using S = std::decay_t<decltype(s)>;
+          if constexpr (std::is_same_v<S, OtherVolumeSource>) {
+            return s.name;
+          } else if constexpr (std::is_same_v<S, std::monostate>) {
+            return {};
+          } else {
+            return S::kJsonKey;
+          }
+        },
+        source);
+  }
+
+  template <class Codec, size_t I = 0>
+  static PersistentVolumeSource DecodeSource(std::string_view key,
+                                             const typename Codec::Value& value) {
+    if constexpr (I == std::tuple_size_v<Kept>) {
+      return OtherVolumeSource{std::string(key)};  // its content is not kept
+    } else {
+      using Source = std::tuple_element_t<I, Kept>;
+      if (key != Source::kJsonKey) return DecodeSource<Codec, I + 1>(key, value);
+      Source source;
+      Codec::Decode(value, source);
+      return source;
+    }
+  }
 };
 
 // Also the type of VolumeAttachment.spec.source.inlineVolumeSpec.
@@ -151,9 +139,7 @@ struct PersistentVolumeSpec {
   std::vector<NodeSelectorTerm> node_affinity;
   PersistentVolumeSource source;
   // Source fields present in the JSON beyond the one kept in `source`. The API
-  // server allows one, but a decoder must not hide a violation. When several
-  // are present, `source` keeps an in-tree one first (upstream translates it,
-  // replacing any csi source), then csi, then another.
+  // server allows one, but a decoder must not hide a violation.
   uint8_t extra_sources = 0;
 
   // Number of volume source fields the JSON carried (0, 1, or more).
@@ -162,23 +148,80 @@ struct PersistentVolumeSpec {
   }
 
   bool operator==(const PersistentVolumeSpec&) const = default;
+
+  static constexpr auto Fields() {
+    using S = PersistentVolumeSpec;
+    return std::tuple{
+        Field("capacity.storage", &S::capacity_storage),
+        Field("accessModes", &S::access_modes),
+        Field("volumeMode", &S::volume_mode),
+        Field("mountOptions", &S::mount_options),
+        Field("claimRef", &S::claim_ref),
+        Field("persistentVolumeReclaimPolicy", &S::persistent_volume_reclaim_policy),
+        Field("storageClassName", &S::storage_class_name),
+        Field("nodeAffinity.required.nodeSelectorTerms", &S::node_affinity),
+        PersistentVolumeSourceField{},
+    };
+  }
 };
 
 struct PersistentVolumeStatus {
   std::string phase;
 
   bool operator==(const PersistentVolumeStatus&) const = default;
+
+  static constexpr auto Fields() {
+    return std::tuple{Field("phase", &PersistentVolumeStatus::phase)};
+  }
 };
 
 struct PersistentVolume {
-  static constexpr std::string_view kKind = "PersistentVolume";
-  static constexpr std::string_view kApiVersion = "v1";
+  static constexpr KindFacts kFacts{.api_version = "v1",
+                                    .kind = "PersistentVolume",
+                                    .plural = "persistentvolumes",
+                                    .scope = Scope::kCluster,
+                                    .status_subresource = true};
 
   ObjectMeta metadata;
   PersistentVolumeSpec spec;
   PersistentVolumeStatus status;
 
   bool operator==(const PersistentVolume&) const = default;
+
+  static constexpr auto Fields() {
+    return std::tuple{
+        Field("metadata", &PersistentVolume::metadata),
+        Field("spec", &PersistentVolume::spec),
+        Field("status", &PersistentVolume::status, Emit::kOmitZero),
+    };
+  }
 };
+
+// Keys arrive in kKeys order from a DOM, so the first one found stays and
+// later ones are only counted; a stream may deliver a better-ranked one later.
+template <class Codec>
+void PersistentVolumeSourceField::Decode(std::string_view key, const typename Codec::Value& value,
+                                         PersistentVolumeSpec& spec) {
+  if (!std::holds_alternative<std::monostate>(spec.source)) {
+    ++spec.extra_sources;
+    if (RankOf(KeyOf(spec.source)) < RankOf(key)) return;
+  }
+  spec.source = DecodeSource<Codec>(key, value);
+}
+
+template <class Codec>
+void PersistentVolumeSourceField::Encode(typename Codec::Object& object,
+                                         const PersistentVolumeSpec& spec) {
+  std::visit(
+      [&](const auto& source) {
+        using S = std::decay_t<decltype(source)>;
+        if constexpr (std::is_same_v<S, OtherVolumeSource>) {
+          Codec::Put(object, source.name, source);
+        } else if constexpr (!std::is_same_v<S, std::monostate>) {
+          Codec::Put(object, S::kJsonKey, source);
+        }
+      },
+      spec.source);
+}
 
 }  // namespace kube

@@ -6,8 +6,11 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <vector>
 
+#include "kube/api/field.h"
+#include "kube/api/kind.h"
 #include "kube/api/object_meta.h"
 
 namespace kube {
@@ -19,6 +22,15 @@ struct CSINodeDriver {
   std::optional<int32_t> allocatable_count;  // spec.drivers[].allocatable.count
 
   bool operator==(const CSINodeDriver&) const = default;
+
+  static constexpr auto Fields() {
+    return std::tuple{
+        Field("name", &CSINodeDriver::name, Emit::kAlways),
+        Field("nodeID", &CSINodeDriver::node_id, Emit::kAlways),
+        Field("topologyKeys", &CSINodeDriver::topology_keys),
+        Field("allocatable.count", &CSINodeDriver::allocatable_count),
+    };
+  }
 };
 
 struct CSINodeSpec {
@@ -33,16 +45,31 @@ struct CSINodeSpec {
   }
 
   bool operator==(const CSINodeSpec&) const = default;
+
+  static constexpr auto Fields() {
+    return std::tuple{
+        Field("drivers", &CSINodeSpec::drivers, Emit::kAlways),
+    };
+  }
 };
 
 struct CSINode {
-  static constexpr std::string_view kKind = "CSINode";
-  static constexpr std::string_view kApiVersion = "storage.k8s.io/v1";
+  static constexpr KindFacts kFacts{.api_version = "storage.k8s.io/v1",
+                                    .kind = "CSINode",
+                                    .plural = "csinodes",
+                                    .scope = Scope::kCluster};
 
   ObjectMeta metadata;
   CSINodeSpec spec;
 
   bool operator==(const CSINode&) const = default;
+
+  static constexpr auto Fields() {
+    return std::tuple{
+        Field("metadata", &CSINode::metadata),
+        Field("spec", &CSINode::spec),
+    };
+  }
 };
 
 }  // namespace kube

@@ -10,9 +10,12 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <tuple>
 
-#include "kube/api/object_meta.h"
 #include "kube/api/core/v1/persistent_volume.h"
+#include "kube/api/field.h"
+#include "kube/api/kind.h"
+#include "kube/api/object_meta.h"
 #include "kube/api/string_map.h"
 
 namespace kube {
@@ -28,6 +31,13 @@ struct VolumeAttachmentSource {
     }
     return *a.inline_volume_spec == *b.inline_volume_spec;
   }
+
+  static constexpr auto Fields() {
+    return std::tuple{
+        Field("persistentVolumeName", &VolumeAttachmentSource::persistent_volume_name),
+        Field("inlineVolumeSpec", &VolumeAttachmentSource::inline_volume_spec),
+    };
+  }
 };
 
 struct VolumeAttachmentSpec {
@@ -36,6 +46,14 @@ struct VolumeAttachmentSpec {
   VolumeAttachmentSource source;
 
   bool operator==(const VolumeAttachmentSpec&) const = default;
+
+  static constexpr auto Fields() {
+    return std::tuple{
+        Field("attacher", &VolumeAttachmentSpec::attacher),
+        Field("nodeName", &VolumeAttachmentSpec::node_name),
+        Field("source", &VolumeAttachmentSpec::source),
+    };
+  }
 };
 
 struct VolumeError {
@@ -44,6 +62,14 @@ struct VolumeError {
   std::optional<int32_t> error_code;  // gRPC code of a failed attach
 
   bool operator==(const VolumeError&) const = default;
+
+  static constexpr auto Fields() {
+    return std::tuple{
+        Field("time", &VolumeError::time),
+        Field("message", &VolumeError::message),
+        Field("errorCode", &VolumeError::error_code),
+    };
+  }
 };
 
 struct VolumeAttachmentStatus {
@@ -53,17 +79,38 @@ struct VolumeAttachmentStatus {
   std::optional<VolumeError> detach_error;
 
   bool operator==(const VolumeAttachmentStatus&) const = default;
+
+  // `attached` has no omitempty in the API: false is written, as Go does.
+  static constexpr auto Fields() {
+    return std::tuple{
+        Field("attached", &VolumeAttachmentStatus::attached, Emit::kAlways),
+        Field("attachmentMetadata", &VolumeAttachmentStatus::attachment_metadata),
+        Field("attachError", &VolumeAttachmentStatus::attach_error),
+        Field("detachError", &VolumeAttachmentStatus::detach_error),
+    };
+  }
 };
 
 struct VolumeAttachment {
-  static constexpr std::string_view kKind = "VolumeAttachment";
-  static constexpr std::string_view kApiVersion = "storage.k8s.io/v1";
+  static constexpr KindFacts kFacts{.api_version = "storage.k8s.io/v1",
+                                    .kind = "VolumeAttachment",
+                                    .plural = "volumeattachments",
+                                    .scope = Scope::kCluster,
+                                    .status_subresource = true};
 
   ObjectMeta metadata;
   VolumeAttachmentSpec spec;
   VolumeAttachmentStatus status;
 
   bool operator==(const VolumeAttachment&) const = default;
+
+  static constexpr auto Fields() {
+    return std::tuple{
+        Field("metadata", &VolumeAttachment::metadata),
+        Field("spec", &VolumeAttachment::spec),
+        Field("status", &VolumeAttachment::status),
+    };
+  }
 };
 
 }  // namespace kube

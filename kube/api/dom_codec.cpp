@@ -1,28 +1,10 @@
-#include "kube/api/codec_fields.h"
+#include "kube/api/dom_codec.h"
 
 #include <fmt/format.h>
 
 #include <limits>
 
-#include "kube/api/codec.h"
-
 namespace kube::codec_internal {
-
-DecodeError::DecodeError(std::string problem)
-    : std::runtime_error("decode error"), problem_(std::move(problem)) {
-  Rebuild();
-}
-
-void DecodeError::AddParent(std::string_view segment) {
-  if (path_.empty() || path_.front() == '[') {
-    path_.insert(0, segment);
-  } else {
-    path_.insert(0, std::string(segment) + ".");
-  }
-  Rebuild();
-}
-
-void DecodeError::Rebuild() { message_ = path_.empty() ? problem_ : path_ + ": " + problem_; }
 
 DecodeError TypeMismatch(std::string_view expected, const json& actual) {
   return DecodeError(fmt::format("type must be {}, but is {}", expected, actual.type_name()));
@@ -76,29 +58,21 @@ void DecodeValue(const json& value, StringMap& out) {
   for (const auto& [key, member] : value.items()) {
     std::string& slot = out[key];
     if (member.is_null()) continue;
-    try {
-      DecodeValue(member, slot);
-    } catch (DecodeError& e) {
-      e.AddParent(key);
-      throw;
-    }
+    WithParent(key, [&] { DecodeValue(member, slot); });
   }
 }
 
-void PutIfNotEmpty(json& object, std::string_view key, const std::string& value) {
-  if (!value.empty()) object[key] = value;
-}
+void EncodeValue(json& out, const std::string& value) { out = value; }
 
-void PutIfTrue(json& object, std::string_view key, bool value) {
-  if (value) object[key] = true;
-}
+void EncodeValue(json& out, bool value) { out = value; }
 
-void PutIfNonZero(json& object, std::string_view key, int32_t value) {
-  if (value != 0) object[key] = value;
-}
+void EncodeValue(json& out, int32_t value) { out = value; }
 
-void PutIfNotEmpty(json& object, std::string_view key, const StringMap& value) {
-  if (!value.empty()) object[key] = value;
+void EncodeValue(json& out, int64_t value) { out = value; }
+
+void EncodeValue(json& out, const StringMap& value) {
+  out = json::object();
+  for (const auto& [key, item] : value) out[key] = item;
 }
 
 }  // namespace kube::codec_internal

@@ -1,11 +1,10 @@
-#include "attacher/metadata_patch.h"
+#include "kube/api/metadata_patch.h"
 
 #include <algorithm>
 
-#include "kube/api/codec.h"
 #include "kube/api/merge_patch.h"
 
-namespace attacher {
+namespace kube {
 namespace {
 
 constexpr std::string_view kFinalizersPath = "/metadata/finalizers";
@@ -13,13 +12,12 @@ constexpr std::string_view kAnnotationsPath = "/metadata/annotations";
 
 }  // namespace
 
-bool HasFinalizer(const kube::ObjectMeta& meta, std::string_view finalizer) {
+bool HasFinalizer(const ObjectMeta& meta, std::string_view finalizer) {
   return std::find(meta.finalizers.begin(), meta.finalizers.end(), finalizer) !=
          meta.finalizers.end();
 }
 
-void AddFinalizerOps(const kube::ObjectMeta& meta, std::string_view finalizer,
-                     kube::JsonPatch& patch) {
+void AddFinalizerOps(const ObjectMeta& meta, std::string_view finalizer, JsonPatch& patch) {
   nlohmann::json list = nlohmann::json::array({finalizer});
   if (!meta.has_finalizers_field) {
     patch.Test(kFinalizersPath, nullptr).Add(kFinalizersPath, std::move(list));
@@ -31,15 +29,15 @@ void AddFinalizerOps(const kube::ObjectMeta& meta, std::string_view finalizer,
   }
 }
 
-void SetAnnotationOps(const kube::ObjectMeta& meta, std::string_view key, std::string_view value,
-                      kube::JsonPatch& patch) {
+void SetAnnotationOps(const ObjectMeta& meta, std::string_view key, std::string_view value,
+                      JsonPatch& patch) {
   if (meta.annotations.empty()) {
     // The API server omits an empty map, so empty here means absent there.
     patch.Test(kAnnotationsPath, nullptr)
         .Add(kAnnotationsPath, nlohmann::json::object({{key, value}}));
     return;
   }
-  std::string path = std::string(kAnnotationsPath) + "/" + kube::EscapePointer(key);
+  std::string path = std::string(kAnnotationsPath) + "/" + EscapePointer(key);
   if (meta.annotations.contains(key)) {
     patch.Replace(path, value);
   } else {
@@ -47,8 +45,8 @@ void SetAnnotationOps(const kube::ObjectMeta& meta, std::string_view key, std::s
   }
 }
 
-kube::JsonPatch RemoveFinalizerPatch(const kube::ObjectMeta& meta, std::string_view finalizer) {
-  kube::JsonPatch patch;
+JsonPatch RemoveFinalizerPatch(const ObjectMeta& meta, std::string_view finalizer) {
+  JsonPatch patch;
   auto it = std::find(meta.finalizers.begin(), meta.finalizers.end(), finalizer);
   if (it == meta.finalizers.end()) return patch;
   std::string path =
@@ -57,10 +55,10 @@ kube::JsonPatch RemoveFinalizerPatch(const kube::ObjectMeta& meta, std::string_v
   return patch;
 }
 
-std::string RemoveFinalizerMergePatch(const kube::ObjectMeta& meta, std::string_view finalizer) {
-  kube::ObjectMeta modified = meta;
+std::string RemoveFinalizerMergePatch(const ObjectMeta& meta, std::string_view finalizer) {
+  ObjectMeta modified = meta;
   std::erase(modified.finalizers, finalizer);
-  return kube::CreateMergePatch({{"metadata", meta}}, {{"metadata", modified}}).dump();
+  return CreateMergePatch("metadata", meta, modified).dump();
 }
 
-}  // namespace attacher
+}  // namespace kube
