@@ -10,10 +10,11 @@
 namespace faultdriver {
 
 CallRecorder::CallRecorder(std::string state_file, std::string driver_name,
-                           const VolumeRegistry* registry)
+                           const VolumeRegistry* volumes, const SnapshotRegistry* snapshots)
     : state_file_(std::move(state_file)),
       driver_name_(std::move(driver_name)),
-      registry_(registry) {}
+      volumes_(volumes),
+      snapshots_(snapshots) {}
 
 void CallRecorder::Record(CallRecord call) {
   const std::string code = StatusCodeName(call.code);
@@ -55,11 +56,14 @@ void CallRecorder::Record(CallRecord call) {
 }
 
 std::string CallRecorder::RenderLocked() const {
-  const nlohmann::json registry = registry_->ToJson();
+  const nlohmann::json volumes = volumes_->ToJson();
+  const nlohmann::json snapshots = snapshots_->ToJson();
   return "{\n  \"driver\": " + nlohmann::json(driver_name_).dump() +
-         ",\n  \"attachments\": " + registry["attachments"].dump() +
-         ",\n  \"volumes\": " + registry["volumes"].dump() + ",\n  \"calls\": [\n" + calls_text_ +
-         "\n  ]\n}\n";
+         ",\n  \"attachments\": " + volumes["attachments"].dump() +
+         ",\n  \"volumes\": " + volumes["volumes"].dump() +
+         ",\n  \"existing_snapshots\": " + snapshots["existing_snapshots"].dump() +
+         ",\n  \"snapshots\": " + snapshots["snapshots"].dump() + ",\n  \"calls\": [\n" +
+         calls_text_ + "\n  ]\n}\n";
 }
 
 void CallRecorder::WriteStateFile(const std::string& text) const {

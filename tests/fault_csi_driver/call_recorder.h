@@ -1,12 +1,12 @@
 // CallRecorder: one stderr line per call and, with --state-file, a JSON file
-// rewritten after every call with all calls so far plus the registry's
-// counters and attachment set (format in README.md).
+// rewritten after every call with all calls so far plus the registries'
+// counters, attachment set and existing snapshots (format in README.md).
 //
 // The file is replaced atomically (write + rename), so a test reading it while
 // calls run never sees half a document, and before the call is answered, so a
 // test reads it right after a call returns. Each rewrite snapshots the
-// registry under the recorder's lock, so the last write always holds the
-// final attachment set. Rewrites are group commits (one rewrite answers every
+// registries under the recorder's lock, so the last write always holds the
+// final back-end state. Rewrites are group commits (one rewrite answers every
 // call recorded while the previous one was being written) and calls are kept
 // pre-encoded, one line each, so concurrent calls do not queue behind the
 // file. It is still O(calls) per rewrite: benchmarks run without
@@ -22,6 +22,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "tests/fault_csi_driver/snapshot_registry.h"
 #include "tests/fault_csi_driver/volume_registry.h"
 
 namespace faultdriver {
@@ -30,7 +31,7 @@ struct CallRecord {
   std::string method;  // short name, "ControllerPublishVolume"
   // What the driver saw; secrets appear as their keys only.
   nlohmann::json request = nlohmann::json::object();
-  // Notable parts of a successful answer (publish_context, Probe's ready).
+  // Notable parts of a successful answer (publish_context, Probe's ready, snapshots).
   nlohmann::json response = nlohmann::json::object();
   grpc::StatusCode code = grpc::StatusCode::OK;
   std::string message = {};
@@ -40,8 +41,9 @@ struct CallRecord {
 
 class CallRecorder {
  public:
-  // An empty `state_file` only logs. `registry` must outlive the recorder.
-  CallRecorder(std::string state_file, std::string driver_name, const VolumeRegistry* registry);
+  // An empty `state_file` only logs. The registries must outlive the recorder.
+  CallRecorder(std::string state_file, std::string driver_name, const VolumeRegistry* volumes,
+               const SnapshotRegistry* snapshots);
 
   void Record(CallRecord call);
 
@@ -52,7 +54,8 @@ class CallRecorder {
 
   const std::string state_file_;
   const std::string driver_name_;
-  const VolumeRegistry* const registry_;
+  const VolumeRegistry* const volumes_;
+  const SnapshotRegistry* const snapshots_;
 
   std::mutex mu_;
   std::condition_variable written_;

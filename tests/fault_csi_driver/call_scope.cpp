@@ -8,35 +8,68 @@
 
 namespace faultdriver {
 
-CallScope::CallScope(const DriverContext& driver, std::string method)
-    : driver_(driver), start_(std::chrono::steady_clock::now()) {
+// How often a hanging call looks whether its caller has given up; the
+// caller's own deadline, not this, decides what it sees.
+constexpr auto kHangPollInterval = std::chrono::milliseconds(10);
+
+CallScope::CallScope(const DriverContext& driver, const grpc::ServerContext* context,
+                     std::string method)
+    : driver_(driver), context_(context), start_(std::chrono::steady_clock::now()) {
   record_.method = std::move(method);
 }
 
 void CallScope::SetTarget(const std::string& volume_id, const std::string& node_id) {
-  volume_id_ = volume_id;
-  node_id_ = node_id;
+  target_.volume_id = volume_id;
+  target_.node_id = node_id;
   record_.request["volume_id"] = volume_id;
   record_.request["node_id"] = node_id;
 }
 
+void CallScope::SetSnapshotTarget(const std::string& snapshot_name, const std::string& volume_id) {
+  target_.snapshot_name = snapshot_name;
+  target_.volume_id = volume_id;
+}
+
 std::optional<grpc::Status> CallScope::Begin(std::chrono::nanoseconds latency) {
-  fault_ = driver_.faults->Take(record_.method, volume_id_, node_id_);
-  bool slept = true;
-  if (fault_) slept = driver_.shutdown->SleepFor(fault_->delay);
-  if (slept) slept = driver_.shutdown->SleepFor(latency);
-  if (!slept) return grpc::Status(grpc::StatusCode::UNAVAILABLE, "fault driver shutting down");
-  if (fault_ && fault_->Fails() && !fault_->after_success) {
-    record_.injected = true;
-    return grpc::Status(fault_->code, fault_->message);
+  const grpc::Status shutting_down(grpc::StatusCode::UNAVAILABLE, "fault driver shutting down");
+  fault_ = driver_.faults->Take(record_.method, target_);
+  if (fault_ && !driver_.shutdown->SleepFor(fault_->delay)) return shutting_down;
+  if (!driver_.shutdown->SleepFor(latency)) return shutting_down;
+  if (!fault_) return std::nullopt;
+  if (fault_->hang && !HangUntilCallerGivesUp()) return shutting_down;
+
+  std::optional<grpc::Status> injected;
+  if (fault_->hang) {
+    injected = CallerGaveUpStatus();
+  } else if (fault_->Fails()) {
+    injected = grpc::Status(fault_->code, fault_->message);
   }
-  return std::nullopt;
+  if (injected && fault_->after_success) {
+    after_success_error_ = std::move(injected);
+    return std::nullopt;
+  }
+  if (injected) record_.injected = true;
+  return injected;
+}
+
+bool CallScope::HangUntilCallerGivesUp() const {
+  while (!context_->IsCancelled() && std::chrono::system_clock::now() < context_->deadline()) {
+    if (!driver_.shutdown->SleepFor(kHangPollInterval)) return false;
+  }
+  return true;
+}
+
+grpc::Status CallScope::CallerGaveUpStatus() const {
+  if (std::chrono::system_clock::now() >= context_->deadline()) {
+    return grpc::Status(grpc::StatusCode::DEADLINE_EXCEEDED, "caller's deadline passed in a hang");
+  }
+  return grpc::Status(grpc::StatusCode::CANCELLED, "caller cancelled during a hang");
 }
 
 grpc::Status CallScope::Finish(grpc::Status status) {
-  if (status.ok() && fault_ && fault_->Fails() && fault_->after_success) {
+  if (status.ok() && after_success_error_) {
     record_.injected = true;
-    status = grpc::Status(fault_->code, fault_->message);
+    status = *after_success_error_;
   }
   record_.code = status.error_code();
   record_.message = status.error_message();

@@ -1,11 +1,13 @@
 // CallScope: what every RPC of the fault driver does around its real work —
 // take the call's fault from faults.json, sleep its delay and the configured
-// latency, fail early or after the work (after_success), and record the call
-// exactly once. Used on the stack of one handler; not shared.
+// latency, hang until the caller gives up, fail early or after the work
+// (after_success), and record the call exactly once. Used on the stack of one
+// handler; not shared.
 #pragma once
 
 #include <google/protobuf/map.h>
 #include <google/protobuf/message.h>
+#include <grpcpp/server_context.h>
 #include <grpcpp/support/status.h>
 
 #include <chrono>
@@ -18,6 +20,7 @@
 #include "tests/fault_csi_driver/fault_source.h"
 #include "tests/fault_csi_driver/options.h"
 #include "tests/fault_csi_driver/shutdown_signal.h"
+#include "tests/fault_csi_driver/snapshot_registry.h"
 #include "tests/fault_csi_driver/volume_registry.h"
 
 namespace faultdriver {
@@ -26,6 +29,7 @@ namespace faultdriver {
 struct DriverContext {
   const DriverOptions* options;
   VolumeRegistry* registry;
+  SnapshotRegistry* snapshots;
   FaultSource* faults;
   CallRecorder* recorder;
   ShutdownSignal* shutdown;
@@ -33,21 +37,28 @@ struct DriverContext {
 
 class CallScope {
  public:
-  CallScope(const DriverContext& driver, std::string method);
+  // `context` is the call's own, for a hang fault to see the caller give up.
+  CallScope(const DriverContext& driver, const grpc::ServerContext* context, std::string method);
   CallScope(const CallScope&) = delete;
   CallScope& operator=(const CallScope&) = delete;
 
   // The volume and node the call is about: recorded, and matched against the
   // rules' volume_id/node_id filters.
   void SetTarget(const std::string& volume_id, const std::string& node_id);
+  // The snapshot a snapshot call is about and its source volume, matched
+  // against the rules' snapshot_name/volume_id filters (the handler records
+  // the request's own fields).
+  void SetSnapshotTarget(const std::string& snapshot_name, const std::string& volume_id);
   // Extra request fields to record (never secret values).
   nlohmann::json& request() { return record_.request; }
   // What a successful answer said that tests may want to check.
   nlohmann::json& response() { return record_.response; }
 
-  // Takes the fault, sleeps its delay, then `latency`. Returns the answer when
-  // the call must end now: an injected error without after_success, or
-  // UNAVAILABLE when shutdown cut a sleep short. Call Finish() with it.
+  // Takes the fault, sleeps its delay, then `latency`, then hangs if the fault
+  // says so. Returns the answer when the call must end now: an injected error
+  // (or the caller's DEADLINE_EXCEEDED/CANCELLED after a hang) without
+  // after_success, or UNAVAILABLE when shutdown cut a wait short. Call
+  // Finish() with it.
   std::optional<grpc::Status> Begin(std::chrono::nanoseconds latency = {});
   // The fault Begin() took, if any.
   const std::optional<FaultRule>& fault() const { return fault_; }
@@ -59,11 +70,17 @@ class CallScope {
   grpc::Status Finish(grpc::Status status);
 
  private:
+  // False when shutdown came first.
+  bool HangUntilCallerGivesUp() const;
+  // The answer the caller already saw when it gave up.
+  grpc::Status CallerGaveUpStatus() const;
+
   const DriverContext& driver_;
+  const grpc::ServerContext* const context_;
   const std::chrono::steady_clock::time_point start_;
-  std::string volume_id_;
-  std::string node_id_;
+  CallTarget target_;
   std::optional<FaultRule> fault_;
+  std::optional<grpc::Status> after_success_error_;
   CallRecord record_;
 };
 

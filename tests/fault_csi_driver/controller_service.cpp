@@ -1,7 +1,5 @@
 #include "tests/fault_csi_driver/controller_service.h"
 
-#include <algorithm>
-
 namespace faultdriver {
 namespace {
 
@@ -20,15 +18,10 @@ grpc::Status InvalidArgument(const std::string& message) {
 
 }  // namespace
 
-bool ControllerService::Advertises(Capability::Type type) const {
-  const auto& capabilities = driver_.options->capabilities;
-  return std::find(capabilities.begin(), capabilities.end(), type) != capabilities.end();
-}
-
 grpc::Status ControllerService::ControllerPublishVolume(
     grpc::ServerContext* context, const csi::v1::ControllerPublishVolumeRequest* request,
     csi::v1::ControllerPublishVolumeResponse* response) {
-  CallScope call(driver_, "ControllerPublishVolume");
+  CallScope call(driver_, context, "ControllerPublishVolume");
   call.SetTarget(request->volume_id(), request->node_id());
   call.request()["readonly"] = request->readonly();
   if (request->has_volume_capability()) {
@@ -69,7 +62,7 @@ grpc::Status ControllerService::Publish(const csi::v1::ControllerPublishVolumeRe
 grpc::Status ControllerService::ControllerUnpublishVolume(
     grpc::ServerContext* context, const csi::v1::ControllerUnpublishVolumeRequest* request,
     csi::v1::ControllerUnpublishVolumeResponse* response) {
-  CallScope call(driver_, "ControllerUnpublishVolume");
+  CallScope call(driver_, context, "ControllerUnpublishVolume");
   call.SetTarget(request->volume_id(), request->node_id());
   call.request()["secrets"] = SecretKeys(request->secrets());
   if (!request->volume_id().empty()) driver_.registry->NoteUnpublishCall(request->volume_id());
@@ -85,7 +78,7 @@ grpc::Status ControllerService::ControllerUnpublishVolume(
 grpc::Status ControllerService::ListVolumes(grpc::ServerContext* context,
                                             const csi::v1::ListVolumesRequest* request,
                                             csi::v1::ListVolumesResponse* response) {
-  CallScope call(driver_, "ListVolumes");
+  CallScope call(driver_, context, "ListVolumes");
   call.request()["max_entries"] = request->max_entries();
   call.request()["starting_token"] = request->starting_token();
   if (auto early = call.Begin()) return call.Finish(*early);
@@ -99,7 +92,7 @@ grpc::Status ControllerService::ListVolumes(grpc::ServerContext* context,
 
 grpc::Status ControllerService::List(const csi::v1::ListVolumesRequest& request,
                                      csi::v1::ListVolumesResponse* response) {
-  if (!Advertises(Capability::LIST_VOLUMES)) {
+  if (!driver_.options->Advertises(Capability::LIST_VOLUMES)) {
     return grpc::Status(grpc::StatusCode::UNIMPLEMENTED, "LIST_VOLUMES is not advertised");
   }
   if (request.max_entries() < 0) return InvalidArgument("max_entries must not be negative");
@@ -109,10 +102,12 @@ grpc::Status ControllerService::List(const csi::v1::ListVolumesRequest& request,
     return grpc::Status(grpc::StatusCode::ABORTED,
                         "invalid starting_token \"" + request.starting_token() + "\"");
   }
-  const bool published_nodes = Advertises(Capability::LIST_VOLUMES_PUBLISHED_NODES);
+  const bool published_nodes =
+      driver_.options->Advertises(Capability::LIST_VOLUMES_PUBLISHED_NODES);
   for (const VolumeRegistry::ListEntry& entry : page->entries) {
     csi::v1::ListVolumesResponse::Entry* out = response->add_entries();
     out->mutable_volume()->set_volume_id(entry.volume_id);
+    out->mutable_volume()->set_capacity_bytes(entry.capacity_bytes);
     out->mutable_volume()->mutable_volume_context()->insert(entry.volume_context.begin(),
                                                             entry.volume_context.end());
     csi::v1::ListVolumesResponse::VolumeStatus* status = out->mutable_status();
@@ -126,7 +121,7 @@ grpc::Status ControllerService::List(const csi::v1::ListVolumesRequest& request,
 grpc::Status ControllerService::ControllerGetCapabilities(
     grpc::ServerContext* context, const csi::v1::ControllerGetCapabilitiesRequest* request,
     csi::v1::ControllerGetCapabilitiesResponse* response) {
-  CallScope call(driver_, "ControllerGetCapabilities");
+  CallScope call(driver_, context, "ControllerGetCapabilities");
   if (auto early = call.Begin()) return call.Finish(*early);
   for (Capability::Type type : driver_.options->capabilities) {
     response->add_capabilities()->mutable_rpc()->set_type(type);

@@ -1,23 +1,25 @@
 // The CSI Controller service of the fault driver: a fake back end that
-// attaches volumes to nodes in memory (VolumeRegistry), with the latencies
-// and faults the command line and faults.json ask for.
+// attaches volumes to nodes in memory (VolumeRegistry) and takes snapshots
+// (SnapshotRpcs), with the latencies and faults the command line and
+// faults.json ask for.
 //
 //   Publish: idempotent per node, publish_context {"devicePath":
 //     "/dev/fault/<volume>"}; a node not in --node-id -> NOT_FOUND; a second
 //     node for a single-node access mode -> FAILED_PRECONDITION.
 //   Unpublish: unknown volume or node -> OK; empty node_id -> every node.
 //   ListVolumes: needs LIST_VOLUMES advertised (else UNIMPLEMENTED); every
-//     volume seen, published_node_ids filled with LIST_VOLUMES_PUBLISHED_NODES.
+//     volume known, published_node_ids filled with LIST_VOLUMES_PUBLISHED_NODES.
 #pragma once
 
 #include "csi/proto/csi.grpc.pb.h"
 #include "tests/fault_csi_driver/call_scope.h"
+#include "tests/fault_csi_driver/snapshot_rpcs.h"
 
 namespace faultdriver {
 
 class ControllerService final : public csi::v1::Controller::Service {
  public:
-  explicit ControllerService(const DriverContext& driver) : driver_(driver) {}
+  explicit ControllerService(const DriverContext& driver) : driver_(driver), snapshots_(driver) {}
 
   grpc::Status ControllerPublishVolume(grpc::ServerContext* context,
                                        const csi::v1::ControllerPublishVolumeRequest* request,
@@ -30,15 +32,30 @@ class ControllerService final : public csi::v1::Controller::Service {
   grpc::Status ControllerGetCapabilities(
       grpc::ServerContext* context, const csi::v1::ControllerGetCapabilitiesRequest* request,
       csi::v1::ControllerGetCapabilitiesResponse* response) override;
+  grpc::Status CreateSnapshot(grpc::ServerContext* context,
+                              const csi::v1::CreateSnapshotRequest* request,
+                              csi::v1::CreateSnapshotResponse* response) override {
+    return snapshots_.CreateSnapshot(context, *request, response);
+  }
+  grpc::Status DeleteSnapshot(grpc::ServerContext* context,
+                              const csi::v1::DeleteSnapshotRequest* request,
+                              csi::v1::DeleteSnapshotResponse* response) override {
+    return snapshots_.DeleteSnapshot(context, *request);
+  }
+  grpc::Status ListSnapshots(grpc::ServerContext* context,
+                             const csi::v1::ListSnapshotsRequest* request,
+                             csi::v1::ListSnapshotsResponse* response) override {
+    return snapshots_.ListSnapshots(context, *request, response);
+  }
 
  private:
   grpc::Status Publish(const csi::v1::ControllerPublishVolumeRequest& request,
                        csi::v1::ControllerPublishVolumeResponse* response);
   grpc::Status List(const csi::v1::ListVolumesRequest& request,
                     csi::v1::ListVolumesResponse* response);
-  bool Advertises(csi::v1::ControllerServiceCapability::RPC::Type type) const;
 
   const DriverContext& driver_;
+  SnapshotRpcs snapshots_;
 };
 
 }  // namespace faultdriver

@@ -12,13 +12,16 @@ namespace {
 
 // Rejecting unknown names catches typos that would otherwise silently
 // inject nothing and make a test pass for the wrong reason.
-constexpr std::array<std::string_view, 7> kMethods = {"GetPluginInfo",
-                                                      "GetPluginCapabilities",
-                                                      "Probe",
-                                                      "ControllerPublishVolume",
-                                                      "ControllerUnpublishVolume",
-                                                      "ListVolumes",
-                                                      "ControllerGetCapabilities"};
+constexpr std::array<std::string_view, 10> kMethods = {"GetPluginInfo",
+                                                       "GetPluginCapabilities",
+                                                       "Probe",
+                                                       "ControllerPublishVolume",
+                                                       "ControllerUnpublishVolume",
+                                                       "ListVolumes",
+                                                       "ControllerGetCapabilities",
+                                                       "CreateSnapshot",
+                                                       "DeleteSnapshot",
+                                                       "ListSnapshots"};
 
 bool KnownMethod(std::string_view name) {
   for (std::string_view method : kMethods) {
@@ -27,9 +30,29 @@ bool KnownMethod(std::string_view name) {
   return false;
 }
 
+bool IsSnapshotMethod(std::string_view name) {
+  return name == "CreateSnapshot" || name == "DeleteSnapshot" || name == "ListSnapshots";
+}
+
 std::string StringField(const nlohmann::json& value, const std::string& where) {
   if (!value.is_string()) throw std::invalid_argument(where + ": want a string");
   return value.get<std::string>();
+}
+
+bool BoolField(const nlohmann::json& value, const std::string& where) {
+  if (!value.is_boolean()) throw std::invalid_argument(where + ": want a boolean");
+  return value.get<bool>();
+}
+
+// Combinations that would silently do something else than the author meant.
+void CheckRule(const FaultRule& rule, const std::string& where) {
+  if (rule.hang && rule.Fails()) {
+    throw std::invalid_argument(where +
+                                ": hang ends with the caller's own deadline; leave out code");
+  }
+  if (rule.never_ready && rule.ready_after) {
+    throw std::invalid_argument(where + ": never_ready and ready_after exclude each other");
+  }
 }
 
 FaultRule ParseRule(const std::string& method, const nlohmann::json& object,
@@ -42,6 +65,8 @@ FaultRule ParseRule(const std::string& method, const nlohmann::json& object,
       rule.volume_id = StringField(value, field);
     } else if (key == "node_id") {
       rule.node_id = StringField(value, field);
+    } else if (key == "snapshot_name" && IsSnapshotMethod(method)) {
+      rule.snapshot_name = StringField(value, field);
     } else if (key == "code") {
       std::optional<grpc::StatusCode> code = ParseStatusCode(StringField(value, field));
       if (!code) throw std::invalid_argument(field + ": unknown gRPC code " + value.dump());
@@ -58,15 +83,23 @@ FaultRule ParseRule(const std::string& method, const nlohmann::json& object,
       }
       rule.times = value.get<int64_t>();
     } else if (key == "after_success") {
-      if (!value.is_boolean()) throw std::invalid_argument(field + ": want a boolean");
-      rule.after_success = value.get<bool>();
+      rule.after_success = BoolField(value, field);
+    } else if (key == "hang") {
+      rule.hang = BoolField(value, field);
     } else if (key == "ready" && method == "Probe") {
-      if (!value.is_boolean()) throw std::invalid_argument(field + ": want a boolean");
-      rule.ready = value.get<bool>();
+      rule.ready = BoolField(value, field);
+    } else if (key == "ready_after" && method == "CreateSnapshot") {
+      if (!value.is_number_integer() || value.get<int64_t>() < 1) {
+        throw std::invalid_argument(field + ": want an integer >= 1");
+      }
+      rule.ready_after = value.get<int64_t>();
+    } else if (key == "never_ready" && method == "CreateSnapshot") {
+      rule.never_ready = BoolField(value, field);
     } else {
       throw std::invalid_argument(field + ": unknown field");
     }
   }
+  CheckRule(rule, where);
   return rule;
 }
 
@@ -99,14 +132,14 @@ base::Result<FaultPlan> FaultPlan::Parse(std::string_view json) {
   }
 }
 
-std::optional<FaultRule> FaultPlan::Take(std::string_view method, std::string_view volume_id,
-                                         std::string_view node_id) {
+std::optional<FaultRule> FaultPlan::Take(std::string_view method, const CallTarget& target) {
   auto it = rules_.find(method);
   if (it == rules_.end()) return std::nullopt;
   for (FaultRule& rule : it->second) {
     if (rule.times == 0) continue;
-    if (rule.volume_id && *rule.volume_id != volume_id) continue;
-    if (rule.node_id && *rule.node_id != node_id) continue;
+    if (rule.volume_id && *rule.volume_id != target.volume_id) continue;
+    if (rule.node_id && *rule.node_id != target.node_id) continue;
+    if (rule.snapshot_name && *rule.snapshot_name != target.snapshot_name) continue;
     if (rule.times > 0) --rule.times;
     return rule;
   }

@@ -21,10 +21,20 @@
 
 namespace faultdriver {
 
+// What a call is about, for the rules' filters. Snapshot calls name the
+// snapshot and its source volume (looked up by snapshot_id where the request
+// has no name); empty fields match only unfiltered rules.
+struct CallTarget {
+  std::string volume_id;
+  std::string node_id;
+  std::string snapshot_name;
+};
+
 struct FaultRule {
   // Filters; unset matches every call.
   std::optional<std::string> volume_id;
   std::optional<std::string> node_id;
+  std::optional<std::string> snapshot_name;
   // OK means "no error", for rules that only delay or (Probe) report not ready.
   grpc::StatusCode code = grpc::StatusCode::OK;
   std::string message = "injected fault";
@@ -34,8 +44,16 @@ struct FaultRule {
   int64_t times = -1;
   // Do the real work first, then report the error ("attached but reported failure").
   bool after_success = false;
+  // Wait until the caller gives up (its deadline passes or it cancels); the
+  // call then ends without work, or does it unseen with after_success.
+  bool hang = false;
   // Probe only: the `ready` field to answer with.
   std::optional<bool> ready;
+  // CreateSnapshot only, applied to the snapshot the call creates: it is
+  // ready from its ready_after-th answer on (CreateSnapshot or ListSnapshots),
+  // or never.
+  std::optional<int64_t> ready_after;
+  bool never_ready = false;
 
   bool Fails() const { return code != grpc::StatusCode::OK; }
 };
@@ -46,8 +64,7 @@ class FaultPlan {
   static base::Result<FaultPlan> Parse(std::string_view json);
 
   // Uses up the first matching rule for `method` once and returns a copy.
-  std::optional<FaultRule> Take(std::string_view method, std::string_view volume_id,
-                                std::string_view node_id);
+  std::optional<FaultRule> Take(std::string_view method, const CallTarget& target);
 
   // Volumes to drop from the attachment set when this plan is loaded.
   const std::vector<std::string>& detach_behind_back() const { return detach_behind_back_; }

@@ -20,12 +20,11 @@ FaultSource::FaultSource(std::string control_dir, DetachCallback on_detach_behin
     : path_(control_dir.empty() ? "" : control_dir + "/faults.json"),
       on_detach_behind_back_(std::move(on_detach_behind_back)) {}
 
-std::optional<FaultRule> FaultSource::Take(std::string_view method, std::string_view volume_id,
-                                           std::string_view node_id) {
+std::optional<FaultRule> FaultSource::Take(std::string_view method, const CallTarget& target) {
   if (path_.empty()) return std::nullopt;
   std::lock_guard lock(mu_);
   ReloadIfChangedLocked();
-  return plan_.Take(method, volume_id, node_id);
+  return plan_.Take(method, target);
 }
 
 void FaultSource::ReloadIfChangedLocked() {

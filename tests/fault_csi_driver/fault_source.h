@@ -33,8 +33,7 @@ class FaultSource {
   FaultSource(std::string control_dir, DetachCallback on_detach_behind_back);
 
   // Reloads if needed, then uses up the first matching rule for the call.
-  std::optional<FaultRule> Take(std::string_view method, std::string_view volume_id,
-                                std::string_view node_id);
+  std::optional<FaultRule> Take(std::string_view method, const CallTarget& target);
 
  private:
   struct FileStamp {

@@ -7,7 +7,7 @@ inline constexpr char kVendorVersion[] = "0.1.0";
 grpc::Status IdentityService::GetPluginInfo(grpc::ServerContext* context,
                                             const csi::v1::GetPluginInfoRequest* request,
                                             csi::v1::GetPluginInfoResponse* response) {
-  CallScope call(driver_, "GetPluginInfo");
+  CallScope call(driver_, context, "GetPluginInfo");
   if (auto early = call.Begin()) return call.Finish(*early);
   response->set_name(driver_.options->driver_name);
   response->set_vendor_version(kVendorVersion);
@@ -17,7 +17,7 @@ grpc::Status IdentityService::GetPluginInfo(grpc::ServerContext* context,
 grpc::Status IdentityService::GetPluginCapabilities(
     grpc::ServerContext* context, const csi::v1::GetPluginCapabilitiesRequest* request,
     csi::v1::GetPluginCapabilitiesResponse* response) {
-  CallScope call(driver_, "GetPluginCapabilities");
+  CallScope call(driver_, context, "GetPluginCapabilities");
   if (auto early = call.Begin()) return call.Finish(*early);
   if (driver_.options->controller_service) {
     response->add_capabilities()->mutable_service()->set_type(
@@ -29,7 +29,7 @@ grpc::Status IdentityService::GetPluginCapabilities(
 grpc::Status IdentityService::Probe(grpc::ServerContext* context,
                                     const csi::v1::ProbeRequest* request,
                                     csi::v1::ProbeResponse* response) {
-  CallScope call(driver_, "Probe");
+  CallScope call(driver_, context, "Probe");
   if (auto early = call.Begin()) return call.Finish(*early);
   bool ready = true;
   if (call.fault() && call.fault()->ready) {

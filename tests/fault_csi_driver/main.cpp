@@ -1,5 +1,5 @@
 // fault-csi-driver: a CSI Identity + Controller server for tests and
-// benchmarks of the attacher that can inject the faults real drivers cannot
+// benchmarks of the sidecars that can inject the faults real drivers cannot
 // be made to produce on demand. Usage and faults.json format: README.md.
 #include <grpcpp/grpcpp.h>
 #include <signal.h>
@@ -18,6 +18,7 @@
 #include "tests/fault_csi_driver/identity_service.h"
 #include "tests/fault_csi_driver/options.h"
 #include "tests/fault_csi_driver/shutdown_signal.h"
+#include "tests/fault_csi_driver/snapshot_registry.h"
 #include "tests/fault_csi_driver/volume_registry.h"
 
 namespace {
@@ -60,12 +61,16 @@ int main(int argc, char** argv) {
 
   faultdriver::ShutdownSignal shutdown;
   faultdriver::VolumeRegistry registry;
+  for (const auto& [volume_id, capacity] : options.volumes) registry.Declare(volume_id, capacity);
+  faultdriver::SnapshotRegistry snapshots;
   faultdriver::FaultSource faults(options.control_dir, [&registry](const std::string& volume_id) {
     LOG_INFO("Detaching behind the attacher's back").With("volume_id", volume_id);
     registry.DetachBehindBack(volume_id);
   });
-  faultdriver::CallRecorder recorder(options.state_file, options.driver_name, &registry);
-  const faultdriver::DriverContext driver{&options, &registry, &faults, &recorder, &shutdown};
+  faultdriver::CallRecorder recorder(options.state_file, options.driver_name, &registry,
+                                     &snapshots);
+  const faultdriver::DriverContext driver{&options, &registry, &snapshots,
+                                          &faults,  &recorder, &shutdown};
   faultdriver::IdentityService identity(driver);
   faultdriver::ControllerService controller(driver);
 

@@ -1,9 +1,12 @@
 #include "tests/fault_csi_driver/options.h"
 
+#include <algorithm>
 #include <iostream>
 
 #include "base/file.h"
+#include "base/flag_maps.h"
 #include "base/flags.h"
+#include "base/strconv.h"
 #include "csi/address.h"
 
 namespace faultdriver {
@@ -22,17 +25,38 @@ std::vector<std::string> SplitList(const std::string& text) {
   return items;
 }
 
+using Capability = csi::v1::ControllerServiceCapability::RPC;
+
 base::Error UsageError(const std::string& message) {
   std::cerr << "fault-csi-driver: " << message << "\n";
   return base::Error::WithCode(base::kExitUsageError, message);
 }
 
+// Snapshot capabilities are on unless switched off, so an attacher test and
+// a snapshotter test can share one command line; naming one in
+// --capabilities and switching it off is a contradiction, not a preference.
+base::Status AddSnapshotCapability(Capability::Type type, bool switched_off,
+                                   const std::string& switch_name, DriverOptions* options) {
+  const bool listed = options->Advertises(type);
+  if (listed && switched_off) {
+    return UsageError("--capabilities names " + Capability::Type_Name(type) + " but --" +
+                      switch_name + " is set");
+  }
+  if (!listed && !switched_off) options->capabilities.push_back(type);
+  return base::Status::Ok();
+}
+
 }  // namespace
+
+bool DriverOptions::Advertises(Capability::Type type) const {
+  return std::find(capabilities.begin(), capabilities.end(), type) != capabilities.end();
+}
 
 base::Result<DriverOptions> ParseDriverOptions(int argc, const char* const* argv) {
   DriverOptions options;
   std::string endpoint, node_ids, capabilities;
-  bool no_controller_service = false;
+  bool no_controller_service = false, no_snapshots = false, no_list_snapshots = false;
+  std::map<std::string, std::string> volumes;
 
   base::FlagSet flags("fault-csi-driver");
   flags.String("endpoint", &endpoint, "", "CSI socket to serve: /path or unix://path (required)");
@@ -49,8 +73,18 @@ base::Result<DriverOptions> ParseDriverOptions(int argc, const char* const* argv
                "comma-separated controller capabilities to advertise");
   flags.Bool("no-controller-service", &no_controller_service, false,
              "advertise no CONTROLLER_SERVICE and serve no Controller RPCs");
+  flags.Bool("no-snapshots", &no_snapshots, false,
+             "advertise neither CREATE_DELETE_SNAPSHOT nor LIST_SNAPSHOTS; the snapshot RPCs "
+             "answer UNIMPLEMENTED");
+  flags.Bool("no-list-snapshots", &no_list_snapshots, false,
+             "advertise no LIST_SNAPSHOTS; ListSnapshots answers UNIMPLEMENTED");
+  flags.Var("volumes", std::make_unique<base::ColonMapValue>(&volumes),
+            "volumes the back end has, ID:BYTES,... (BYTES 0: size unknown); Publish and "
+            "Unpublish calls add the volumes they name");
+  flags.Int("snapshot-size-bytes", &options.snapshot_size_bytes, int64_t{1} << 30,
+            "size_bytes of a snapshot whose source volume's capacity is unknown");
   flags.String("state-file", &options.state_file, "",
-               "JSON file rewritten after every call with the calls and attachments");
+               "JSON file rewritten after every call with the calls and the back-end state");
   flags.String("control-dir", &options.control_dir, "",
                "directory whose faults.json is re-read when it changes");
   if (base::Status parsed = flags.Parse(argc, argv); !parsed.ok()) return parsed.error();
@@ -70,6 +104,26 @@ base::Result<DriverOptions> ParseDriverOptions(int argc, const char* const* argv
     }
     options.capabilities.push_back(type);
   }
+  if (auto added = AddSnapshotCapability(Capability::CREATE_DELETE_SNAPSHOT, no_snapshots,
+                                         "no-snapshots", &options);
+      !added.ok()) {
+    return added.error();
+  }
+  if (auto added =
+          AddSnapshotCapability(Capability::LIST_SNAPSHOTS, no_snapshots || no_list_snapshots,
+                                no_snapshots ? "no-snapshots" : "no-list-snapshots", &options);
+      !added.ok()) {
+    return added.error();
+  }
+  for (const auto& [volume_id, bytes] : volumes) {
+    base::Result<int64_t> capacity = base::ParseInt(bytes, 10, 64);
+    if (volume_id.empty() || !capacity.ok() || *capacity < 0) {
+      return UsageError("--volumes: want ID:BYTES with BYTES >= 0, got \"" + volume_id + ":" +
+                        bytes + "\"");
+    }
+    options.volumes[volume_id] = *capacity;
+  }
+  if (options.snapshot_size_bytes < 0) return UsageError("--snapshot-size-bytes must be >= 0");
   options.controller_service = !no_controller_service;
   return options;
 }

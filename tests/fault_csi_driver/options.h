@@ -3,6 +3,8 @@
 #pragma once
 
 #include <chrono>
+#include <cstdint>
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -18,10 +20,15 @@ struct DriverOptions {
   std::set<std::string> node_ids;  // empty: every node ID is accepted
   std::chrono::nanoseconds publish_latency{0};
   std::chrono::nanoseconds unpublish_latency{0};
+  // --capabilities plus the snapshot ones unless --no-snapshots / --no-list-snapshots.
   std::vector<csi::v1::ControllerServiceCapability::RPC::Type> capabilities;
   bool controller_service = true;
+  std::map<std::string, int64_t> volumes;  // from --volumes: ID -> capacity (0: unknown)
+  int64_t snapshot_size_bytes = 0;         // of snapshots whose source has no known capacity
   std::string state_file;
   std::string control_dir;
+
+  bool Advertises(csi::v1::ControllerServiceCapability::RPC::Type type) const;
 };
 
 // Errors carry the exit code (2 for usage mistakes, 0 for -help) and have

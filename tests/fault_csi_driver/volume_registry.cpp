@@ -2,6 +2,18 @@
 
 namespace faultdriver {
 
+void VolumeRegistry::Declare(const std::string& volume_id, int64_t capacity_bytes) {
+  std::lock_guard lock(mu_);
+  volumes_[volume_id].capacity_bytes = capacity_bytes;
+}
+
+std::optional<int64_t> VolumeRegistry::CapacityBytes(std::string_view volume_id) const {
+  std::lock_guard lock(mu_);
+  auto it = volumes_.find(volume_id);
+  if (it == volumes_.end()) return std::nullopt;
+  return it->second.capacity_bytes;
+}
+
 void VolumeRegistry::NotePublishCall(const std::string& volume_id) {
   std::lock_guard lock(mu_);
   ++volumes_[volume_id].publish_calls;
@@ -58,8 +70,11 @@ std::optional<VolumeRegistry::ListPage> VolumeRegistry::List(
       page.next_token = it->first;
       break;
     }
-    page.entries.push_back(
-        {it->first, it->second.volume_context, {it->second.nodes.begin(), it->second.nodes.end()}});
+    const Volume& volume = it->second;
+    page.entries.push_back({it->first,
+                            volume.capacity_bytes,
+                            volume.volume_context,
+                            {volume.nodes.begin(), volume.nodes.end()}});
   }
   return page;
 }
@@ -69,7 +84,8 @@ nlohmann::json VolumeRegistry::ToJson() const {
   nlohmann::json volumes = nlohmann::json::object();
   nlohmann::json attachments = nlohmann::json::object();
   for (const auto& [id, volume] : volumes_) {
-    volumes[id] = {{"publish_calls", volume.publish_calls},
+    volumes[id] = {{"capacity_bytes", volume.capacity_bytes},
+                   {"publish_calls", volume.publish_calls},
                    {"unpublish_calls", volume.unpublish_calls},
                    {"attaches", volume.attaches},
                    {"detaches", volume.detaches},

@@ -1,6 +1,7 @@
-// VolumeRegistry: what the fake back end knows — every volume a call has
-// named, which nodes each one is attached to, and per-volume call counters
-// that let tests assert "published exactly once". Thread-safe.
+// VolumeRegistry: what the fake back end knows — every volume a call or
+// --volumes has named (with its capacity when declared), which nodes each one
+// is attached to, and per-volume call counters that let tests assert
+// "published exactly once". Thread-safe.
 #pragma once
 
 #include <cstddef>
@@ -24,6 +25,7 @@ class VolumeRegistry {
 
   struct ListEntry {
     std::string volume_id;
+    int64_t capacity_bytes;
     Context volume_context;
     std::vector<std::string> published_node_ids;
   };
@@ -31,6 +33,11 @@ class VolumeRegistry {
     std::vector<ListEntry> entries;
     std::string next_token;  // empty on the last page
   };
+
+  // Makes a volume known with its size, as if the back end had created it.
+  void Declare(const std::string& volume_id, int64_t capacity_bytes);
+  // nullopt: no call and no Declare named the volume; 0: its size is unknown.
+  std::optional<int64_t> CapacityBytes(std::string_view volume_id) const;
 
   // Count a call as received (faulted or not), making the volume known.
   void NotePublishCall(const std::string& volume_id);
@@ -50,11 +57,12 @@ class VolumeRegistry {
   // `max_entries` 0 means all. nullopt: the token names no known volume.
   std::optional<ListPage> List(size_t max_entries, std::string_view starting_token) const;
 
-  // {"volumes": {id: {counters}}, "attachments": {id: [nodes]}}
+  // {"volumes": {id: {capacity_bytes, counters}}, "attachments": {id: [nodes]}}
   nlohmann::json ToJson() const;
 
  private:
   struct Volume {
+    int64_t capacity_bytes = 0;
     Context volume_context;
     std::set<std::string> nodes;
     int64_t publish_calls = 0;

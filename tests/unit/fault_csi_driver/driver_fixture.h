@@ -93,9 +93,11 @@ class DriverFixture : public ::testing::Test {
     return text.str();
   }
 
-  static std::unique_ptr<grpc::ClientContext> Context() {
+  // A generous deadline by default; hang faults last until a short one passes.
+  static std::unique_ptr<grpc::ClientContext> Context(
+      std::chrono::milliseconds timeout = std::chrono::seconds(30)) {
     auto context = std::make_unique<grpc::ClientContext>();
-    context->set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(30));
+    context->set_deadline(std::chrono::system_clock::now() + timeout);
     return context;
   }
 

@@ -6,6 +6,7 @@ namespace {
 
 using ::testing::ElementsAre;
 using ::testing::IsEmpty;
+using Rpc = csi::v1::ControllerServiceCapability::RPC;
 
 class FaultDriverIdentityTest : public DriverFixture {};
 
@@ -33,10 +34,10 @@ TEST_F(FaultDriverIdentityTest, ReportsNameVersionAndCapabilities) {
   EXPECT_EQ(plugin.capabilities(0).service().type(),
             csi::v1::PluginCapability::Service::CONTROLLER_SERVICE);
 
-  using Rpc = csi::v1::ControllerServiceCapability::RPC;
-  EXPECT_THAT(ControllerCapabilities(*controller_),
-              ElementsAre(Rpc::PUBLISH_UNPUBLISH_VOLUME, Rpc::PUBLISH_READONLY,
-                          Rpc::SINGLE_NODE_MULTI_WRITER));
+  EXPECT_THAT(
+      ControllerCapabilities(*controller_),
+      ElementsAre(Rpc::PUBLISH_UNPUBLISH_VOLUME, Rpc::PUBLISH_READONLY,
+                  Rpc::SINGLE_NODE_MULTI_WRITER, Rpc::CREATE_DELETE_SNAPSHOT, Rpc::LIST_SNAPSHOTS));
 
   csi::v1::ProbeResponse probe;
   ASSERT_TRUE(identity_->Probe(Context().get(), {}, &probe).ok());
@@ -58,21 +59,59 @@ TEST_F(FaultDriverIdentityTest, ListVolumesNeedsTheCapability) {
             grpc::StatusCode::UNIMPLEMENTED);
 }
 
-TEST_F(FaultDriverIdentityTest, UnknownCapabilityIsAUsageError) {
-  auto spawned = testsupport::Process::Spawn(
-      {.argv = {FAULT_CSI_DRIVER_PATH, "--endpoint=" + SocketPath(), "--capabilities=ATTACH"},
-       .log_file = LogPath()});
-  ASSERT_TRUE(spawned.ok());
-  EXPECT_EQ((*spawned)->Wait(), 2);
+// Flag mistakes exit 2 before serving, like Go's flag package.
+TEST_F(FaultDriverIdentityTest, BadFlagsAreUsageErrors) {
+  const std::vector<std::vector<std::string>> bad_flags = {
+      {"--capabilities=ATTACH"},
+      {"--capabilities=CREATE_DELETE_SNAPSHOT", "--no-snapshots"},
+      {"--capabilities=LIST_SNAPSHOTS", "--no-list-snapshots"},
+      {"--volumes=vol-1"},
+      {"--volumes=vol-1:big"},
+      {"--volumes=vol-1:-1"},
+      {"--snapshot-size-bytes=-1"}};
+  for (const std::vector<std::string>& flags : bad_flags) {
+    std::vector<std::string> argv = {FAULT_CSI_DRIVER_PATH, "--endpoint=" + SocketPath()};
+    argv.insert(argv.end(), flags.begin(), flags.end());
+    auto spawned = testsupport::Process::Spawn({.argv = argv, .log_file = LogPath()});
+    ASSERT_TRUE(spawned.ok());
+    EXPECT_EQ((*spawned)->Wait(), 2) << flags.back();
+  }
 }
 
-// The driver serves only what an attacher calls; the rest of the spec is
-// answered by the generated services as UNIMPLEMENTED.
-TEST_F(FaultDriverIdentityTest, SnapshotCallsAreUnimplemented) {
-  StartDriver();
-  csi::v1::CreateSnapshotResponse snapshot;
-  EXPECT_EQ(controller_->CreateSnapshot(Context().get(), {}, &snapshot).error_code(),
+TEST_F(FaultDriverIdentityTest, NoListSnapshotsDropsOnlyListSnapshots) {
+  StartDriver({"--capabilities=PUBLISH_UNPUBLISH_VOLUME", "--no-list-snapshots"});
+  EXPECT_THAT(ControllerCapabilities(*controller_),
+              ElementsAre(Rpc::PUBLISH_UNPUBLISH_VOLUME, Rpc::CREATE_DELETE_SNAPSHOT));
+  csi::v1::ListSnapshotsResponse response;
+  EXPECT_EQ(controller_->ListSnapshots(Context().get(), {}, &response).error_code(),
             grpc::StatusCode::UNIMPLEMENTED);
+}
+
+// A driver without snapshots: the snapshotter's start-up must refuse it.
+TEST_F(FaultDriverIdentityTest, NoSnapshotsAdvertisesAndServesNoSnapshotCalls) {
+  StartDriver({"--capabilities=PUBLISH_UNPUBLISH_VOLUME", "--no-snapshots", "--volumes=vol-1:0"});
+  EXPECT_THAT(ControllerCapabilities(*controller_), ElementsAre(Rpc::PUBLISH_UNPUBLISH_VOLUME));
+  csi::v1::CreateSnapshotRequest create;
+  create.set_name("snap-a");
+  create.set_source_volume_id("vol-1");
+  csi::v1::CreateSnapshotResponse created;
+  EXPECT_EQ(controller_->CreateSnapshot(Context().get(), create, &created).error_code(),
+            grpc::StatusCode::UNIMPLEMENTED);
+  csi::v1::DeleteSnapshotRequest remove;
+  remove.set_snapshot_id("handle-1");
+  csi::v1::DeleteSnapshotResponse removed;
+  EXPECT_EQ(controller_->DeleteSnapshot(Context().get(), remove, &removed).error_code(),
+            grpc::StatusCode::UNIMPLEMENTED);
+  csi::v1::ListSnapshotsResponse listed;
+  EXPECT_EQ(controller_->ListSnapshots(Context().get(), {}, &listed).error_code(),
+            grpc::StatusCode::UNIMPLEMENTED);
+  EXPECT_THAT(ReadState()["existing_snapshots"], IsEmpty());
+}
+
+// The driver serves no group snapshots; the generated service answers
+// UNIMPLEMENTED.
+TEST_F(FaultDriverIdentityTest, GroupSnapshotCallsAreUnimplemented) {
+  StartDriver();
   auto group_controller = csi::v1::GroupController::NewStub(channel_);
   csi::v1::GroupControllerGetCapabilitiesResponse group;
   EXPECT_EQ(

@@ -73,6 +73,19 @@ TEST_F(FaultDriverStateTest, ListVolumesPagesWithMaxEntriesAndStartingToken) {
             grpc::StatusCode::ABORTED);
 }
 
+TEST_F(FaultDriverStateTest, DeclaredVolumesAreListedWithTheirCapacity) {
+  StartDriver({"--volumes=vol-1:5368709120,vol-2:0"});
+  ASSERT_TRUE(Publish("v3").ok());
+  csi::v1::ListVolumesResponse response;
+  ASSERT_TRUE(controller_->ListVolumes(Context().get(), {}, &response).ok());
+  std::vector<std::pair<std::string, int64_t>> volumes;
+  for (const auto& entry : response.entries()) {
+    volumes.emplace_back(entry.volume().volume_id(), entry.volume().capacity_bytes());
+  }
+  EXPECT_THAT(volumes, ElementsAre(Pair("v3", 0), Pair("vol-1", 5368709120), Pair("vol-2", 0)));
+  EXPECT_EQ(ReadState()["volumes"]["vol-1"]["capacity_bytes"], 5368709120);
+}
+
 TEST_F(FaultDriverStateTest, PublishForAnotherNodeIsNotFound) {
   StartDriver();
   grpc::Status status = Publish("v1", "node-2");
