@@ -52,8 +52,9 @@ peers() {
   local out
   out=$(tools/peers/build.sh)
   echo "$out"
-  eval "$(grep -E '^[A-Z_]+_BIN=' <<<"$out")"
-  export ETCD_BIN KUBE_APISERVER_BIN CSI_MOCK_BIN UPSTREAM_ATTACHER_BIN
+  eval "$(grep -E '^[A-Z_]+_(BIN|DIR)=' <<<"$out")"
+  export ETCD_BIN KUBE_APISERVER_BIN CSI_MOCK_BIN UPSTREAM_ATTACHER_BIN \
+    UPSTREAM_SNAPSHOTTER_BIN UPSTREAM_SNAPSHOT_CONTROLLER_BIN SNAPSHOT_CRDS_DIR
 }
 
 TOTAL_START=$SECONDS

@@ -2,14 +2,20 @@
 # Builds the real test peers from the Go module proxy into a cache outside the
 # clone, keyed by version:  $PEERS_CACHE/<peer>-<version>/bin/<binary>.
 # A peer whose binary is already cached is skipped, so a warm run takes seconds.
-# Prints the bin directory of every peer on the last lines as NAME=PATH.
+# Prints the path of every peer on the last lines as NAME=PATH (binaries, and
+# SNAPSHOT_CRDS_DIR for the snapshot CRD YAMLs), whether or not this run built it.
 #
-# Usage: tools/peers/build.sh [etcd] [kube] [csi-mock] [upstream]   (default: all)
+# Usage: tools/peers/build.sh [etcd] [kube] [csi-mock] [upstream] [snapshot] [crds]
+#        (default: all)
+#   upstream  external-attacher's csi-attacher
+#   snapshot  external-snapshotter's csi-snapshotter and snapshot-controller
+#   crds      the six snapshot CRD YAMLs of external-snapshotter's client module
 set -euo pipefail
 
 ETCD_VERSION=v3.6.14
 KUBE_VERSION=v1.36.3   # v1.36.4 is not on the module proxy
 ATTACHER_VERSION=v4.12.0
+SNAPSHOTTER_VERSION=v8.7.0   # csi-snapshotter, snapshot-controller and the CRDs
 
 PEERS_CACHE=${PEERS_CACHE:-$HOME/.cache/csi-attacher-peers}
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -90,9 +96,15 @@ build_kube() {
 # The Kubernetes e2e mock CSI driver behind a small main of ours (csi-mock/).
 # csi-driver-host-path would be the first choice, but the module proxy answers
 # 403 for every version of it.
+# Keyed by our main.go as well, so a change to it is rebuilt.
+csimock_dir() {
+  echo "$PEERS_CACHE/csi-mock-$KUBE_VERSION-$(sha256sum "$HERE/csi-mock/main.go" | cut -c1-12)"
+}
+
 build_csimock() {
-  local out=$PEERS_CACHE/csi-mock-$KUBE_VERSION-$(sha256sum "$HERE/csi-mock/main.go" | cut -c1-12)
-  [ -x "$out/bin/csi-mock" ] && { CSI_MOCK_DIR=$out; return 0; }
+  local out
+  out=$(csimock_dir)
+  [ -x "$out/bin/csi-mock" ] && return 0
   log "csi-mock (k8s.io/kubernetes $KUBE_VERSION e2e mock driver): building"
   local work=$PEERS_CACHE/src/csi-mock
   init_kube_module "$work" "$KUBE_VERSION"
@@ -103,7 +115,6 @@ build_csimock() {
    quiet go mod tidy &&
    with_progress csi-mock go build -ldflags "-s -w" -o "$out/bin.tmp/csi-mock" ./csi-mock)
   mv "$out/bin.tmp" "$out/bin"
-  CSI_MOCK_DIR=$out
 }
 
 build_upstream() {
@@ -119,24 +130,66 @@ build_upstream() {
   mv "$out/bin.tmp" "$out/bin"
 }
 
+# Both binaries from one throwaway main module: `go install` refuses them
+# (external-snapshotter's go.mod has replace directives), and one module
+# resolves their shared dependencies once.
+build_snapshot() {
+  local out=$PEERS_CACHE/external-snapshotter-$SNAPSHOTTER_VERSION
+  [ -x "$out/bin/csi-snapshotter" ] && [ -x "$out/bin/snapshot-controller" ] && return 0
+  log "external-snapshotter $SNAPSHOTTER_VERSION (csi-snapshotter, snapshot-controller): building"
+  local work=$PEERS_CACHE/src/external-snapshotter
+  local module=github.com/kubernetes-csi/external-snapshotter/v8
+  rm -rf "$work" "$out/bin.tmp" && mkdir -p "$work" "$out/bin.tmp"
+  (cd "$work" && go mod init peers.invalid/snapshotter >/dev/null 2>&1 &&
+   quiet go get "$module/cmd/csi-snapshotter@$SNAPSHOTTER_VERSION" \
+                "$module/cmd/snapshot-controller@$SNAPSHOTTER_VERSION" &&
+   with_progress external-snapshotter go build \
+     -ldflags "-s -w -X main.version=$SNAPSHOTTER_VERSION" \
+     -o "$out/bin.tmp/" "$module/cmd/csi-snapshotter" "$module/cmd/snapshot-controller")
+  mv "$out/bin.tmp" "$out/bin"
+}
+
+# The CRD YAMLs ship in the client module's zip under config/crd/ (its
+# kustomization.yaml is left out: it is no object).
+build_crds() {
+  local out=$PEERS_CACHE/snapshot-crds-$SNAPSHOTTER_VERSION
+  [ -d "$out/crd" ] && return 0
+  log "snapshot CRDs $SNAPSHOTTER_VERSION: fetching"
+  local dir
+  dir=$(cd / && go mod download -json \
+          "github.com/kubernetes-csi/external-snapshotter/client/v8@$SNAPSHOTTER_VERSION" | jq -r .Dir)
+  [ -d "$dir/config/crd" ] || { echo "peers: no config/crd in $dir" >&2; return 1; }
+  rm -rf "$out/crd.tmp" && mkdir -p "$out/crd.tmp"
+  cp "$dir"/config/crd/*storage.k8s.io_*.yaml "$out/crd.tmp/"
+  chmod u+w "$out"/crd.tmp/*.yaml
+  local count
+  count=$(ls "$out"/crd.tmp/*.yaml | wc -l)
+  [ "$count" -eq 6 ] || { echo "peers: expected 6 CRD files in $dir/config/crd, found $count" >&2; return 1; }
+  mv "$out/crd.tmp" "$out/crd"
+}
+
 command -v go >/dev/null || { echo "peers: go is required to build the test peers" >&2; exit 1; }
 command -v jq >/dev/null || { echo "peers: jq is required (scripts/install-deps.sh)" >&2; exit 1; }
 mkdir -p "$PEERS_CACHE"
 
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(etcd kube csi-mock upstream)
+[ ${#targets[@]} -eq 0 ] && targets=(etcd kube csi-mock upstream snapshot crds)
 for t in "${targets[@]}"; do
   case $t in
     etcd) build_etcd ;;
     kube) build_kube ;;
     csi-mock) build_csimock ;;
     upstream) build_upstream ;;
+    snapshot) build_snapshot ;;
+    crds) build_crds ;;
     *) echo "peers: unknown peer '$t'" >&2; exit 2 ;;
   esac
 done
 
 echo "ETCD_BIN=$PEERS_CACHE/etcd-$ETCD_VERSION/bin/etcd"
 echo "KUBE_APISERVER_BIN=$PEERS_CACHE/kube-$KUBE_VERSION/bin/kube-apiserver"
-[ -n "${CSI_MOCK_DIR:-}" ] || build_csimock
-echo "CSI_MOCK_BIN=$CSI_MOCK_DIR/bin/csi-mock"
+echo "CSI_MOCK_BIN=$(csimock_dir)/bin/csi-mock"
 echo "UPSTREAM_ATTACHER_BIN=$PEERS_CACHE/external-attacher-$ATTACHER_VERSION/bin/csi-attacher"
+echo "UPSTREAM_SNAPSHOTTER_BIN=$PEERS_CACHE/external-snapshotter-$SNAPSHOTTER_VERSION/bin/csi-snapshotter"
+echo "UPSTREAM_SNAPSHOT_CONTROLLER_BIN=$PEERS_CACHE/external-snapshotter-$SNAPSHOTTER_VERSION/bin/snapshot-controller"
+echo "SNAPSHOT_CRDS_DIR=$PEERS_CACHE/snapshot-crds-$SNAPSHOTTER_VERSION/crd"
