@@ -8,6 +8,7 @@
 #include "base/file.h"
 #include "base/log.h"
 #include "tests/support/credentials.h"
+#include "tests/support/custom_resources.h"
 #include "tests/support/files.h"
 #include "tests/support/free_port.h"
 #include "tests/support/kubeconfig_file.h"
@@ -26,9 +27,7 @@ constexpr seconds kApiServerReadyTimeout{90};
 constexpr seconds kSetupStepTimeout{30};
 constexpr char kApiServer[] = "kube-apiserver";
 constexpr char kDefaultRbacManifest[] = CSI_ATTACHER_SOURCE_DIR "/deploy/kubernetes/rbac.yaml";
-constexpr char kAttacherTokenPath[] =
-    "/api/v1/namespaces/default/serviceaccounts/csi-attacher/token";
-constexpr int kAttacherTokenSeconds = 86400;
+constexpr int kServiceAccountTokenSeconds = 86400;
 
 double SecondsSince(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -141,8 +140,14 @@ base::Status ControlPlane::Setup() {
     return status;
   }
   if (auto status = ApplyRbac(); !status.ok()) return status;
-  if (auto status = WriteAttacherKubeconfig(); !status.ok()) return status;
-  return WaitForAttacherRbac();
+  auto attacher = ServiceAccountKubeconfig("default", "csi-attacher");
+  if (!attacher.ok()) return attacher.error();
+  attacher_kubeconfig_ = *attacher;
+  if (auto status = WaitForAttacherRbac(); !status.ok()) return status;
+  for (const std::string& dir : options_.crd_dirs) {
+    if (auto status = InstallCrds(dir); !status.ok()) return status;
+  }
+  return {};
 }
 
 base::Status ControlPlane::WriteCredentials() {
@@ -162,7 +167,6 @@ base::Status ControlPlane::WriteCredentials() {
 
   ca_file_ = pki + "/ca.crt";
   admin_kubeconfig_ = work_dir_ + "/admin.kubeconfig";
-  attacher_kubeconfig_ = work_dir_ + "/attacher.kubeconfig";
   // Columns: token,user,uid,"groups". system:masters bypasses RBAC.
   const std::string tokens = *admin_token + ",admin,admin-uid,\"system:masters\"\n";
   for (const auto& [path, contents] : std::vector<std::pair<std::string, std::string>>{
@@ -230,21 +234,46 @@ base::Status ControlPlane::ApplyRbac() {
   return ApplyManifest(*admin_, *manifest, path);
 }
 
-base::Status ControlPlane::WriteAttacherKubeconfig() {
+base::Result<std::string> ControlPlane::ServiceAccountKubeconfig(const std::string& ns,
+                                                                 const std::string& name) {
+  const std::string account = ns + "/" + name;
   const nlohmann::json request = {
       {"apiVersion", "authentication.k8s.io/v1"},
       {"kind", "TokenRequest"},
-      {"spec", {{"expirationSeconds", kAttacherTokenSeconds}}},
+      {"spec", {{"expirationSeconds", kServiceAccountTokenSeconds}}},
   };
-  auto body = admin_->Request("POST", kAttacherTokenPath, request.dump(), "application/json");
-  if (!body.ok()) return body.error().Wrap("TokenRequest for default/csi-attacher");
+  const std::string path = fmt::format("/api/v1/namespaces/{}/serviceaccounts/{}/token", ns, name);
+  auto body = admin_->Request("POST", path, request.dump(), "application/json");
+  if (!body.ok()) return body.error().Wrap("TokenRequest for " + account);
   auto answer = nlohmann::json::parse(*body, nullptr, false);
   auto token = answer.is_object() ? answer.value(nlohmann::json::json_pointer("/status/token"), "")
                                   : std::string();
-  if (token.empty()) return base::Error("TokenRequest for default/csi-attacher: no status.token");
-  return WriteKubeconfig(
-      attacher_kubeconfig_,
-      {.server = server_url_, .ca_file = ca_file_, .user = "csi-attacher", .token = token});
+  if (token.empty()) return base::Error("TokenRequest for " + account + ": no status.token");
+  const std::string kubeconfig = fmt::format("{}/{}-{}.kubeconfig", work_dir_, ns, name);
+  if (auto status = WriteKubeconfig(
+          kubeconfig, {.server = server_url_, .ca_file = ca_file_, .user = name, .token = token});
+      !status.ok()) {
+    return status.error();
+  }
+  return kubeconfig;
+}
+
+base::Status ControlPlane::InstallCrds(const std::string& dir) {
+  auto start = std::chrono::steady_clock::now();
+  auto names = ApplyCustomResourceDefinitions(*admin_, dir);
+  if (!names.ok()) return names.error().Wrap("install CRDs");
+  for (const std::string& name : *names) {
+    if (auto status = WaitFor(kApiServer, "CRD " + name + " to be Established", *apiserver_,
+                              kSetupStepTimeout, [&] { return CheckEstablished(*admin_, name); });
+        !status.ok()) {
+      return status;
+    }
+  }
+  LOG_INFO("Installed CRDs")
+      .With("dir", dir)
+      .With("count", names->size())
+      .With("seconds", SecondsSince(start));
+  return {};
 }
 
 // RBAC objects reach the authorizer through its informers a moment after they

@@ -6,6 +6,9 @@
 // deploy/kubernetes/rbac.yaml applied and in effect, and two kubeconfigs: the
 // admin's (static token, group system:masters) and the attacher's (a real
 // ServiceAccount token for default/csi-attacher from the TokenRequest API).
+// CustomResourceDefinitions come only on request (ControlPlaneOptions::crd_dirs
+// or InstallCrds), and kubeconfigs for other ServiceAccounts from
+// ServiceAccountKubeconfig.
 // A failure says which peer failed, after how long, with the tail of its log.
 // Both processes die with the thread that started them (see Process), and
 // Stop() or the destructor ends them, apiserver first.
@@ -39,6 +42,9 @@ struct ControlPlaneOptions {
   // Empty: deploy/kubernetes/rbac.yaml of this source tree.
   std::string rbac_manifest = {};
   std::vector<std::string> extra_apiserver_args = {};
+  // Directories of CRD YAMLs (e.g. $SNAPSHOT_CRDS_DIR) that Start installs,
+  // each CRD Established before it returns.
+  std::vector<std::string> crd_dirs = {};
 };
 
 class ControlPlane {
@@ -65,6 +71,16 @@ class ControlPlane {
   // (measured with kube-apiserver 1.36.3; without the restart none did).
   base::Status CompactEtcd() { return etcd_->Compact(); }
 
+  // Creates the CRDs of every *.yaml in `dir` and waits until each is
+  // Established (custom_resources.h).
+  base::Status InstallCrds(const std::string& dir);
+
+  // A kubeconfig at <work_dir>/<ns>-<name>.kubeconfig for ServiceAccount
+  // ns/name (which must exist), with a day-long token from the TokenRequest
+  // API; returns its path.
+  base::Result<std::string> ServiceAccountKubeconfig(const std::string& ns,
+                                                     const std::string& name);
+
   const std::string& server_url() const { return server_url_; }
   const std::string& admin_kubeconfig() const { return admin_kubeconfig_; }
   const std::string& attacher_kubeconfig() const { return attacher_kubeconfig_; }
@@ -89,7 +105,6 @@ class ControlPlane {
   base::Status StartApiServerOnFreePort();
   base::Status LaunchApiServer();
   base::Status ApplyRbac();
-  base::Status WriteAttacherKubeconfig();
   base::Status WaitForAttacherRbac();
 
   ControlPlaneOptions options_;

@@ -1,10 +1,13 @@
 #include "tests/support/peer_binaries.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <unistd.h>
 
 #include <cstdlib>
+#include <filesystem>
 #include <sstream>
+#include <vector>
 
 #include "base/file.h"
 #include "base/log.h"
@@ -16,42 +19,63 @@ namespace {
 
 constexpr char kBuildScript[] = CSI_ATTACHER_SOURCE_DIR "/tools/peers/build.sh";
 
+struct Wanted {
+  std::string_view variable;
+  std::string& path;
+  std::string& origin;
+};
+
 // Fills `path` from environment variable `name` when it is still empty.
-void FromEnvironment(std::string& path, std::string& origin, const char* name) {
+void FromEnvironment(std::string& path, std::string& origin, std::string_view name) {
   if (!path.empty()) return;
-  if (const char* value = std::getenv(name); value != nullptr && *value != '\0') {
+  const std::string variable(name);
+  if (const char* value = std::getenv(variable.c_str()); value != nullptr && *value != '\0') {
     path = value;
-    origin = fmt::format("${}", name);
+    origin = "$" + variable;
   }
 }
 
-// Runs build.sh and takes "NAME=PATH" lines for the paths still empty.
-base::Status RunBuildScript(PeerBinaries& binaries, const std::string& build_log) {
-  LOG_INFO("Finding or building peer binaries").With("script", kBuildScript).With("log", build_log);
-  auto build = Process::Spawn({.argv = {kBuildScript, "etcd", "kube"}, .log_file = build_log});
-  if (!build.ok()) return build.error().Wrap("run tools/peers/build.sh");
+// Runs build.sh for `peers` and takes its "NAME=PATH" lines for the paths
+// still empty.
+base::Status RunBuildScript(const std::vector<std::string>& peers, std::vector<Wanted> wanted,
+                            const std::string& build_log) {
+  std::vector<std::string> argv = {kBuildScript};
+  argv.insert(argv.end(), peers.begin(), peers.end());
+  const std::string command = fmt::format("tools/peers/build.sh {}", fmt::join(peers, " "));
+  LOG_INFO("Finding or building peers").With("command", command).With("log", build_log);
+  auto build = Process::Spawn({.argv = argv, .log_file = build_log});
+  if (!build.ok()) return build.error().Wrap("run " + command);
   if (int status = (*build)->Wait(); status != 0) {
-    return base::Error(fmt::format("tools/peers/build.sh etcd kube failed with status {}; {}",
-                                   status, DescribeLogTail("tools/peers/build.sh", **build)));
+    return base::Error(fmt::format("{} failed with status {}; {}", command, status,
+                                   DescribeLogTail("tools/peers/build.sh", **build)));
   }
   auto output = base::ReadFile(build_log);
   if (!output.ok()) return output.error();
+  for (Wanted& w : wanted) {
+    if (w.path.empty()) w.origin = command;
+  }
   std::istringstream lines(*output);
   for (std::string line; std::getline(lines, line);) {
-    if (binaries.etcd.empty() && line.starts_with("ETCD_BIN=")) binaries.etcd = line.substr(9);
-    if (binaries.apiserver.empty() && line.starts_with("KUBE_APISERVER_BIN=")) {
-      binaries.apiserver = line.substr(19);
+    for (Wanted& w : wanted) {
+      const std::string key = std::string(w.variable) + "=";
+      if (!w.path.empty() || !line.starts_with(key)) continue;
+      w.path = line.substr(key.size());
     }
   }
   return {};
 }
 
-base::Status CheckExecutable(std::string_view peer, const std::string& path,
-                             const std::string& origin) {
+base::Status CheckPath(std::string_view peer, std::string_view variable, const std::string& path,
+                       const std::string& origin) {
   if (path.empty()) {
-    return base::Error(fmt::format("no {} binary: {} printed no path for it", peer, origin));
+    return base::Error(fmt::format("no {} path: {} printed no {}", peer, origin, variable));
   }
-  if (access(path.c_str(), X_OK) != 0) {
+  if (variable.ends_with("_DIR")) {
+    std::error_code error;
+    if (!std::filesystem::is_directory(path, error)) {
+      return base::Error(fmt::format("{} directory {} (from {}) is missing", peer, path, origin));
+    }
+  } else if (access(path.c_str(), X_OK) != 0) {
     return base::Error(
         fmt::format("{} binary {} (from {}) is missing or not executable", peer, path, origin));
   }
@@ -67,18 +91,38 @@ base::Result<PeerBinaries> FindPeerBinaries(PeerBinaries given, const std::strin
   FromEnvironment(binaries.etcd, etcd_origin, "ETCD_BIN");
   FromEnvironment(binaries.apiserver, apiserver_origin, "KUBE_APISERVER_BIN");
   if (binaries.etcd.empty() || binaries.apiserver.empty()) {
-    if (binaries.etcd.empty()) etcd_origin = "tools/peers/build.sh";
-    if (binaries.apiserver.empty()) apiserver_origin = "tools/peers/build.sh";
-    if (auto status = RunBuildScript(binaries, build_log); !status.ok()) return status.error();
+    if (auto status = RunBuildScript({"etcd", "kube"},
+                                     {{"ETCD_BIN", binaries.etcd, etcd_origin},
+                                      {"KUBE_APISERVER_BIN", binaries.apiserver, apiserver_origin}},
+                                     build_log);
+        !status.ok()) {
+      return status.error();
+    }
   }
-  if (auto status = CheckExecutable("etcd", binaries.etcd, etcd_origin); !status.ok()) {
+  if (auto status = CheckPath("etcd", "ETCD_BIN", binaries.etcd, etcd_origin); !status.ok()) {
     return status.error();
   }
-  if (auto status = CheckExecutable("kube-apiserver", binaries.apiserver, apiserver_origin);
+  if (auto status =
+          CheckPath("kube-apiserver", "KUBE_APISERVER_BIN", binaries.apiserver, apiserver_origin);
       !status.ok()) {
     return status.error();
   }
   return binaries;
+}
+
+base::Result<std::string> FindPeer(std::string_view variable, std::string_view peer,
+                                   const std::string& build_log) {
+  std::string path;
+  std::string origin = fmt::format("tools/peers/build.sh {}", peer);
+  FromEnvironment(path, origin, variable);
+  if (path.empty()) {
+    if (auto status = RunBuildScript({std::string(peer)}, {{variable, path, origin}}, build_log);
+        !status.ok()) {
+      return status.error();
+    }
+  }
+  if (auto status = CheckPath(peer, variable, path, origin); !status.ok()) return status.error();
+  return path;
 }
 
 }  // namespace testsupport
