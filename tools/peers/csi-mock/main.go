@@ -3,6 +3,12 @@
 // socket. It is the real CSI driver peer of the tests: the module proxy refuses
 // csi-driver-host-path (403), and this is the driver Kubernetes' own e2e suite
 // attaches against. Its node ID is its driver name.
+//
+// Two additions to the mock service, for the snapshot tests:
+//   - CreateSnapshot reports size_bytes = the source volume's capacity, as real
+//     drivers do (the mock leaves it 0, so no restoreSize would ever appear);
+//   - every call is logged as "csi-mock call <method>: <code>" (never the
+//     request, which may carry secrets), so tests can tell what the driver saw.
 package main
 
 import (
@@ -18,6 +24,7 @@ import (
 
 	"github.com/container-storage-interface/spec/lib/go/csi"
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/status"
 	"k8s.io/kubernetes/test/e2e/storage/drivers/csi-test/mock/service"
 )
 
@@ -53,9 +60,9 @@ func main() {
 			log.Fatalf("create volume %d: %v", i, err)
 		}
 	}
-	server := grpc.NewServer()
+	server := grpc.NewServer(grpc.UnaryInterceptor(logCall))
 	csi.RegisterIdentityServer(server, driver)
-	csi.RegisterControllerServer(server, driver)
+	csi.RegisterControllerServer(server, sizedSnapshots{driver})
 	csi.RegisterNodeServer(server, driver)
 
 	signals := make(chan os.Signal, 1)
@@ -65,4 +72,35 @@ func main() {
 	if err := server.Serve(listener); err != nil {
 		log.Fatalf("serve: %v", err)
 	}
+}
+
+func logCall(ctx context.Context, req any, info *grpc.UnaryServerInfo,
+	handler grpc.UnaryHandler) (any, error) {
+	resp, err := handler(ctx, req)
+	log.Printf("csi-mock call %s: %s", info.FullMethod, status.Code(err))
+	return resp, err
+}
+
+// sizedSnapshots fills in the size of a created snapshot from its source volume.
+// The mock answers with a copy of its cached snapshot, so setting the size on
+// the answer leaves its cache as it was.
+type sizedSnapshots struct{ service.Service }
+
+func (s sizedSnapshots) CreateSnapshot(ctx context.Context,
+	req *csi.CreateSnapshotRequest) (*csi.CreateSnapshotResponse, error) {
+	resp, err := s.Service.CreateSnapshot(ctx, req)
+	if err != nil || resp.GetSnapshot() == nil || resp.GetSnapshot().GetSizeBytes() != 0 {
+		return resp, err
+	}
+	volumes, err := s.Service.ListVolumes(ctx, &csi.ListVolumesRequest{})
+	if err != nil {
+		return resp, nil
+	}
+	for _, entry := range volumes.GetEntries() {
+		if entry.GetVolume().GetVolumeId() == req.GetSourceVolumeId() {
+			resp.Snapshot.SizeBytes = entry.GetVolume().GetCapacityBytes()
+			break
+		}
+	}
+	return resp, nil
 }
