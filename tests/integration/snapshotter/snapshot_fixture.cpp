@@ -116,6 +116,7 @@ void SnapshotTest::SetUpTestSuite() {
   });
   ASSERT_TRUE(effective.ok()) << "RBAC of the manifests not in effect: "
                               << effective.error().message;
+  suite_ready_ = true;
 }
 
 void SnapshotTest::TearDownTestSuite() {
@@ -123,6 +124,7 @@ void SnapshotTest::TearDownTestSuite() {
   delete plane_;
   admin_ = nullptr;
   plane_ = nullptr;
+  suite_ready_ = false;
 }
 
 std::unique_ptr<kube::Client> SnapshotTest::ClientFor(const std::string& kubeconfig) {
@@ -142,7 +144,7 @@ std::unique_ptr<kube::Client> SnapshotTest::ClientFor(const std::string& kubecon
 }
 
 void SnapshotTest::SetUp() {
-  ASSERT_NE(plane_, nullptr) << "no control plane";
+  ASSERT_TRUE(suite_ready_) << "the suite's control plane set-up failed (see above)";
   const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
   std::string name = std::string(info->test_suite_name()) + "." + info->name();
   for (char& c : name) {

@@ -134,7 +134,8 @@ class SnapshotTest : public ::testing::Test {
   std::unique_ptr<testsupport::Process> Spawn(const std::string& name,
                                               std::vector<std::string> argv);
 
-  static inline int tests_started_ = 0;  // numbers the sockets
+  static inline bool suite_ready_ = false;  // SetUpTestSuite got to its end
+  static inline int tests_started_ = 0;     // numbers the sockets
 
   std::string work_dir_;
   std::string socket_;
