@@ -52,4 +52,24 @@ base::Result<v1::ControllerGetCapabilitiesResponse> ControllerClient::Controller
                           kControllerGetCapabilitiesMethod, {}, {.timeout = timeout});
 }
 
+base::Result<v1::CreateSnapshotResponse> ControllerClient::CreateSnapshot(
+    const v1::CreateSnapshotRequest& request, const CallOptions& options) {
+  return connection_.Call(*stub_, &v1::Controller::Stub::CreateSnapshot, kCreateSnapshotMethod,
+                          request, options);
+}
+
+base::Status ControllerClient::DeleteSnapshot(const v1::DeleteSnapshotRequest& request,
+                                              const CallOptions& options) {
+  auto response = connection_.Call(*stub_, &v1::Controller::Stub::DeleteSnapshot,
+                                   kDeleteSnapshotMethod, request, options);
+  if (!response.ok()) return response.error();
+  return base::Status::Ok();
+}
+
+base::Result<v1::ListSnapshotsResponse> ControllerClient::ListSnapshots(
+    const v1::ListSnapshotsRequest& request, const CallOptions& options) {
+  return connection_.Call(*stub_, &v1::Controller::Stub::ListSnapshots, kListSnapshotsMethod,
+                          request, options);
+}
+
 }  // namespace csi

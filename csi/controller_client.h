@@ -1,5 +1,6 @@
-// Calls on the driver's Controller service that the attacher makes. Each
-// call runs under its own deadline (CallOptions::timeout, the --timeout
+// Calls on the driver's Controller service that the sidecars make: the
+// attacher's publish calls and ListVolumes, the snapshotter's snapshot calls.
+// Each call runs under its own deadline (CallOptions::timeout, the --timeout
 // flag); failures are gRPC errors as described in csi/errors.h.
 #pragma once
 
@@ -42,6 +43,15 @@ class ControllerClient {
 
   base::Result<v1::ControllerGetCapabilitiesResponse> ControllerGetCapabilities(
       std::chrono::nanoseconds timeout);
+
+  base::Result<v1::CreateSnapshotResponse> CreateSnapshot(const v1::CreateSnapshotRequest& request,
+                                                          const CallOptions& options);
+
+  base::Status DeleteSnapshot(const v1::DeleteSnapshotRequest& request, const CallOptions& options);
+
+  // One ListSnapshots call: the caller pages (next_token) if it needs to.
+  base::Result<v1::ListSnapshotsResponse> ListSnapshots(const v1::ListSnapshotsRequest& request,
+                                                        const CallOptions& options);
 
  private:
   Connection& connection_;

@@ -17,6 +17,9 @@ inline constexpr std::string_view kControllerUnpublishVolumeMethod =
 inline constexpr std::string_view kListVolumesMethod = "/csi.v1.Controller/ListVolumes";
 inline constexpr std::string_view kControllerGetCapabilitiesMethod =
     "/csi.v1.Controller/ControllerGetCapabilities";
+inline constexpr std::string_view kCreateSnapshotMethod = "/csi.v1.Controller/CreateSnapshot";
+inline constexpr std::string_view kDeleteSnapshotMethod = "/csi.v1.Controller/DeleteSnapshot";
+inline constexpr std::string_view kListSnapshotsMethod = "/csi.v1.Controller/ListSnapshots";
 inline constexpr std::string_view kGroupControllerGetCapabilitiesMethod =
     "/csi.v1.GroupController/GroupControllerGetCapabilities";
 

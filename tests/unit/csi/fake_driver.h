@@ -48,6 +48,9 @@ class FakeDriver {
   Script<v1::ListVolumesRequest, v1::ListVolumesResponse> list_volumes;
   Script<v1::ControllerGetCapabilitiesRequest, v1::ControllerGetCapabilitiesResponse>
       controller_get_capabilities;
+  Script<v1::CreateSnapshotRequest, v1::CreateSnapshotResponse> create_snapshot;
+  Script<v1::DeleteSnapshotRequest, v1::DeleteSnapshotResponse> delete_snapshot;
+  Script<v1::ListSnapshotsRequest, v1::ListSnapshotsResponse> list_snapshots;
   Script<v1::GroupControllerGetCapabilitiesRequest, v1::GroupControllerGetCapabilitiesResponse>
       group_controller_get_capabilities;
 
@@ -133,6 +136,18 @@ class FakeDriver {
                                            const v1::ControllerGetCapabilitiesRequest* req,
                                            v1::ControllerGetCapabilitiesResponse* resp) override {
       return d_->Run(d_->controller_get_capabilities, c, req, resp);
+    }
+    grpc::Status CreateSnapshot(grpc::ServerContext* c, const v1::CreateSnapshotRequest* req,
+                                v1::CreateSnapshotResponse* resp) override {
+      return d_->Run(d_->create_snapshot, c, req, resp);
+    }
+    grpc::Status DeleteSnapshot(grpc::ServerContext* c, const v1::DeleteSnapshotRequest* req,
+                                v1::DeleteSnapshotResponse* resp) override {
+      return d_->Run(d_->delete_snapshot, c, req, resp);
+    }
+    grpc::Status ListSnapshots(grpc::ServerContext* c, const v1::ListSnapshotsRequest* req,
+                               v1::ListSnapshotsResponse* resp) override {
+      return d_->Run(d_->list_snapshots, c, req, resp);
     }
 
    private:
