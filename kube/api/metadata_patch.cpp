@@ -45,6 +45,15 @@ void SetAnnotationOps(const ObjectMeta& meta, std::string_view key, std::string_
   }
 }
 
+JsonPatch RemoveAnnotationPatch(const ObjectMeta& meta, std::string_view key) {
+  JsonPatch patch;
+  auto it = meta.annotations.find(key);
+  if (it == meta.annotations.end()) return patch;
+  std::string path = std::string(kAnnotationsPath) + "/" + EscapePointer(key);
+  patch.Test(path, it->second).Remove(path);
+  return patch;
+}
+
 JsonPatch RemoveFinalizerPatch(const ObjectMeta& meta, std::string_view finalizer) {
   JsonPatch patch;
   auto it = std::find(meta.finalizers.begin(), meta.finalizers.end(), finalizer);

@@ -25,6 +25,10 @@ void AddFinalizerOps(const ObjectMeta& meta, std::string_view finalizer, JsonPat
 void SetAnnotationOps(const ObjectMeta& meta, std::string_view key, std::string_view value,
                       JsonPatch& patch);
 
+// test + remove of annotation `key` with the value `meta` has; an empty
+// patch when it is absent.
+JsonPatch RemoveAnnotationPatch(const ObjectMeta& meta, std::string_view key);
+
 // test + remove of `finalizer` at its index; an empty patch when it is absent.
 JsonPatch RemoveFinalizerPatch(const ObjectMeta& meta, std::string_view finalizer);
 

@@ -45,6 +45,15 @@ TEST(MetadataPatch, SetAnnotationEscapesTheKeyAndReplacesAnExistingValue) {
                                    "value": "new"}])"));
 }
 
+TEST(MetadataPatch, RemoveAnnotationTestsItsValueOrIsEmptyWhenAbsent) {
+  ObjectMeta meta;
+  meta.annotations = {{"a/b", "yes"}, {"other", "x"}};
+  EXPECT_EQ(Ops(RemoveAnnotationPatch(meta, "a/b")), nlohmann::json::parse(R"([
+      {"op": "test", "path": "/metadata/annotations/a~1b", "value": "yes"},
+      {"op": "remove", "path": "/metadata/annotations/a~1b"}])"));
+  EXPECT_TRUE(RemoveAnnotationPatch(meta, "missing").empty());
+}
+
 TEST(MetadataPatch, RemoveFinalizerTestsItsIndexOrIsEmptyWhenAbsent) {
   ObjectMeta meta;
   meta.finalizers = {"x", "f"};

@@ -5,7 +5,8 @@
 // status; the controller creates and binds it (docs/snapshots.md §2).
 //
 // Every optional field stays std::optional: the sidecar's decisions turn on
-// "status is nil" and "readyToUse is unset", not on zero values.
+// "status is nil" and "readyToUse is unset", not on zero values. Members
+// default to {} so designated initialisers may name only some.
 #pragma once
 
 #include <cstdint>
@@ -26,8 +27,8 @@ inline constexpr std::string_view kDeletionPolicyRetain = "Retain";
 
 // Exactly one is set (a CEL rule of the CRD).
 struct VolumeSnapshotContentSource {
-  std::optional<std::string> volume_handle;
-  std::optional<std::string> snapshot_handle;
+  std::optional<std::string> volume_handle = {};
+  std::optional<std::string> snapshot_handle = {};
 
   bool operator==(const VolumeSnapshotContentSource&) const = default;
 
@@ -63,8 +64,8 @@ struct VolumeSnapshotContentSpec {
 
 // status.error of contents and snapshots.
 struct VolumeSnapshotError {
-  std::optional<std::string> time;  // RFC 3339
-  std::optional<std::string> message;
+  std::optional<std::string> time = {};  // RFC 3339
+  std::optional<std::string> message = {};
 
   bool operator==(const VolumeSnapshotError&) const = default;
 
@@ -77,12 +78,12 @@ struct VolumeSnapshotError {
 };
 
 struct VolumeSnapshotContentStatus {
-  std::optional<std::string> snapshot_handle;
-  std::optional<int64_t> creation_time;  // Unix nanoseconds
-  std::optional<int64_t> restore_size;   // bytes
-  std::optional<bool> ready_to_use;
-  std::optional<VolumeSnapshotError> error;
-  std::optional<std::string> volume_group_snapshot_handle;
+  std::optional<std::string> snapshot_handle = {};
+  std::optional<int64_t> creation_time = {};  // Unix nanoseconds
+  std::optional<int64_t> restore_size = {};   // bytes
+  std::optional<bool> ready_to_use = {};
+  std::optional<VolumeSnapshotError> error = {};
+  std::optional<std::string> volume_group_snapshot_handle = {};
 
   bool operator==(const VolumeSnapshotContentStatus&) const = default;
 
