@@ -1,0 +1,65 @@
+// The strings a drop-in csi-snapshotter must read and write exactly as
+// upstream does (docs/snapshots.md §3.4-§3.6): annotation and finalizer
+// names on VolumeSnapshotContents, the reserved class parameter keys, and the
+// name of the snapshot CreateSnapshot is asked for.
+#pragma once
+
+#include <array>
+#include <string>
+#include <string_view>
+
+namespace snapshotter {
+
+// Set by the sidecar while a CreateSnapshot may be in flight (§3.4 create
+// step 3); a content carrying it is never deleted (§3.4 step 1 (b)).
+inline constexpr std::string_view kBeingCreatedAnnotation =
+    "snapshot.storage.kubernetes.io/volumesnapshot-being-created";
+// Set by the controller once the VolumeSnapshot is being deleted (§3.4 step 1 (c)).
+inline constexpr std::string_view kBeingDeletedAnnotation =
+    "snapshot.storage.kubernetes.io/volumesnapshot-being-deleted";
+// Marks a content that is a member of a group snapshot (§3.4 step 2).
+inline constexpr std::string_view kGroupSnapshotHandleAnnotation =
+    "groupsnapshot.storage.k8s.io/volumeGroupSnapshotHandle";
+// The Secret whose data are the credentials of CreateSnapshot and DeleteSnapshot.
+inline constexpr std::string_view kDeletionSecretNameAnnotation =
+    "snapshot.storage.kubernetes.io/deletion-secret-name";
+inline constexpr std::string_view kDeletionSecretNamespaceAnnotation =
+    "snapshot.storage.kubernetes.io/deletion-secret-namespace";
+
+// The controller puts it on every bound content; the sidecar removes it once
+// the snapshot is deleted or retained.
+inline constexpr std::string_view kContentFinalizer =
+    "snapshot.storage.kubernetes.io/volumesnapshotcontent-bound-protection";
+
+// Class parameters under this prefix are the sidecars' own and never reach
+// the driver, except the extra create metadata keys below.
+inline constexpr std::string_view kReservedParameterPrefix = "csi.storage.k8s.io/";
+inline constexpr std::string_view kListSecretNameKey =
+    "csi.storage.k8s.io/snapshotter-list-secret-name";
+inline constexpr std::string_view kListSecretNamespaceKey =
+    "csi.storage.k8s.io/snapshotter-list-secret-namespace";
+// The reserved keys upstream knows: dropped from the parameters (§3.4 create step 4).
+inline constexpr std::array<std::string_view, 8> kKnownReservedParameterKeys = {
+    "csi.storage.k8s.io/snapshotter-secret-name",
+    "csi.storage.k8s.io/snapshotter-secret-namespace",
+    kListSecretNameKey,
+    kListSecretNamespaceKey,
+    "csi.storage.k8s.io/group-snapshotter-secret-name",
+    "csi.storage.k8s.io/group-snapshotter-secret-namespace",
+    "csi.storage.k8s.io/group-snapshotter-get-secret-name",
+    "csi.storage.k8s.io/group-snapshotter-get-secret-namespace",
+};
+// Added with --extra-create-metadata (§3.4 create step 5).
+inline constexpr std::string_view kVolumeSnapshotNameKey = "csi.storage.k8s.io/volumesnapshot/name";
+inline constexpr std::string_view kVolumeSnapshotNamespaceKey =
+    "csi.storage.k8s.io/volumesnapshot/namespace";
+inline constexpr std::string_view kVolumeSnapshotContentNameKey =
+    "csi.storage.k8s.io/volumesnapshotcontent/name";
+
+// "<prefix>-<uid>" (§3.4 create step 6). With uuid_length >= 0 the UID loses
+// its dashes and keeps its first uuid_length characters; where upstream
+// panics on a UID shorter than that, the whole dashless UID is kept
+// (--snapshot-name-uuid-length itself is checked at start-up, §9.9).
+std::string SnapshotName(std::string_view prefix, std::string_view uid, int uuid_length);
+
+}  // namespace snapshotter

@@ -1,0 +1,342 @@
+// Fakes for the content handler tests, in the style of upstream's
+// snapshotReactor: a SnapshotApi that keeps the contents the way the API
+// server does (JSON Patch with Kubernetes' `test` semantics, merge patches
+// with the resourceVersion precondition, status subresource vs main
+// resource, a new resourceVersion per write, a deleted content gone once its
+// last finalizer goes) and records every call as (verb, resource, name,
+// subresource, patch type, body); a SnapshotDriver that records requests and
+// answers from per-method scripts; ContentEvents that records what is
+// reported. Calls are strings so a mismatch prints readably.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <deque>
+#include <map>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "kube/api/codec.h"
+#include "snapshotter/content_events.h"
+#include "snapshotter/snapshot_api.h"
+#include "snapshotter/snapshot_driver.h"
+
+namespace snapshotter::testing {
+
+struct ApiCall {
+  std::string verb;         // "patch" or "get"
+  std::string resource;     // "volumesnapshotcontents" or "secrets"
+  std::string name;         // "<namespace>/<name>" for secrets
+  std::string subresource;  // "" or "status"
+  std::string patch_type;   // "merge", "json", or "" for a get
+  std::string body;
+
+  bool operator==(const ApiCall&) const = default;
+  friend std::ostream& operator<<(std::ostream& os, const ApiCall& c) {
+    return os << c.verb << " " << c.resource << "/" << c.name
+              << (c.subresource.empty() ? "" : "/" + c.subresource) << " [" << c.patch_type << "] "
+              << c.body;
+  }
+};
+
+inline ApiCall PatchContent(std::string name, std::string body) {
+  return {"patch", "volumesnapshotcontents", std::move(name), "", "json", std::move(body)};
+}
+inline ApiCall PatchContentStatus(std::string name, std::string body) {
+  return {"patch", "volumesnapshotcontents", std::move(name), "status", "merge", std::move(body)};
+}
+inline ApiCall GetContent(std::string name) {
+  return {"get", "volumesnapshotcontents", std::move(name), "", "", ""};
+}
+inline ApiCall GetSecret(const std::string& ns, const std::string& name) {
+  return {"get", "secrets", ns + "/" + name, "", "", ""};
+}
+
+// Calls matching verb, resource and subresource fail with `error`, the
+// first `times` of them (-1: all).
+struct ApiFailure {
+  std::string verb;
+  std::string resource;
+  std::string subresource;
+  base::Error error;
+  int times = -1;
+};
+
+class FakeSnapshotApi final : public SnapshotApi {
+ public:
+  explicit FakeSnapshotApi(std::vector<ApiFailure> failures = {})
+      : failures_(std::move(failures)) {}
+
+  // Stores `content` as the API server's copy.
+  void Put(const kube::VolumeSnapshotContent& content) {
+    std::lock_guard lock(mu_);
+    contents_[content.metadata.name] = nlohmann::json(content);
+  }
+  void AddSecret(kube::Secret secret) {
+    std::lock_guard lock(mu_);
+    secrets_[secret.metadata.namespace_ + "/" + secret.metadata.name] = std::move(secret);
+  }
+  // Another writer changed the content: only its resourceVersion moves.
+  void BumpResourceVersion(const std::string& name) {
+    std::lock_guard lock(mu_);
+    BumpLocked(contents_.at(name));
+  }
+  // The API server's copy; nullopt once the content is gone.
+  std::optional<kube::VolumeSnapshotContent> Stored(const std::string& name) const {
+    std::lock_guard lock(mu_);
+    auto it = contents_.find(name);
+    if (it == contents_.end()) return std::nullopt;
+    return Decode(it->second);
+  }
+
+  std::vector<ApiCall> calls() const {
+    std::lock_guard lock(mu_);
+    return calls_;
+  }
+  void ClearCalls() {
+    std::lock_guard lock(mu_);
+    calls_.clear();
+  }
+
+  base::Result<kube::VolumeSnapshotContent> PatchContent(const std::string& name,
+                                                         kube::PatchType type,
+                                                         const std::string& patch,
+                                                         bool status) override {
+    std::lock_guard lock(mu_);
+    ApiCall call{"patch",
+                 "volumesnapshotcontents",
+                 name,
+                 status ? "status" : "",
+                 type == kube::PatchType::kJson ? "json" : "merge",
+                 patch};
+    if (auto error = Record(call)) return *error;
+    auto it = contents_.find(name);
+    if (it == contents_.end()) return NotFound(name);
+    nlohmann::json patched;
+    if (type == kube::PatchType::kJson) {
+      auto applied = ApplyJsonPatch(it->second, nlohmann::json::parse(patch));
+      if (!applied.ok()) return applied.error();
+      patched = std::move(*applied);
+    } else {
+      nlohmann::json merge = nlohmann::json::parse(patch);
+      const nlohmann::json* rv =
+          merge.contains("metadata") ? &merge["metadata"]["resourceVersion"] : nullptr;
+      if (rv && !rv->is_null() && *rv != it->second["metadata"]["resourceVersion"]) {
+        return base::Error::Http(409,
+                                 "Operation cannot be fulfilled on volumesnapshotcontents."
+                                 "snapshot.storage.k8s.io \"" +
+                                     name +
+                                     "\": the object has been modified; please apply your "
+                                     "changes to the latest version and try again");
+      }
+      patched = it->second;
+      patched.merge_patch(merge);
+    }
+    // The status subresource writes only status; the main resource everything else.
+    nlohmann::json& stored = it->second;
+    if (status) {
+      if (patched.contains("status")) {
+        stored["status"] = patched["status"];
+      } else {
+        stored.erase("status");
+      }
+    } else {
+      nlohmann::json kept_status = stored.value("status", nlohmann::json());
+      stored = patched;
+      stored.erase("status");
+      if (!kept_status.is_null()) stored["status"] = kept_status;
+    }
+    BumpLocked(stored);
+    kube::VolumeSnapshotContent written = Decode(stored);
+    if (!written.metadata.deletion_timestamp.empty() && written.metadata.finalizers.empty()) {
+      contents_.erase(it);  // the last finalizer went: the API server deletes it
+    }
+    return written;
+  }
+
+  base::Result<kube::VolumeSnapshotContent> GetContent(const std::string& name) override {
+    std::lock_guard lock(mu_);
+    if (auto error = Record({"get", "volumesnapshotcontents", name, "", "", ""})) return *error;
+    auto it = contents_.find(name);
+    if (it == contents_.end()) return NotFound(name);
+    return Decode(it->second);
+  }
+
+  base::Result<kube::Secret> GetSecret(const std::string& ns, const std::string& name) override {
+    std::lock_guard lock(mu_);
+    if (auto error = Record(testing::GetSecret(ns, name))) return *error;
+    auto it = secrets_.find(ns + "/" + name);
+    if (it == secrets_.end()) return base::Error::Http(404, "secrets \"" + name + "\" not found");
+    return it->second;
+  }
+
+ private:
+  static kube::VolumeSnapshotContent Decode(const nlohmann::json& j) {
+    auto decoded = kube::ObjectFromJson<kube::VolumeSnapshotContent>(j);
+    EXPECT_TRUE(decoded.ok()) << decoded.error().message;
+    return decoded.ok() ? *decoded : kube::VolumeSnapshotContent{};
+  }
+  static base::Error NotFound(const std::string& name) {
+    return base::Error::Http(
+        404, "volumesnapshotcontents.snapshot.storage.k8s.io \"" + name + "\" not found");
+  }
+  static void BumpLocked(nlohmann::json& object) {
+    std::string rv = object["metadata"].value("resourceVersion", "0");
+    object["metadata"]["resourceVersion"] = std::to_string(std::stoll(rv) + 1);
+  }
+
+  // RFC 6902 as the API server applies it: a `test` for null also passes
+  // when the path is absent.
+  static base::Result<nlohmann::json> ApplyJsonPatch(const nlohmann::json& doc,
+                                                     const nlohmann::json& ops) {
+    nlohmann::json rest = nlohmann::json::array();
+    for (const nlohmann::json& op : ops) {
+      if (op["op"] != "test") {
+        rest.push_back(op);
+        continue;
+      }
+      nlohmann::json::json_pointer path(op["path"].get<std::string>());
+      nlohmann::json actual = doc.contains(path) ? doc[path] : nlohmann::json();
+      if (actual != op["value"]) {
+        return base::Error::Http(422,
+                                 "the server rejected our request due to an error in our "
+                                 "request: test failed at " +
+                                     op["path"].get<std::string>());
+      }
+    }
+    try {
+      return doc.patch(rest);
+    } catch (const std::exception& e) {
+      return base::Error::Http(422, e.what());
+    }
+  }
+
+  std::optional<base::Error> Record(const ApiCall& call) {
+    calls_.push_back(call);
+    for (ApiFailure& f : failures_) {
+      if (f.verb == call.verb && f.resource == call.resource && f.subresource == call.subresource &&
+          f.times != 0) {
+        if (f.times > 0) --f.times;
+        return f.error;
+      }
+    }
+    return std::nullopt;
+  }
+
+  mutable std::mutex mu_;
+  std::vector<ApiFailure> failures_;                // guarded by mu_
+  std::map<std::string, nlohmann::json> contents_;  // guarded by mu_
+  std::map<std::string, kube::Secret> secrets_;     // guarded by mu_
+  std::vector<ApiCall> calls_;                      // guarded by mu_
+};
+
+// CSI calls as compact JSON: method, then the request's fields.
+inline std::string CreateCall(const CreateSnapshotRequest& r) {
+  return nlohmann::json{{"method", "CreateSnapshot"},
+                        {"name", r.name},
+                        {"source_volume_id", r.source_volume_id},
+                        {"parameters", r.parameters},
+                        {"secrets", r.secrets}}
+      .dump();
+}
+inline std::string DeleteCall(const std::string& snapshot_id, const Secrets& secrets = {}) {
+  return nlohmann::json{
+      {"method", "DeleteSnapshot"}, {"snapshot_id", snapshot_id}, {"secrets", secrets}}
+      .dump();
+}
+inline std::string ListCall(const std::string& snapshot_id, const Secrets& secrets = {}) {
+  return nlohmann::json{
+      {"method", "ListSnapshot"}, {"snapshot_id", snapshot_id}, {"secrets", secrets}}
+      .dump();
+}
+
+// Answers in order, one per call; a call beyond the script fails the test.
+struct DriverScript {
+  std::deque<base::Result<DriverSnapshot>> create = {};
+  std::deque<base::Status> remove = {};
+  std::deque<base::Result<std::optional<DriverSnapshot>>> list = {};
+};
+
+class FakeSnapshotDriver final : public SnapshotDriver {
+ public:
+  explicit FakeSnapshotDriver(DriverScript script = {}) : script_(std::move(script)) {}
+
+  void SetScript(DriverScript script) {
+    std::lock_guard lock(mu_);
+    script_ = std::move(script);
+  }
+  std::vector<std::string> calls() const {
+    std::lock_guard lock(mu_);
+    return calls_;
+  }
+  void ClearCalls() {
+    std::lock_guard lock(mu_);
+    calls_.clear();
+  }
+
+  base::Result<DriverSnapshot> CreateSnapshot(const CreateSnapshotRequest& request) override {
+    return Answer(CreateCall(request), script_.create);
+  }
+  base::Status DeleteSnapshot(const std::string& snapshot_id, const Secrets& secrets) override {
+    return Answer(DeleteCall(snapshot_id, secrets), script_.remove);
+  }
+  base::Result<std::optional<DriverSnapshot>> ListSnapshot(const std::string& snapshot_id,
+                                                           const Secrets& secrets) override {
+    return Answer(ListCall(snapshot_id, secrets), script_.list);
+  }
+
+ private:
+  template <class T>
+  T Answer(std::string call, std::deque<T>& answers) {
+    std::lock_guard lock(mu_);
+    calls_.push_back(call);
+    if (answers.empty()) {
+      ADD_FAILURE() << "unscripted CSI call " << call;
+      return base::Error("unscripted CSI call");
+    }
+    T answer = std::move(answers.front());
+    answers.pop_front();
+    return answer;
+  }
+
+  mutable std::mutex mu_;
+  DriverScript script_;             // guarded by mu_
+  std::vector<std::string> calls_;  // guarded by mu_
+};
+
+// Each report as "<reason> <content>: <message>".
+class FakeContentEvents final : public ContentEvents {
+ public:
+  void CreationFailed(const kube::VolumeSnapshotContent& content,
+                      const std::string& message) override {
+    Record(kSnapshotCreationFailedReason, content, message);
+  }
+  void CheckAndUpdateFailed(const kube::VolumeSnapshotContent& content,
+                            const std::string& message) override {
+    Record(kSnapshotContentCheckAndUpdateFailedReason, content, message);
+  }
+  void DeleteFailed(const kube::VolumeSnapshotContent& content, std::string_view message) override {
+    Record(kSnapshotDeleteErrorReason, content, message);
+  }
+  std::vector<std::string> events() const {
+    std::lock_guard lock(mu_);
+    return events_;
+  }
+
+ private:
+  void Record(std::string_view reason, const kube::VolumeSnapshotContent& content,
+              std::string_view message) {
+    std::lock_guard lock(mu_);
+    events_.push_back(std::string(reason) + " " + content.metadata.name + ": " +
+                      std::string(message));
+  }
+
+  mutable std::mutex mu_;
+  std::vector<std::string> events_;  // guarded by mu_
+};
+
+}  // namespace snapshotter::testing
