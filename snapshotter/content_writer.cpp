@@ -28,7 +28,7 @@ base::Status ContentWriter::WriteStatus(const StatusChange& change) {
   const std::string& name = content_.metadata.name;
   for (int attempt = 0;; ++attempt) {
     ContentStatus status = change(content_.status);
-    if (!status) return base::Status::Ok();
+    if (!status || status == content_.status) return base::Status::Ok();
     auto written = api_.PatchContent(name, kube::PatchType::kMerge, StatusPatch(*status),
                                      /*status=*/true);
     if (written.ok()) {

@@ -39,7 +39,8 @@ class ContentWriter {
   // A content the API server no longer has counts as done.
   base::Status RemoveFinalizer(std::string_view finalizer);
 
-  // The status `change` computes from the current one; nullopt = no change.
+  // The status `change` computes from the current one; nullopt, or the
+  // current status itself, means no change.
   using StatusChange = std::function<ContentStatus(const ContentStatus&)>;
   base::Status WriteStatus(const StatusChange& change);
 

@@ -104,7 +104,7 @@ base::Status CsiContentHandler::DeleteBackendSnapshot(ContentWriter& writer) {
 }
 
 base::Result<SyncOutcome> CsiContentHandler::Create(ContentWriter& writer, Attempt attempt) {
-  base::Status created = CreateSnapshot(writer);
+  base::Status created = TakeSnapshot(writer);
   if (created.ok()) return Settle(writer);
   std::string prefix = attempt == Attempt::kFirst ? "Failed to create snapshot: "
                                                   : "Failed to check and update snapshot content: ";
@@ -116,7 +116,7 @@ base::Result<SyncOutcome> CsiContentHandler::Create(ContentWriter& writer, Attem
   return created.error();
 }
 
-base::Status CsiContentHandler::CreateSnapshot(ContentWriter& writer) {
+base::Status CsiContentHandler::TakeSnapshot(ContentWriter& writer) {
   const std::string name = writer.content().metadata.name;
   LOG_INFO("Creating snapshot through the driver").With("VolumeSnapshotContent", name);
   auto request = PrepareCreate(writer.content());
@@ -126,8 +126,9 @@ base::Status CsiContentHandler::CreateSnapshot(ContentWriter& writer) {
   // no status names: the annotation keeps the content from being deleted. A
   // readiness poll of a snapshot the status names needs no such guard, which
   // saves two writes per poll (§9.4).
-  const ContentStatus& status = writer.content().status;
-  if (!status || !status->snapshot_handle) {
+  const ContentStatus& known = writer.content().status;
+  bool recorded = known && known->snapshot_handle;
+  if (!recorded) {
     if (auto marked = writer.AddAnnotation(kBeingCreatedAnnotation, "yes"); !marked.ok()) {
       return base::Error("failed to add VolumeSnapshotBeingCreated annotation on the content " +
                          name + ": " + base::GoQuote(marked.error().message));

@@ -60,8 +60,9 @@ class CsiContentHandler final : public ContentHandler {
   base::Status DeleteBackendSnapshot(ContentWriter& writer);
 
   base::Result<SyncOutcome> Create(ContentWriter& writer, Attempt attempt);
-  // createSnapshotWrapper: checks, annotation, CreateSnapshot, status, annotation.
-  base::Status CreateSnapshot(ContentWriter& writer);
+  // upstream's createSnapshotWrapper: checks, annotation, CreateSnapshot,
+  // status, annotation.
+  base::Status TakeSnapshot(ContentWriter& writer);
   // Everything a create needs that the driver is not asked for.
   base::Result<CreateSnapshotRequest> PrepareCreate(const kube::VolumeSnapshotContent& content);
 

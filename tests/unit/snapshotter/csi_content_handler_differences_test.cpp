@@ -11,11 +11,12 @@
 //   §9.6      a failed create of a VolumeSnapshot being deleted is not
 //             retried;
 //   and input errors never leave the being-created annotation to block
-//   deletion.
+//   deletion, and Secret data never reach the log.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include "snapshotter/content_state.h"
+#include "tests/unit/csi/fake_driver.h"
 #include "tests/unit/snapshotter/handler_fixtures.h"
 
 namespace snapshotter::testing {
@@ -305,6 +306,29 @@ TEST_F(CsiContentHandlerDifferences, LeftoverAnnotationOnDeletedReadyContentRele
   EXPECT_EQ(*outcome, SyncOutcome::kDone);
   EXPECT_THAT(driver_.calls(), ElementsAre(DeleteCall(std::string(kHandle))));
   EXPECT_FALSE(api_.Stored("content-1").has_value());
+}
+
+// Secret data go to the driver and nowhere else, whatever the outcome.
+TEST_F(CsiContentHandlerDifferences, SecretDataNeverReachTheLog) {
+  csi::testing::LogCapture logs(/*verbosity=*/10);
+  auto with_secret = [](kube::VolumeSnapshotContent& c) {
+    c.metadata.annotations[kDeletionSecretNameAnnotation] = "creds";
+    c.metadata.annotations[kDeletionSecretNamespaceAnnotation] = "ns";
+  };
+  api_.AddSecret(Secret("ns", "creds", {{"password", "hunter2"}}));
+  api_.Put(Content(with_secret));
+  driver_.SetScript({.create = {kDeadline, Snapshot()}, .remove = {kInvalidArgument}});
+
+  EXPECT_FALSE(Sync(Stored()).ok());
+  ASSERT_TRUE(Sync(Stored()).ok());
+  kube::VolumeSnapshotContent deleted = Stored();
+  MarkDeleted(deleted);
+  api_.Put(deleted);
+  EXPECT_FALSE(Sync(Stored()).ok());
+
+  EXPECT_THAT(driver_.calls(), ::testing::Each(::testing::HasSubstr("hunter2")));
+  EXPECT_FALSE(logs.lines().empty());
+  EXPECT_THAT(logs.Grep("hunter2"), IsEmpty());
 }
 
 }  // namespace
