@@ -133,6 +133,7 @@ std::string Client::WatchQuery(const WatchOptions& o) {
   AppendParam(query, "watch", "true");
   if (!o.resource_version.empty()) AppendParam(query, "resourceVersion", o.resource_version);
   if (o.allow_bookmarks) AppendParam(query, "allowWatchBookmarks", "true");
+  if (!o.label_selector.empty()) AppendParam(query, "labelSelector", o.label_selector);
   if (o.send_initial_events) {
     AppendParam(query, "sendInitialEvents", "true");
     AppendParam(query, "resourceVersionMatch", "NotOlderThan");

@@ -43,6 +43,7 @@ struct WatchOptions {
   std::string resource_version;
   int timeout_seconds = 0;  // server-side watch timeout; 0 = server default
   bool allow_bookmarks = true;
+  std::string label_selector;  // e.g. "snapshot.storage.kubernetes.io/managed-by=node-1"
   // Streaming list (WatchList): the stream starts with an ADDED event for every
   // object at least as new as `resource_version` ("" = a consistent read), ends
   // that part with a BOOKMARK marked by IsInitialEventsEnd, then goes on as a
