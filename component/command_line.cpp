@@ -13,7 +13,7 @@ std::string ProgramName(const std::vector<std::string>& args, std::string_view f
 
 std::optional<int> ParseCommandLine(const std::vector<std::string>& args, base::FlagSet& flags,
                                     const ProcessOptions& options, FeatureGates& gates,
-                                    std::ostream& out) {
+                                    std::ostream& out, BadFeatureGates bad_gates) {
   std::vector<std::string> flag_args;
   if (!args.empty()) flag_args.assign(args.begin() + 1, args.end());
   if (base::Status s = flags.Parse(flag_args); !s.ok()) return s.error().code;
@@ -23,6 +23,9 @@ std::optional<int> ParseCommandLine(const std::vector<std::string>& args, base::
   }
 
   if (base::Status s = gates.SetFromMap(options.feature_gates); !s.ok()) {
+    if (bad_gates == BadFeatureGates::kFatal) {
+      return FailFatally("Error while parsing feature gates: " + s.error().message);
+    }
     LOG_ERROR("failed to store flag gates")
         .With("err", s.error().message)
         .With("featureGates", FormatFeatureGates(options.feature_gates));

@@ -19,13 +19,22 @@ namespace component {
 // args[0], or `fallback` when there is none: how usage and --version name the program.
 std::string ProgramName(const std::vector<std::string>& args, std::string_view fallback);
 
+// How a binary reports feature gates it cannot set; upstream's binaries differ.
+enum class BadFeatureGates {
+  // external-attacher: error "failed to store flag gates" with the gates, exit 1.
+  kLogError,
+  // external-snapshotter: klog.Fatal("Error while parsing feature gates: <err>"), exit 255.
+  kFatal,
+};
+
 // `args` includes the program name; `flags` has every flag registered, the
 // process ones writing into `options`. Returns the exit code when the process
-// ends here (2: usage error, 0: --help or --version, 1: bad logging flags or
-// gates, logged), nullopt when it goes on. --version prints
-// "<program> <version>" to `out`.
+// ends here (2: usage error, 0: --help or --version, 1: bad logging flags,
+// 1 or 255 for bad gates as `bad_gates` says, logged), nullopt when it goes
+// on. --version prints "<program> <version>" to `out`.
 std::optional<int> ParseCommandLine(const std::vector<std::string>& args, base::FlagSet& flags,
                                     const ProcessOptions& options, FeatureGates& gates,
-                                    std::ostream& out);
+                                    std::ostream& out,
+                                    BadFeatureGates bad_gates = BadFeatureGates::kLogError);
 
 }  // namespace component

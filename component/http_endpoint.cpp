@@ -1,7 +1,5 @@
 #include "component/http_endpoint.h"
 
-#include "base/log.h"
-
 namespace component {
 
 std::string HttpAddress(const HttpEndpointOptions& options) {
@@ -15,24 +13,18 @@ base::Status CheckHttpEndpoint(const HttpEndpointOptions& options) {
   return base::Status::Ok();
 }
 
-bool HttpEndpoint::Start(const HttpEndpointOptions& options, metrics::Registry& registry) {
+base::Status HttpEndpoint::Start(const HttpEndpointOptions& options, metrics::Registry& registry) {
   const std::string address = HttpAddress(options);
-  if (address.empty()) return true;
+  if (address.empty()) return base::Status::Ok();
   base::Result<std::unique_ptr<metrics::HttpServer>> server = metrics::HttpServer::Start(address);
-  if (!server.ok()) {
-    LOG_ERROR("Failed to start HTTP server")
-        .With("err", server.error().message)
-        .With("address", address)
-        .With("metricsPath", options.metrics_path);
-    return false;
-  }
+  if (!server.ok()) return server.error();
   server_ = std::move(server).value();
   server_->Handle(options.metrics_path, [&registry] {
     return metrics::HttpResponse{200, registry.Expose(),
                                  "text/plain; version=0.0.4; charset=utf-8"};
   });
   serves_health_ = !options.http_endpoint.empty();
-  return true;
+  return base::Status::Ok();
 }
 
 void HttpEndpoint::ServeLeaderElectionHealth(std::function<base::Status()> check) {

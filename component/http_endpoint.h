@@ -27,9 +27,9 @@ base::Status CheckHttpEndpoint(const HttpEndpointOptions& options);
 
 class HttpEndpoint {
  public:
-  // Serves `registry` when an address is set (else does nothing). False when
-  // the server cannot listen, logged as "Failed to start HTTP server".
-  bool Start(const HttpEndpointOptions& options, metrics::Registry& registry);
+  // Serves `registry` when an address is set (else does nothing). The error
+  // when the server cannot listen; the binary logs it in its upstream's words.
+  base::Status Start(const HttpEndpointOptions& options, metrics::Registry& registry);
 
   // Serves /healthz/leader-election from `check` ("ok", or 500 with the
   // error), if the server runs on --http-endpoint.

@@ -9,14 +9,15 @@
 #include "attacher/names.h"
 #include "attacher/run_controller.h"
 #include "base/flags.h"
+#include "base/log.h"
 #include "cmd/csi-attacher/feature_gates.h"
-#include "cmd/csi-attacher/leader_identity.h"
 #include "cmd/csi-attacher/options.h"
 #include "component/command_line.h"
 #include "component/exit_codes.h"
 #include "component/http_endpoint.h"
 #include "component/kube_config.h"
 #include "component/leader_election.h"
+#include "component/leader_identity.h"
 #include "component/run_leading.h"
 #include "component/shutdown_signals.h"
 #include "component/sidecar_startup.h"
@@ -75,15 +76,24 @@ int Serve(const std::string& program, const Options& options, const component::F
   startup.metrics = attacher_metrics.CsiHook();
   startup.max_grpc_log_length = static_cast<int>(options.max_grpc_log_length);
   startup.probe_timeout = options.timeout;
-  startup.on_driver_named = [&](const std::string& driver_name) {
+  startup.on_driver_named = [&](const std::string& driver_name) -> std::optional<int> {
     attacher_metrics.SetDriverName(driver_name);
     // Upstream starts its HTTP server at this point.
-    return endpoint.Start(options, attacher_metrics.registry());
+    if (base::Status s = endpoint.Start(options, attacher_metrics.registry()); !s.ok()) {
+      LOG_ERROR("Failed to start HTTP server")
+          .With("err", s.error().message)
+          .With("address", component::HttpAddress(options))
+          .With("metricsPath", options.metrics_path);
+      return component::kExitFailure;
+    }
+    return std::nullopt;
   };
   const attacher::RunControllerOptions controller_options = ControllerOptionsFrom(options, gates);
   return component::RunSidecar(startup, env, [&](const component::CsiDriver& driver) {
-    component::Leadership leadership{attacher::LeaseNameFor(driver.name), LeaderElectionIdentity,
-                                     attacher_metrics.leader_election(), endpoint};
+    component::Leadership leadership{
+        attacher::LeaseNameFor(driver.name),
+        [] { return component::LeaderElectionIdentity("CSI_ATTACHER_LEADER_IDENTITY"); },
+        attacher_metrics.leader_election(), endpoint};
     auto run_controller = [&](std::stop_token stop) {
       attacher::RunController(controller_options, driver, **client, attacher_metrics, stop);
     };

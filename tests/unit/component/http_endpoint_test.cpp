@@ -1,4 +1,5 @@
-// The HTTP endpoint's flags: one address at most, metrics-address winning.
+// The HTTP endpoint's flags (one address at most, metrics-address winning)
+// and its start.
 #include "component/http_endpoint.h"
 
 #include <gtest/gtest.h>
@@ -18,6 +19,25 @@ TEST(CheckHttpEndpointTest, BothAddressesAreRejected) {
   options.metrics_address.clear();
   EXPECT_TRUE(CheckHttpEndpoint(options).ok());
   EXPECT_EQ(HttpAddress(options), ":8081");
+}
+
+TEST(HttpEndpointTest, NoAddressServesNothing) {
+  metrics::Registry registry;
+  HttpEndpoint endpoint;
+  EXPECT_TRUE(endpoint.Start(HttpEndpointOptions{}, registry).ok());
+}
+
+// The binary words the failure; the endpoint hands up why it cannot listen.
+TEST(HttpEndpointTest, AnAddressInUseIsAnError) {
+  auto taken = metrics::HttpServer::Start("127.0.0.1:0");
+  ASSERT_TRUE(taken.ok()) << taken.error().message;
+  HttpEndpointOptions options;
+  options.http_endpoint = "127.0.0.1:" + std::to_string((*taken)->port());
+  metrics::Registry registry;
+  HttpEndpoint endpoint;
+  base::Status s = endpoint.Start(options, registry);
+  ASSERT_FALSE(s.ok());
+  EXPECT_FALSE(s.error().message.empty());
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,8 +24,13 @@ namespace v1 = ::csi::v1;
 class SidecarStartupTest : public ::testing::Test {
  protected:
   SidecarStartupTest() {
-    driver_.get_plugin_info = [](auto*, const auto&, v1::GetPluginInfoResponse* r) {
+    driver_.get_plugin_info = [this](auto*, const auto&, v1::GetPluginInfoResponse* r) {
+      Record("name");
       r->set_name("fake.csi.example.com");
+      return grpc::Status::OK;
+    };
+    driver_.probe = [this](auto*, const auto&, auto*) {
+      Record("probe");
       return grpc::Status::OK;
     };
     driver_.get_plugin_capabilities = [this](auto*, const auto&, auto*) {
@@ -54,7 +60,7 @@ class SidecarStartupTest : public ::testing::Test {
     return steps_;
   }
 
-  csi::testing::LogCapture logs_;
+  csi::testing::LogCapture logs_{2};  // V(2): the driver's name
   csi::testing::FakeDriver driver_;
   SidecarStartup startup_;
   RunEnvironment env_;
@@ -62,22 +68,89 @@ class SidecarStartupTest : public ::testing::Test {
   std::vector<std::string> steps_;
 };
 
+// docs/attacher.md §1.4: probe, name, hook, capabilities, serve.
 TEST_F(SidecarStartupTest, ServeGetsTheNamedDriverAfterTheHookAndTheCapabilities) {
-  startup_.on_driver_named = [this](const std::string& name) {
+  startup_.on_driver_named = [this](const std::string& name) -> std::optional<int> {
     Record("named " + name);
-    return true;
+    return std::nullopt;
   };
   int code = RunSidecar(startup_, env_, Serve(7));
   EXPECT_EQ(code, 7);
-  EXPECT_THAT(steps(), ElementsAre("named fake.csi.example.com", "capabilities",
+  EXPECT_THAT(steps(), ElementsAre("probe", "name", "named fake.csi.example.com", "capabilities",
                                    "serve fake.csi.example.com"));
+  EXPECT_THAT(logs_.Grep("\"CSI driver name\" driver=\"fake.csi.example.com\""), SizeIs(1));
 }
 
-TEST_F(SidecarStartupTest, AFailedHookEndsStartUpWithExitOne) {
-  startup_.on_driver_named = [](const std::string&) { return false; };
+// docs/snapshots.md §3.2 steps 3-6: the name (and the hook that starts the
+// HTTP server) before the probe, and only the capabilities the sidecar reads.
+TEST_F(SidecarStartupTest, NameBeforeProbeRunsTheHookBeforeProbing) {
+  startup_.name_before_probe = true;
+  startup_.on_driver_named = [this](const std::string& name) -> std::optional<int> {
+    Record("named " + name);
+    return std::nullopt;
+  };
+  startup_.read_capabilities =
+      [this](csi::Connection& connection,
+             std::chrono::nanoseconds timeout) -> base::Result<csi::Capabilities> {
+    Record("own capabilities");
+    auto rpcs = csi::GetControllerRpcs(connection, timeout);
+    if (!rpcs.ok()) return rpcs.error();
+    return csi::Capabilities{.controller_rpcs = *rpcs};
+  };
+  driver_.controller_get_capabilities = [](auto*, const auto&,
+                                           v1::ControllerGetCapabilitiesResponse* r) {
+    r->add_capabilities()->mutable_rpc()->set_type(
+        v1::ControllerServiceCapability::RPC::CREATE_DELETE_SNAPSHOT);
+    return grpc::Status::OK;
+  };
+  std::optional<csi::Capabilities> served;
+  int code = RunSidecar(startup_, env_, [&](const CsiDriver& driver) {
+    served = driver.capabilities;
+    return 3;
+  });
+  EXPECT_EQ(code, 3);
+  EXPECT_THAT(steps(),
+              ElementsAre("name", "named fake.csi.example.com", "probe", "own capabilities"));
+  ASSERT_TRUE(served.has_value());
+  EXPECT_TRUE(served->Has(v1::ControllerServiceCapability::RPC::CREATE_DELETE_SNAPSHOT));
+}
+
+TEST_F(SidecarStartupTest, AHookExitCodeEndsStartUpWithIt) {
+  startup_.on_driver_named = [this](const std::string&) -> std::optional<int> {
+    Record("hook");
+    return 255;
+  };
+  int code = RunSidecar(startup_, env_, Serve(0));
+  EXPECT_EQ(code, 255);
+  EXPECT_THAT(steps(), ElementsAre("probe", "name", "hook"));
+}
+
+TEST_F(SidecarStartupTest, AHookExitCodeBeforeProbingSkipsTheProbe) {
+  startup_.name_before_probe = true;
+  startup_.on_driver_named = [](const std::string&) -> std::optional<int> { return 1; };
   int code = RunSidecar(startup_, env_, Serve(0));
   EXPECT_EQ(code, 1);
-  EXPECT_THAT(steps(), IsEmpty());
+  EXPECT_THAT(steps(), ElementsAre("name"));
+}
+
+// A sidecar words the failures and the name its own way.
+TEST_F(SidecarStartupTest, WordingReplacesTheAttachersLogLines) {
+  std::vector<std::string> said;
+  startup_.wording.failure = [&](StartupStep step, const base::Error& error) {
+    said.push_back((step == StartupStep::kProbe ? "probe: " : "other: ") + error.message);
+  };
+  startup_.wording.driver_named = [&](const std::string& name) { said.push_back("name " + name); };
+  startup_.name_before_probe = true;
+  driver_.probe = [](auto*, const auto&, auto*) {
+    return grpc::Status(grpc::StatusCode::UNIMPLEMENTED, "no probe");
+  };
+  int code = RunSidecar(startup_, env_, Serve(0));
+  EXPECT_EQ(code, 1);
+  ASSERT_THAT(said, SizeIs(2));
+  EXPECT_EQ(said[0], "name fake.csi.example.com");
+  EXPECT_THAT(said[1], ::testing::StartsWith("probe: CSI driver probe failed"));
+  EXPECT_THAT(logs_.Grep("Failed to probe"), IsEmpty());
+  EXPECT_THAT(logs_.Grep("\"CSI driver name\""), IsEmpty());
 }
 
 TEST_F(SidecarStartupTest, AFailedCapabilitiesCallIsLoggedAndExitsOne) {
@@ -86,7 +159,7 @@ TEST_F(SidecarStartupTest, AFailedCapabilitiesCallIsLoggedAndExitsOne) {
   };
   int code = RunSidecar(startup_, env_, Serve(0));
   EXPECT_EQ(code, 1);
-  EXPECT_THAT(steps(), IsEmpty());
+  EXPECT_THAT(steps(), ElementsAre("probe", "name"));
   EXPECT_THAT(logs_.Grep("\"Failed to get the CSI driver's capabilities\""), SizeIs(1));
 }
 
