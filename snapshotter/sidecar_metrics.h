@@ -1,0 +1,53 @@
+// SidecarMetrics: every metric the csi-snapshotter exposes (docs/snapshots.md
+// §3.7), in one registry served on --http-endpoint / --metrics-address:
+//   - csi_sidecar_operations_seconds (component/csi_operation_metrics.h),
+//     labelled with the driver's own name once GetPluginInfo has answered
+//     (§9.10; "unknown-driver" before), never with `migrated`;
+//   - workqueue_* for csi-snapshotter-content, present (at 0) from the start;
+//   - leader_election_master_status / leader_election_slowpath_total;
+//   - process_* (process_start_time_seconds ALPHA).
+// Upstream's Go runtime metrics have no C++ counterpart.
+//
+// Thread-safety: every method may be called from any thread. The object must
+// outlive the CSI connection using CsiHook() and the queue using
+// content_queue().
+#pragma once
+
+#include <string>
+
+#include "component/csi_operation_metrics.h"
+#include "component/leader_election_metrics.h"
+#include "component/workqueue_metrics.h"
+#include "metrics/registry.h"
+#include "snapshotter/content_controller.h"
+
+namespace snapshotter {
+
+class SidecarMetrics {
+ public:
+  SidecarMetrics();
+  SidecarMetrics(const SidecarMetrics&) = delete;
+  SidecarMetrics& operator=(const SidecarMetrics&) = delete;
+
+  metrics::Registry& registry() { return registry_; }
+
+  // For csi::ConnectOptions::metrics.
+  csi::MetricsHook CsiHook() { return operations_.Hook(); }
+  // The driver named itself (GetPluginInfo): later calls carry its name.
+  void SetDriverName(const std::string& name);
+
+  kube::WorkQueueMetrics& content_queue();
+  component::LeaderElectionMetrics leader_election() { return leader_election_; }
+
+  // The queue's scrape-time gauges, while the result lives (it must go
+  // before `controller`).
+  [[nodiscard]] component::ScrapeRegistrations WatchController(const ContentController& controller);
+
+ private:
+  metrics::Registry registry_;
+  component::CsiOperationMetrics operations_{registry_};
+  component::WorkQueueMetricFamilies queues_{registry_};
+  component::LeaderElectionMetrics leader_election_;
+};
+
+}  // namespace snapshotter
