@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "kube/api/names.h"
+
 namespace snapshotter {
 
 std::string SnapshotName(std::string_view prefix, std::string_view uid, int uuid_length) {
@@ -12,6 +14,12 @@ std::string SnapshotName(std::string_view prefix, std::string_view uid, int uuid
   std::erase(dashless, '-');
   dashless.resize(std::min(dashless.size(), static_cast<size_t>(uuid_length)));
   return name + dashless;
+}
+
+std::string LeaseNameFor(std::string_view driver) {
+  std::string name = "external-snapshotter-leader-" + std::string(driver);
+  std::replace(name.begin(), name.end(), '/', '-');
+  return kube::SanitizeName(name);
 }
 
 }  // namespace snapshotter

@@ -1,7 +1,7 @@
 // The strings a drop-in csi-snapshotter must read and write exactly as
-// upstream does (docs/snapshots.md §3.4-§3.6): annotation and finalizer
-// names on VolumeSnapshotContents, the reserved class parameter keys, and the
-// name of the snapshot CreateSnapshot is asked for.
+// upstream does (docs/snapshots.md §3.1, §3.2, §3.4-§3.6): annotation, label
+// and finalizer names on VolumeSnapshotContents, the reserved class parameter
+// keys, the name of the snapshot CreateSnapshot is asked for, and the Lease.
 #pragma once
 
 #include <array>
@@ -61,5 +61,14 @@ inline constexpr std::string_view kVolumeSnapshotContentNameKey =
 // panics on a UID shorter than that, the whole dashless UID is kept
 // (--snapshot-name-uuid-length itself is checked at start-up, §9.9).
 std::string SnapshotName(std::string_view prefix, std::string_view uid, int uuid_length);
+
+// Under --node-deployment the sidecar sees only the contents carrying this
+// label with its node's name; the controller sets it (§3.1).
+inline constexpr std::string_view kManagedByLabel = "snapshot.storage.kubernetes.io/managed-by";
+
+// The Lease replicas of one driver's sidecar compete for (§3.2 step 8):
+// "external-snapshotter-leader-<driver with '/' as '-'>", sanitized as a
+// whole (kube::SanitizeName).
+std::string LeaseNameFor(std::string_view driver);
 
 }  // namespace snapshotter
