@@ -1,0 +1,62 @@
+#include "cmd/csi-snapshotter/options.h"
+
+#include "cmd/csi-snapshotter/feature_gates.h"
+
+namespace csisnapshotter {
+
+void RegisterFlags(base::FlagSet& flags, Options& o) {
+  component::RegisterSidecarFlags(flags, o, component::FeatureGates(KnownFeatureSpecs()));
+  flags.Duration("resync-period", &o.resync_period, o.resync_period,
+                 "How often every cached object is handed to the controller again.");
+  flags.String("snapshot-name-prefix", &o.snapshot_name_prefix, o.snapshot_name_prefix,
+               "Prefix of the name CreateSnapshot is asked for: <prefix>-<VolumeSnapshot UID>.");
+  flags.Int("snapshot-name-uuid-length", &o.snapshot_name_uuid_length, o.snapshot_name_uuid_length,
+            "Characters of the VolumeSnapshot UID, without its dashes, kept in the snapshot "
+            "name (0 to 32); -1 keeps the whole UID with its dashes.");
+  flags.Int("worker-threads", &o.worker_threads, o.worker_threads,
+            "Number of workers syncing VolumeSnapshotContents.");
+  flags.Duration("timeout", &o.timeout, o.timeout,
+                 "Deadline of each call to the CSI driver: start-up calls, each readiness probe "
+                 "and each snapshot operation.");
+  flags.Bool("extra-create-metadata", &o.extra_create_metadata, o.extra_create_metadata,
+             "Add the VolumeSnapshot's name and namespace and the VolumeSnapshotContent's name "
+             "to the parameters of CreateSnapshot.");
+  flags.Duration("retry-interval-start", &o.retry_interval_start, o.retry_interval_start,
+                 "Delay before the first retry of a failed snapshot creation or deletion; it "
+                 "doubles with each further failure, up to retry-interval-max. Also the first "
+                 "interval at which a snapshot that is not ready yet is checked again.");
+  flags.Duration("retry-interval-max", &o.retry_interval_max, o.retry_interval_max,
+                 "Longest delay between retries of a failed snapshot creation or deletion.");
+  flags.Bool("node-deployment", &o.node_deployment, o.node_deployment,
+             "Run next to a CSI driver on every node and handle only the "
+             "VolumeSnapshotContents labelled as managed by this node (env NODE_NAME). "
+             "Excludes leader-election.");
+  flags.String("groupsnapshot-name-prefix", &o.groupsnapshot_name_prefix,
+               o.groupsnapshot_name_prefix,
+               "Prefix of the name CreateVolumeGroupSnapshot is asked for.");
+  flags.Int("groupsnapshot-name-uuid-length", &o.groupsnapshot_name_uuid_length,
+            o.groupsnapshot_name_uuid_length,
+            "Characters of the VolumeGroupSnapshot UID kept in the group snapshot name; -1 "
+            "keeps the whole UID.");
+}
+
+base::Status CheckNodeDeployment(const Options& options) {
+  if (options.node_deployment && options.leader_election) {
+    return base::Error("Leader election cannot happen when node-deployment is set to true");
+  }
+  return base::Status::Ok();
+}
+
+base::Status CheckSnapshotName(const Options& options) {
+  if (options.snapshot_name_prefix.empty()) {
+    return base::Error("Snapshot name prefix cannot be of length 0");
+  }
+  const int64_t length = options.snapshot_name_uuid_length;
+  if (length < -1 || length > 32) {
+    return base::Error("Option -snapshot-name-uuid-length must be between -1 and 32, not " +
+                       std::to_string(length));
+  }
+  return base::Status::Ok();
+}
+
+}  // namespace csisnapshotter

@@ -1,0 +1,204 @@
+#include "cmd/csi-snapshotter/run.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <memory>
+#include <optional>
+
+#include "base/duration.h"
+#include "base/flags.h"
+#include "base/log.h"
+#include "base/strconv.h"
+#include "cmd/csi-snapshotter/feature_gates.h"
+#include "cmd/csi-snapshotter/options.h"
+#include "component/command_line.h"
+#include "component/exit_codes.h"
+#include "component/http_endpoint.h"
+#include "component/kube_config.h"
+#include "component/leader_election.h"
+#include "component/leader_identity.h"
+#include "component/run_leading.h"
+#include "component/shutdown_signals.h"
+#include "component/sidecar_startup.h"
+#include "kube/client/client.h"
+#include "snapshotter/names.h"
+#include "snapshotter/run_sidecar.h"
+#include "snapshotter/sidecar_metrics.h"
+#include "snapshotter/startup_checks.h"
+
+namespace csisnapshotter {
+namespace {
+
+using component::Fail;
+using component::StartupStep;
+
+std::chrono::milliseconds Millis(std::chrono::nanoseconds d) {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(d);
+}
+
+snapshotter::RunSidecarOptions SidecarOptionsFrom(const Options& options, std::string node_name) {
+  snapshotter::RunSidecarOptions out;
+  out.timeout = options.timeout;
+  out.snapshot_name_prefix = options.snapshot_name_prefix;
+  out.snapshot_name_uuid_length = static_cast<int>(options.snapshot_name_uuid_length);
+  out.extra_create_metadata = options.extra_create_metadata;
+  // Upstream starts no worker for a count below one; neither does a pool of 0.
+  out.controller.worker_threads =
+      static_cast<uint32_t>(std::max<int64_t>(options.worker_threads, 0));
+  out.controller.retry_interval_start = Millis(options.retry_interval_start);
+  out.controller.retry_interval_max = Millis(options.retry_interval_max);
+  out.controller.resync_period = Millis(options.resync_period);
+  out.node_name = std::move(node_name);
+  return out;
+}
+
+// The CSI start-up's failures in upstream's words (docs/snapshots.md §3.2).
+void LogStartupFailure(StartupStep step, const base::Error& error) {
+  switch (step) {
+    case StartupStep::kConnect:
+      LOG_ERROR("error connecting to CSI driver: " + error.message);
+      return;
+    case StartupStep::kDriverName:
+      LOG_ERROR("error getting CSI driver name: " + error.message);
+      return;
+    case StartupStep::kProbe:
+      LOG_ERROR("error waiting for CSI driver to be ready: " + error.message);
+      return;
+    case StartupStep::kCapabilities:
+      LOG_ERROR("error determining if driver supports create/delete snapshot operations: " +
+                error.message);
+      return;
+  }
+}
+
+// §3.2 step 4: upstream serves HTTP once the driver has named itself, and a
+// listen failure is fatal.
+std::optional<int> StartHttpEndpoint(const Options& options, component::HttpEndpoint& endpoint,
+                                     metrics::Registry& registry) {
+  const std::string address = component::HttpAddress(options);
+  if (address.empty()) return std::nullopt;
+  LOG_INFO("ServeMux listening at " + base::GoQuote(address));
+  if (base::Status s = endpoint.Start(options, registry); !s.ok()) {
+    return component::FailFatally(fmt::format(
+        "Failed to start HTTP server at specified address ({}) and metrics path ({}): {}",
+        base::GoQuote(address), base::GoQuote(options.metrics_path), s.error().message));
+  }
+  return std::nullopt;
+}
+
+void LogSidecarOptions(const Options& options, const std::string& driver_name) {
+  LOG_V(2, fmt::format("Start NewCSISnapshotSideCarController with snapshotter [{}] kubeconfig "
+                       "[{}] csiTimeout [{}] csiAddress [{}] resyncPeriod [{}] snapshotNamePrefix "
+                       "[{}] snapshotNameUUIDLength [{}]",
+                       driver_name, options.kubeconfig, base::FormatDuration(options.timeout),
+                       options.csi_address, base::FormatDuration(options.resync_period),
+                       options.snapshot_name_prefix, options.snapshot_name_uuid_length));
+}
+
+// Everything after the checks that need no API server: the clients, the
+// driver, then the sidecar until `env.stop`.
+int Serve(const std::string& program, const Options& options, const component::FeatureGates& gates,
+          const RunEnvironment& env) {
+  base::Result<kube::RestConfig> config = component::LoadKubeConfig(options, program);
+  if (!config.ok()) return Fail(config.error().message);
+  if (base::Status s = component::ApplyRateLimits(options, *config); !s.ok()) {
+    return Fail(s.error().message);
+  }
+  // Leader election gets a client of its own (own QPS limiter), as upstream.
+  const kube::RestConfig leader_election_config = *config;
+  base::Result<std::unique_ptr<kube::Client>> client = kube::Client::Create(std::move(*config));
+  if (!client.ok()) return Fail(client.error().message);
+
+  std::string node_name;
+  if (options.node_deployment) {
+    if (const char* node = std::getenv("NODE_NAME"); node && *node) node_name = node;
+    if (node_name.empty()) {
+      return component::FailFatally(
+          "The NODE_NAME environment variable must be set when using --enable-node-deployment.");
+    }
+  }
+  if (!component::CheckHttpEndpoint(options).ok()) {
+    return Fail("only one of `--metrics-address` and `--http-endpoint` can be set.");
+  }
+  // Upstream finds bad lease durations only when it starts electing; a
+  // configuration error is better reported before the driver is waited for.
+  if (base::Status s = component::CheckLeaderElection(options); !s.ok()) {
+    return Fail("Failed to initialize leader election", s.error());
+  }
+
+  // Before the connection, whose metrics hook records into it.
+  snapshotter::SidecarMetrics sidecar_metrics;
+  component::HttpEndpoint endpoint;
+  component::SidecarStartup startup;
+  startup.csi_address = options.csi_address;
+  startup.metrics = sidecar_metrics.CsiHook();
+  startup.probe_timeout = options.timeout;
+  startup.identity_timeout = options.timeout;
+  startup.name_before_probe = true;
+  startup.read_capabilities = snapshotter::ReadControllerCapabilities;
+  startup.wording.failure = LogStartupFailure;
+  startup.wording.driver_named = [](const std::string& driver_name) {
+    LOG_V(2, "CSI driver name: " + base::GoQuote(driver_name));
+  };
+  startup.on_driver_named = [&](const std::string& driver_name) {
+    sidecar_metrics.SetDriverName(driver_name);
+    return StartHttpEndpoint(options, endpoint, sidecar_metrics.registry());
+  };
+  const snapshotter::RunSidecarOptions sidecar_options =
+      SidecarOptionsFrom(options, std::move(node_name));
+  return component::RunSidecar(startup, env, [&](const component::CsiDriver& driver) {
+    if (!snapshotter::CheckSnapshotSupport(driver)) return component::kExitFailure;
+    LogSidecarOptions(options, driver.name);
+    if (std::optional<int> exit =
+            snapshotter::StartGroupSnapshots({.enabled = gates.Enabled(kCSIVolumeGroupSnapshot),
+                                              .name_prefix = options.groupsnapshot_name_prefix,
+                                              .timeout = options.timeout},
+                                             **client, driver)) {
+      return *exit;
+    }
+    component::Leadership leadership{
+        snapshotter::LeaseNameFor(driver.name),
+        [] { return component::LeaderElectionIdentity("CSI_SNAPSHOTTER_LEADER_IDENTITY"); },
+        sidecar_metrics.leader_election(), endpoint};
+    auto run_sidecar = [&](std::stop_token stop) {
+      snapshotter::RunSidecar(sidecar_options, driver, **client, sidecar_metrics, stop);
+    };
+    return component::RunLeading(options, leader_election_config, std::move(leadership),
+                                 run_sidecar, env.stop.get_token());
+  });
+}
+
+}  // namespace
+
+int Run(const std::vector<std::string>& args, RunEnvironment env) {
+  Options options;
+  base::FlagSet flags(component::ProgramName(args, "csi-snapshotter"), env.err);
+  RegisterFlags(flags, options);
+  component::FeatureGates gates(KnownFeatureSpecs());
+  if (std::optional<int> exit = component::ParseCommandLine(args, flags, options, gates, *env.out,
+                                                            component::BadFeatureGates::kFatal)) {
+    return *exit;
+  }
+  if (base::Status s = CheckNodeDeployment(options); !s.ok()) return Fail(s.error().message);
+  // Upstream checks the prefix only after the driver answered; a flag error
+  // is better reported before waiting for a driver.
+  if (base::Status s = CheckSnapshotName(options); !s.ok()) return Fail(s.error().message);
+  // Before Serve starts any thread, so that they all inherit the blocked mask.
+  std::optional<component::ShutdownSignals> signals;
+  if (env.handle_signals) signals.emplace(env.stop);
+  return Serve(flags.program(), options, gates, env);
+}
+
+int Run(int argc, const char* const* argv) {
+  RunEnvironment env;
+  // Test hook only: integration tests cannot write /dev/termination-log.
+  if (const char* path = std::getenv("CSI_SNAPSHOTTER_TERMINATION_LOG"); path && *path) {
+    env.termination_log_path = path;
+  }
+  return Run(std::vector<std::string>(argv, argv + argc), std::move(env));
+}
+
+}  // namespace csisnapshotter

@@ -1,0 +1,35 @@
+// RunSidecar: the last step of start-up (docs/snapshots.md §3.2 step 9).
+// Builds the caches, the Kubernetes and CSI sides of the CsiContentHandler,
+// its Warning Events (source "csi-snapshotter <driver>") and the
+// ContentController; runs them until `stop` and returns once they have
+// stopped, with in-flight CSI calls finished (§9.8). The queue reports to
+// `sidecar_metrics` while it runs.
+#pragma once
+
+#include <chrono>
+#include <stop_token>
+#include <string>
+
+#include "component/sidecar_startup.h"
+#include "kube/client/client.h"
+#include "snapshotter/content_controller.h"
+#include "snapshotter/sidecar_metrics.h"
+
+namespace snapshotter {
+
+// What the snapshotter's flags decide (docs/snapshots.md §3.1).
+struct RunSidecarOptions {
+  std::chrono::nanoseconds timeout{std::chrono::minutes(1)};  // each snapshot operation
+  std::string snapshot_name_prefix = "snapshot";
+  int snapshot_name_uuid_length = -1;
+  bool extra_create_metadata = false;
+  ContentControllerOptions controller;
+  // With --node-deployment, this node's name: only the contents labelled as
+  // managed by it are watched (kManagedByLabel). Empty: all contents.
+  std::string node_name;
+};
+
+void RunSidecar(const RunSidecarOptions& options, const component::CsiDriver& driver,
+                kube::Client& client, SidecarMetrics& sidecar_metrics, std::stop_token stop);
+
+}  // namespace snapshotter
