@@ -79,6 +79,16 @@ std::vector<std::string> ApiServerArgs(const std::string& binary, const std::str
   return args;
 }
 
+// deploy/kubernetes/rbac.yaml (or `manifest`) for default/csi-attacher.
+ServiceAccountIdentity AttacherIdentity(const std::string& manifest) {
+  return {.rbac_manifest = manifest.empty() ? kDefaultRbacManifest : manifest,
+          .ns = "default",
+          .name = "csi-attacher",
+          // One rule per binding: the ClusterRoleBinding's and the RoleBinding's.
+          .probe_paths = {"/apis/storage.k8s.io/v1/volumeattachments?limit=1",
+                          "/apis/coordination.k8s.io/v1/namespaces/default/leases?limit=1"}};
+}
+
 }  // namespace
 
 base::Result<std::unique_ptr<ControlPlane>> ControlPlane::Start(ControlPlaneOptions options) {
@@ -132,18 +142,9 @@ base::Status ControlPlane::Setup() {
   if (auto status = StartApiServerOnFreePort(); !status.ok()) return status;
   LOG_INFO("Started kube-apiserver").With("url", server_url_).With("seconds", SecondsSince(step));
 
-  // The apiserver creates it shortly after /readyz passes.
-  if (auto status =
-          WaitFor(kApiServer, "namespace default to exist", *apiserver_, kSetupStepTimeout,
-                  [&] { return Get(*admin_, "/api/v1/namespaces/default"); });
-      !status.ok()) {
-    return status;
-  }
-  if (auto status = ApplyRbac(); !status.ok()) return status;
-  auto attacher = ServiceAccountKubeconfig("default", "csi-attacher");
+  auto attacher = AddServiceAccount(AttacherIdentity(options_.rbac_manifest));
   if (!attacher.ok()) return attacher.error();
   attacher_kubeconfig_ = *attacher;
-  if (auto status = WaitForAttacherRbac(); !status.ok()) return status;
   for (const std::string& dir : options_.crd_dirs) {
     if (auto status = InstallCrds(dir); !status.ok()) return status;
   }
@@ -226,12 +227,36 @@ base::Status ControlPlane::LaunchApiServer() {
                  });
 }
 
-base::Status ControlPlane::ApplyRbac() {
-  const std::string path =
-      options_.rbac_manifest.empty() ? kDefaultRbacManifest : options_.rbac_manifest;
-  auto manifest = base::ReadFile(path);
+base::Result<std::string> ControlPlane::AddServiceAccount(const ServiceAccountIdentity& identity) {
+  const std::string account = identity.ns + "/" + identity.name;
+  // The apiserver creates its namespaces shortly after /readyz passes.
+  if (auto status = WaitFor(kApiServer, "namespace " + identity.ns + " to exist", *apiserver_,
+                            kSetupStepTimeout,
+                            [&] { return Get(*admin_, "/api/v1/namespaces/" + identity.ns); });
+      !status.ok()) {
+    return status.error();
+  }
+  auto manifest = base::ReadFile(identity.rbac_manifest);
   if (!manifest.ok()) return manifest.error().Wrap("RBAC manifest");
-  return ApplyManifest(*admin_, *manifest, path);
+  if (auto status = ApplyManifest(*admin_, *manifest, identity.rbac_manifest); !status.ok()) {
+    return status.error();
+  }
+  auto kubeconfig = ServiceAccountKubeconfig(identity.ns, identity.name);
+  if (!kubeconfig.ok()) return kubeconfig.error();
+  auto as_account = SetupClient(kube::LoadKubeconfig(*kubeconfig));
+  if (!as_account.ok()) return as_account.error().Wrap(account + " client");
+  if (auto status = WaitFor(kApiServer, "the RBAC rules of " + account + " to take effect",
+                            *apiserver_, kSetupStepTimeout,
+                            [&]() -> base::Status {
+                              for (const std::string& path : identity.probe_paths) {
+                                if (auto s = Get(**as_account, path); !s.ok()) return s;
+                              }
+                              return {};
+                            });
+      !status.ok()) {
+    return status.error();
+  }
+  return kubeconfig;
 }
 
 base::Result<std::string> ControlPlane::ServiceAccountKubeconfig(const std::string& ns,
@@ -274,23 +299,6 @@ base::Status ControlPlane::InstallCrds(const std::string& dir) {
       .With("count", names->size())
       .With("seconds", SecondsSince(start));
   return {};
-}
-
-// RBAC objects reach the authorizer through its informers a moment after they
-// are created; callers get a cluster where the attacher's rules already hold.
-base::Status ControlPlane::WaitForAttacherRbac() {
-  auto attacher = SetupClient(AttacherConfig());
-  if (!attacher.ok()) return attacher.error().Wrap("attacher client");
-  return WaitFor(
-      kApiServer, "the csi-attacher RBAC rules to take effect", *apiserver_, kSetupStepTimeout,
-      [&]() -> base::Status {
-        // One check per binding: the ClusterRoleBinding and the RoleBinding.
-        if (auto status = Get(**attacher, "/apis/storage.k8s.io/v1/volumeattachments?limit=1");
-            !status.ok()) {
-          return status;
-        }
-        return Get(**attacher, "/apis/coordination.k8s.io/v1/namespaces/default/leases?limit=1");
-      });
 }
 
 base::Status ControlPlane::StopApiServer() {

@@ -7,8 +7,8 @@
 // admin's (static token, group system:masters) and the attacher's (a real
 // ServiceAccount token for default/csi-attacher from the TokenRequest API).
 // CustomResourceDefinitions come only on request (ControlPlaneOptions::crd_dirs
-// or InstallCrds), and kubeconfigs for other ServiceAccounts from
-// ServiceAccountKubeconfig.
+// or InstallCrds), other components' identities from AddServiceAccount, and
+// kubeconfigs for other ServiceAccounts from ServiceAccountKubeconfig.
 // A failure says which peer failed, after how long, with the tail of its log.
 // Both processes die with the thread that started them (see Process), and
 // Stop() or the destructor ends them, apiserver first.
@@ -47,6 +47,17 @@ struct ControlPlaneOptions {
   std::vector<std::string> crd_dirs = {};
 };
 
+// A component's identity (see ControlPlane::AddServiceAccount): the RBAC
+// manifest that creates ServiceAccount ns/name with its roles and bindings,
+// and API paths a GET of which succeeds as that account once the manifest's
+// rules are in effect (one per binding, each a rule of the bound role).
+struct ServiceAccountIdentity {
+  std::string rbac_manifest;
+  std::string ns;
+  std::string name;
+  std::vector<std::string> probe_paths;
+};
+
 class ControlPlane {
  public:
   static base::Result<std::unique_ptr<ControlPlane>> Start(ControlPlaneOptions options = {});
@@ -74,6 +85,11 @@ class ControlPlane {
   // Creates the CRDs of every *.yaml in `dir` and waits until each is
   // Established (custom_resources.h).
   base::Status InstallCrds(const std::string& dir);
+
+  // Waits for namespace ns to exist, applies the identity's RBAC manifest and
+  // returns ServiceAccountKubeconfig(ns, name) once every probe path answers
+  // to it (RBAC objects reach the authorizer a moment after they are created).
+  base::Result<std::string> AddServiceAccount(const ServiceAccountIdentity& identity);
 
   // A kubeconfig at <work_dir>/<ns>-<name>.kubeconfig for ServiceAccount
   // ns/name (which must exist), with a day-long token from the TokenRequest
@@ -104,8 +120,6 @@ class ControlPlane {
   base::Status WriteCredentials();
   base::Status StartApiServerOnFreePort();
   base::Status LaunchApiServer();
-  base::Status ApplyRbac();
-  base::Status WaitForAttacherRbac();
 
   ControlPlaneOptions options_;
   std::string work_dir_;
