@@ -53,17 +53,17 @@ void ExpectAccepted(kube::Client& admin, const Sample& sample) {
 
 TEST_F(SnapshotTest, SampleSidecarDeploymentIsAcceptedByTheApiServer) {
   ExpectAccepted(*admin_, {.manifest = "csi-snapshotter/setup-csi-snapshotter.yaml",
-                           .ns = kSidecarNamespace,
+                           .ns = kSnapshotterNamespace,
                            .name = "csi-snapshotter",
-                           .service_account = kSidecarAccount,
+                           .service_account = kSnapshotterAccount,
                            .args = {"--csi-address=$(ADDRESS)", "--leader-election=true"}});
 }
 
 TEST_F(SnapshotTest, SampleControllerDeploymentIsAcceptedByTheApiServer) {
   ExpectAccepted(*admin_, {.manifest = "snapshot-controller/setup-snapshot-controller.yaml",
-                           .ns = kControllerNamespace,
+                           .ns = kSnapshotControllerNamespace,
                            .name = "snapshot-controller",
-                           .service_account = kControllerAccount,
+                           .service_account = kSnapshotControllerAccount,
                            .args = {"--leader-election=true"}});
 }
 

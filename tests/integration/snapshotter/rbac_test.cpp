@@ -58,7 +58,7 @@ const std::vector<Rule> kSidecarRules = {
     {kGroupSnapshot, "volumegroupsnapshotcontents/status", kAnyNamespace, {"update", "patch"}},
     {kCoordination,
      "leases",
-     kSidecarNamespace,
+     kSnapshotterNamespace,
      {"get", "watch", "list", "delete", "update", "create"}},
 };
 
@@ -90,7 +90,7 @@ const std::vector<Rule> kControllerRules = {
     {kGroupSnapshot, "volumegroupsnapshots/status", kAnyNamespace, {"update", "patch"}},
     {kCoordination,
      "leases",
-     kControllerNamespace,
+     kSnapshotControllerNamespace,
      {"get", "watch", "list", "delete", "update", "create"}},
 };
 
@@ -99,7 +99,7 @@ const std::vector<Rule> kControllerRules = {
 std::vector<Target> Targets() {
   std::vector<Target> targets;
   auto add_namespaced = [&](const std::string& group, const std::string& resource) {
-    for (const char* ns : {kSidecarNamespace, kControllerNamespace}) {
+    for (const char* ns : {kSnapshotterNamespace, kSnapshotControllerNamespace}) {
       targets.push_back({group, resource, ns});
     }
   };
@@ -187,11 +187,12 @@ kube::VolumeSnapshotContent Content(const std::string& name) {
 }
 
 TEST_F(SnapshotTest, SidecarServiceAccountMayDoExactlyWhatUpstreamRulesGrant) {
-  ExpectExactly(*admin_, kSidecarNamespace, kSidecarAccount, kSidecarRules);
+  ExpectExactly(*admin_, kSnapshotterNamespace, kSnapshotterAccount, kSidecarRules);
 }
 
 TEST_F(SnapshotTest, ControllerServiceAccountMayDoExactlyWhatUpstreamRulesGrant) {
-  ExpectExactly(*admin_, kControllerNamespace, kControllerAccount, kControllerRules);
+  ExpectExactly(*admin_, kSnapshotControllerNamespace, kSnapshotControllerAccount,
+                kControllerRules);
 }
 
 TEST_F(SnapshotTest, SidecarIdentityPatchesContentStatusButCannotCreateOrDeleteContents) {

@@ -8,8 +8,8 @@
 
 #include "base/file.h"
 #include "csi/proto/csi.grpc.pb.h"
-#include "tests/support/manifest.h"
 #include "tests/support/peer_binaries.h"
+#include "tests/support/snapshot_service_accounts.h"
 #include "tests/support/test_objects.h"
 
 namespace snapshot_it {
@@ -17,10 +17,6 @@ namespace {
 
 using namespace std::chrono_literals;
 
-constexpr char kSidecarRbac[] =
-    CSI_ATTACHER_SOURCE_DIR "/deploy/kubernetes/csi-snapshotter/rbac-csi-snapshotter.yaml";
-constexpr char kControllerRbac[] =
-    CSI_ATTACHER_SOURCE_DIR "/deploy/kubernetes/snapshot-controller/rbac-snapshot-controller.yaml";
 constexpr int kLogTailLines = 60;
 
 // A peer from the environment or tools/peers/build.sh (its output in
@@ -29,29 +25,6 @@ base::Result<std::string> FindSnapshotPeer(std::string_view variable, std::strin
   const std::string log =
       (std::filesystem::temp_directory_path() / "integration-snapshotter-peers.log").string();
   return testsupport::FindPeer(variable, peer, log);
-}
-
-base::Status ApplyManifestFile(kube::Client& client, const std::string& path) {
-  auto yaml = base::ReadFile(path);
-  if (!yaml.ok()) return yaml.error();
-  return testsupport::ApplyManifest(client, *yaml, path);
-}
-
-// Polls `probe` until it passes or `timeout` passes; returns the last error.
-base::Status Poll(std::chrono::seconds timeout, const std::function<base::Status()>& probe) {
-  base::Status last;
-  for (auto deadline = std::chrono::steady_clock::now() + timeout;
-       std::chrono::steady_clock::now() < deadline; std::this_thread::sleep_for(250ms)) {
-    last = probe();
-    if (last.ok()) return last;
-  }
-  return last;
-}
-
-base::Status Get(kube::Client& client, const std::string& path) {
-  auto body = client.Request("GET", path);
-  if (!body.ok()) return body.error().Wrap("GET " + path);
-  return {};
 }
 
 bool AwaitSocket(const std::string& path, testsupport::Process& process) {
@@ -79,43 +52,12 @@ void SnapshotTest::SetUpTestSuite() {
   admin_ = ClientFor(plane_->admin_kubeconfig()).release();
   ASSERT_NE(admin_, nullptr);
 
-  // The apiserver creates kube-system shortly after it is ready.
-  auto kube_system = Poll(30s, [] { return Get(*admin_, "/api/v1/namespaces/kube-system"); });
-  ASSERT_TRUE(kube_system.ok()) << kube_system.error().message;
-  for (const char* manifest : {kSidecarRbac, kControllerRbac}) {
-    auto applied = ApplyManifestFile(*admin_, manifest);
-    ASSERT_TRUE(applied.ok()) << applied.error().message;
-  }
-  auto sidecar = plane_->ServiceAccountKubeconfig(kSidecarNamespace, kSidecarAccount);
+  auto sidecar = plane_->AddServiceAccount(testsupport::SnapshotterIdentity());
   ASSERT_TRUE(sidecar.ok()) << sidecar.error().message;
   sidecar_kubeconfig_ = *sidecar;
-  auto controller = plane_->ServiceAccountKubeconfig(kControllerNamespace, kControllerAccount);
+  auto controller = plane_->AddServiceAccount(testsupport::SnapshotControllerIdentity());
   ASSERT_TRUE(controller.ok()) << controller.error().message;
   controller_kubeconfig_ = *controller;
-
-  // RBAC objects reach the authorizer a moment after they are created: wait
-  // until both bindings of each account are in effect.
-  auto as_sidecar = ClientFor(sidecar_kubeconfig_);
-  auto as_controller = ClientFor(controller_kubeconfig_);
-  ASSERT_TRUE(as_sidecar && as_controller);
-  auto effective = Poll(30s, [&]() -> base::Status {
-    for (auto& [client, ns] : {std::pair{as_sidecar.get(), kSidecarNamespace},
-                               std::pair{as_controller.get(), kControllerNamespace}}) {
-      if (auto s = Get(*client, "/apis/snapshot.storage.k8s.io/v1/volumesnapshotcontents?limit=1");
-          !s.ok()) {
-        return s;
-      }
-      if (auto s = Get(*client, fmt::format("/apis/coordination.k8s.io/v1/namespaces/{}/leases"
-                                            "?limit=1",
-                                            ns));
-          !s.ok()) {
-        return s;
-      }
-    }
-    return {};
-  });
-  ASSERT_TRUE(effective.ok()) << "RBAC of the manifests not in effect: "
-                              << effective.error().message;
   suite_ready_ = true;
 }
 

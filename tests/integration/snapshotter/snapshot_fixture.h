@@ -30,16 +30,17 @@
 #include "kube/client/client.h"
 #include "tests/support/control_plane.h"
 #include "tests/support/process.h"
+#include "tests/support/snapshot_service_accounts.h"
 
 namespace snapshot_it {
 
 inline constexpr std::chrono::seconds kAwaitTimeout{120};
 
 // The ServiceAccounts of the RBAC manifests.
-inline constexpr char kSidecarNamespace[] = "default";
-inline constexpr char kSidecarAccount[] = "csi-snapshotter";
-inline constexpr char kControllerNamespace[] = "kube-system";
-inline constexpr char kControllerAccount[] = "snapshot-controller";
+using testsupport::kSnapshotControllerAccount;
+using testsupport::kSnapshotControllerNamespace;
+using testsupport::kSnapshotterAccount;
+using testsupport::kSnapshotterNamespace;
 
 // A csi-snapshotter binary the pair tests run: its name in test names, and
 // where the binary is (the error says why it cannot be found).

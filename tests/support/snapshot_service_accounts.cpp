@@ -1,0 +1,33 @@
+#include "tests/support/snapshot_service_accounts.h"
+
+#include <fmt/format.h>
+
+namespace testsupport {
+namespace {
+
+std::string LeasesIn(const char* ns) {
+  return fmt::format("/apis/coordination.k8s.io/v1/namespaces/{}/leases?limit=1", ns);
+}
+
+}  // namespace
+
+// A ClusterRole is one object, so one of its rules answering shows all of
+// them in effect; the RoleBinding's rule is the leader-election Leases.
+ServiceAccountIdentity SnapshotterIdentity() {
+  return {.rbac_manifest = CSI_ATTACHER_SOURCE_DIR
+          "/deploy/kubernetes/csi-snapshotter/rbac-csi-snapshotter.yaml",
+          .ns = kSnapshotterNamespace,
+          .name = kSnapshotterAccount,
+          .probe_paths = {"/api/v1/events?limit=1", LeasesIn(kSnapshotterNamespace)}};
+}
+
+ServiceAccountIdentity SnapshotControllerIdentity() {
+  return {
+      .rbac_manifest = CSI_ATTACHER_SOURCE_DIR
+      "/deploy/kubernetes/snapshot-controller/rbac-snapshot-controller.yaml",
+      .ns = kSnapshotControllerNamespace,
+      .name = kSnapshotControllerAccount,
+      .probe_paths = {"/api/v1/persistentvolumes?limit=1", LeasesIn(kSnapshotControllerNamespace)}};
+}
+
+}  // namespace testsupport
