@@ -2,24 +2,30 @@
 // RBAC and the attacher's identity) for shell scripts such as the demo and the
 // benchmarks, so they run the very launcher the C++ tests use.
 //
-//   local-control-plane --dir DIR
+//   local-control-plane --dir DIR [--crds CRD_DIR]...
 //
-// Keeps its files in DIR (created if missing, kept afterwards), writes DIR/env
-// with shell-sourceable SERVER, ADMIN_KUBECONFIG, ATTACHER_KUBECONFIG and
-// CA_FILE lines, prints "ready" on stdout, then runs until SIGTERM or SIGINT
-// and stops both peers. A failed start prints the error on stderr and exits 1;
-// bad usage exits 2. Peer binaries come from $ETCD_BIN / $KUBE_APISERVER_BIN or
-// tools/peers/build.sh.
+// Keeps its files in DIR (created if missing, kept afterwards), installs the
+// CRDs of every --crds directory (e.g. $SNAPSHOT_CRDS_DIR), sets up the
+// snapshot stack's ServiceAccounts (tests/support/snapshot_service_accounts.h),
+// writes DIR/env with shell-sourceable SERVER, ADMIN_KUBECONFIG,
+// ATTACHER_KUBECONFIG, SNAPSHOTTER_KUBECONFIG, SNAPSHOT_CONTROLLER_KUBECONFIG
+// and CA_FILE lines, prints "ready" on stdout, then runs until SIGTERM or
+// SIGINT and stops both peers. A failed start prints the error on stderr and
+// exits 1; bad usage exits 2. Peer binaries come from $ETCD_BIN /
+// $KUBE_APISERVER_BIN or tools/peers/build.sh.
 #include <signal.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include "tests/support/control_plane.h"
 #include "tests/support/files.h"
+#include "tests/support/snapshot_service_accounts.h"
 
 namespace {
 
@@ -36,11 +42,26 @@ std::string ShellQuote(std::string_view value) {
   return quoted + "'";
 }
 
-std::string EnvFile(const testsupport::ControlPlane& plane) {
+struct SnapshotKubeconfigs {
+  std::string snapshotter;
+  std::string snapshot_controller;
+};
+
+base::Result<SnapshotKubeconfigs> AddSnapshotServiceAccounts(testsupport::ControlPlane& plane) {
+  auto snapshotter = plane.AddServiceAccount(testsupport::SnapshotterIdentity());
+  if (!snapshotter.ok()) return snapshotter.error();
+  auto controller = plane.AddServiceAccount(testsupport::SnapshotControllerIdentity());
+  if (!controller.ok()) return controller.error();
+  return SnapshotKubeconfigs{.snapshotter = *snapshotter, .snapshot_controller = *controller};
+}
+
+std::string EnvFile(const testsupport::ControlPlane& plane, const SnapshotKubeconfigs& snapshot) {
   const std::pair<const char*, std::string> entries[] = {
       {"SERVER", plane.server_url()},
       {"ADMIN_KUBECONFIG", plane.admin_kubeconfig()},
       {"ATTACHER_KUBECONFIG", plane.attacher_kubeconfig()},
+      {"SNAPSHOTTER_KUBECONFIG", snapshot.snapshotter},
+      {"SNAPSHOT_CONTROLLER_KUBECONFIG", snapshot.snapshot_controller},
       {"CA_FILE", plane.ca_file()},
   };
   std::string env;
@@ -50,7 +71,7 @@ std::string EnvFile(const testsupport::ControlPlane& plane) {
 }
 
 int Usage() {
-  std::fprintf(stderr, "usage: local-control-plane --dir DIR\n");
+  std::fprintf(stderr, "usage: local-control-plane --dir DIR [--crds CRD_DIR]...\n");
   return 2;
 }
 
@@ -66,28 +87,42 @@ int main(int argc, char** argv) {
   pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
 
   std::string dir;
+  std::vector<std::string> crd_dirs;
   for (int i = 1; i < argc; ++i) {
     std::string_view arg = argv[i];
     if (arg == "--dir" && i + 1 < argc) {
       dir = argv[++i];
     } else if (arg.starts_with("--dir=")) {
       dir = arg.substr(6);
+    } else if (arg == "--crds" && i + 1 < argc) {
+      crd_dirs.emplace_back(argv[++i]);
+    } else if (arg.starts_with("--crds=")) {
+      crd_dirs.emplace_back(arg.substr(7));
     } else {
       return Usage();
     }
   }
-  if (dir.empty()) return Usage();
+  if (dir.empty() || std::find(crd_dirs.begin(), crd_dirs.end(), "") != crd_dirs.end()) {
+    return Usage();
+  }
 
   // A script polling for DIR/env must not pick up a previous run's.
   std::error_code ignored;
   std::filesystem::remove(dir + "/env", ignored);
-  auto plane = testsupport::ControlPlane::Start({.work_dir = dir, .keep_work_dir = true});
+  auto plane = testsupport::ControlPlane::Start(
+      {.work_dir = dir, .keep_work_dir = true, .crd_dirs = crd_dirs});
   if (!plane.ok()) {
     std::fprintf(stderr, "local-control-plane: %s\n", plane.error().message.c_str());
     return 1;
   }
+  auto snapshot = AddSnapshotServiceAccounts(**plane);
+  if (!snapshot.ok()) {
+    std::fprintf(stderr, "local-control-plane: %s\n", snapshot.error().message.c_str());
+    return 1;
+  }
   const std::string env_file = (*plane)->work_dir() + "/env";
-  if (auto status = testsupport::WriteFile(env_file, EnvFile(**plane), 0644); !status.ok()) {
+  if (auto status = testsupport::WriteFile(env_file, EnvFile(**plane, *snapshot), 0644);
+      !status.ok()) {
     std::fprintf(stderr, "local-control-plane: %s\n", status.error().message.c_str());
     return 1;
   }
