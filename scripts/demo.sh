@@ -3,8 +3,12 @@
 # control plane (etcd + kube-apiserver with RBAC and real TLS), the CSI mock
 # driver (Kubernetes' e2e mock, attach-capable) and our csi-attacher running as
 # its RBAC-limited ServiceAccount; creates volumes, PVs, a CSINode and
-# VolumeAttachments, shows them attach, deletes them and shows the detach, then
-# stops everything. Logs stay in $DEMO_DIR (printed at the end).
+# VolumeAttachments, shows them attach, deletes them and shows the detach; then
+# runs upstream's snapshot-controller and our csi-snapshotter (each as its own
+# ServiceAccount) on the same control plane and driver, takes a VolumeSnapshot
+# of a bound PVC, shows it ready, deletes it and shows the driver's
+# DeleteSnapshot; then stops everything. Logs stay in $DEMO_DIR (printed at the
+# end).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 export CCACHE_BASEDIR=$PWD CCACHE_NOHASHDIR=true
@@ -22,20 +26,20 @@ cleanup() {
   for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
   for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
   echo
-  echo "Everything stopped. Logs: $DEMO_DIR (attacher.log, csi-driver.log, cp/*.log)"
+  echo "Everything stopped. Logs: $DEMO_DIR (attacher.log, snapshotter.log, snapshot-controller.log, csi-driver.log, cp/*.log)"
 }
 trap cleanup EXIT
 
 say "Installing packages and building (cached after the first run)"
 scripts/install-deps.sh
-PEERS=$(tools/peers/build.sh etcd kube csi-mock)
-eval "$(grep -E '^[A-Z_]+_BIN=' <<<"$PEERS")"
+PEERS=$(tools/peers/build.sh etcd kube csi-mock snapshot crds)
+eval "$(grep -E '^[A-Z_]+_(BIN|DIR)=' <<<"$PEERS")"
 export ETCD_BIN KUBE_APISERVER_BIN
 cmake --preset default >/dev/null
-cmake --build --preset default --target csi-attacher local-control-plane
+cmake --build --preset default --target csi-attacher csi-snapshotter local-control-plane
 
 say "Starting etcd + kube-apiserver"
-build/default/local-control-plane --dir "$DEMO_DIR/cp" >"$DEMO_DIR/control-plane.out" 2>&1 &
+build/default/local-control-plane --dir "$DEMO_DIR/cp" --crds "$SNAPSHOT_CRDS_DIR" >"$DEMO_DIR/control-plane.out" 2>&1 &
 PIDS+=($!)
 for _ in $(seq 1 240); do
   grep -q '^ready' "$DEMO_DIR/control-plane.out" 2>/dev/null && break
@@ -130,4 +134,65 @@ echo "  $left demo PersistentVolumes left"
 
 say "What the attacher logged (last lines)"
 tail -n 8 "$DEMO_DIR/attacher.log"
+
+# await SECONDS LOG COMMAND...: polls COMMAND until it succeeds; after SECONDS
+# the demo fails, pointing at LOG.
+await() {
+  local seconds=$1 log=$2 deadline=$((SECONDS + $1))
+  shift 2
+  until "$@"; do
+    [ "$SECONDS" -lt "$deadline" ] || { echo "gave up after ${seconds}s waiting for: $*; see $log"; exit 1; }
+    sleep 0.5
+  done
+}
+
+say "Starting upstream snapshot-controller (kube-system/snapshot-controller) and our csi-snapshotter (default/csi-snapshotter)"
+"$UPSTREAM_SNAPSHOT_CONTROLLER_BIN" --kubeconfig "$SNAPSHOT_CONTROLLER_KUBECONFIG" -v=2 \
+  >"$DEMO_DIR/snapshot-controller.log" 2>&1 &
+PIDS+=($!)
+build/default/cmd/csi-snapshotter/csi-snapshotter --kubeconfig "$SNAPSHOTTER_KUBECONFIG" \
+  --csi-address "$DEMO_DIR/csi.sock" -v=2 >"$DEMO_DIR/snapshotter.log" 2>&1 &
+PIDS+=($!)
+
+SNAP_VOLUME=4  # the first created volume; its PV above is gone, the volume is not
+say "Creating a PVC bound to a PV of volume $SNAP_VOLUME, a VolumeSnapshotClass and a VolumeSnapshot"
+PVC_UID=$(kapi POST /api/v1/namespaces/default/persistentvolumeclaims \
+  '{"apiVersion":"v1","kind":"PersistentVolumeClaim","metadata":{"name":"demo-pvc"},"spec":{"accessModes":["ReadWriteOnce"],"resources":{"requests":{"storage":"1Gi"}},"storageClassName":"","volumeName":"demo-snap-pv"}}' |
+  jq -r .metadata.uid)
+kapi POST /api/v1/persistentvolumes \
+  "{\"apiVersion\":\"v1\",\"kind\":\"PersistentVolume\",\"metadata\":{\"name\":\"demo-snap-pv\"},\"spec\":{\"capacity\":{\"storage\":\"1Gi\"},\"accessModes\":[\"ReadWriteOnce\"],\"persistentVolumeReclaimPolicy\":\"Retain\",\"claimRef\":{\"namespace\":\"default\",\"name\":\"demo-pvc\",\"uid\":\"$PVC_UID\"},\"csi\":{\"driver\":\"$DRIVER\",\"volumeHandle\":\"$SNAP_VOLUME\"}}}" >/dev/null
+# No kube-controller-manager runs: the binding's status is ours to write.
+for path in /api/v1/persistentvolumes/demo-snap-pv /api/v1/namespaces/default/persistentvolumeclaims/demo-pvc; do
+  kapi PATCH "$path/status" '{"status":{"phase":"Bound"}}' application/merge-patch+json >/dev/null
+done
+kapi POST /apis/snapshot.storage.k8s.io/v1/volumesnapshotclasses \
+  "{\"apiVersion\":\"snapshot.storage.k8s.io/v1\",\"kind\":\"VolumeSnapshotClass\",\"metadata\":{\"name\":\"demo-snapclass\"},\"driver\":\"$DRIVER\",\"deletionPolicy\":\"Delete\"}" >/dev/null
+kapi POST /apis/snapshot.storage.k8s.io/v1/namespaces/default/volumesnapshots \
+  '{"apiVersion":"snapshot.storage.k8s.io/v1","kind":"VolumeSnapshot","metadata":{"name":"demo-snapshot"},"spec":{"volumeSnapshotClassName":"demo-snapclass","source":{"persistentVolumeClaimName":"demo-pvc"}}}' >/dev/null
+echo "  demo-pvc <-> demo-snap-pv (volume $SNAP_VOLUME), phase $(kapi GET /api/v1/namespaces/default/persistentvolumeclaims/demo-pvc | jq -r .status.phase)"
+echo "  demo-snapshot of demo-pvc, class demo-snapclass (driver $DRIVER, deletionPolicy Delete)"
+
+SNAPSHOT_PATH=/apis/snapshot.storage.k8s.io/v1/namespaces/default/volumesnapshots/demo-snapshot
+snapshot_ready() { [ "$(kapi GET "$SNAPSHOT_PATH" | jq -r '.status.readyToUse // false')" = true ]; }
+say "Waiting for the snapshot to become readyToUse"
+await 120 "$DEMO_DIR/snapshotter.log and $DEMO_DIR/snapshot-controller.log" snapshot_ready
+CONTENT=$(kapi GET "$SNAPSHOT_PATH" | jq -r .status.boundVolumeSnapshotContentName)
+CONTENT_PATH=/apis/snapshot.storage.k8s.io/v1/volumesnapshotcontents/$CONTENT
+kapi GET "$SNAPSHOT_PATH" | jq -r '"  demo-snapshot  readyToUse=\(.status.readyToUse)  restoreSize=\(.status.restoreSize)  creationTime=\(.status.creationTime)\n  content=\(.status.boundVolumeSnapshotContentName)"'
+kapi GET "$CONTENT_PATH" | jq -r '"  \(.metadata.name)  snapshotHandle=\(.status.snapshotHandle)  restoreSize=\(.status.restoreSize)  finalizers=\(.metadata.finalizers // [] | join(","))"'
+
+gone() { [ "$(kapi GET "$1" 2>/dev/null | jq -r .code)" = 404 ]; }
+driver_deleted_snapshot() { grep -q 'csi-mock call /csi.v1.Controller/DeleteSnapshot: OK' "$DEMO_DIR/csi-driver.log"; }
+say "Deleting the VolumeSnapshot: the controller deletes its content, the snapshotter the driver's snapshot"
+kapi DELETE "$SNAPSHOT_PATH" >/dev/null
+await 120 "$DEMO_DIR/snapshot-controller.log" gone "$SNAPSHOT_PATH"
+echo "  demo-snapshot gone"
+await 120 "$DEMO_DIR/snapshotter.log" gone "$CONTENT_PATH"
+echo "  $CONTENT gone"
+await 120 "$DEMO_DIR/csi-driver.log" driver_deleted_snapshot
+echo "  the driver's snapshot calls:"
+grep -o 'csi-mock call /csi.v1.Controller/[A-Za-z]*Snapshot: [A-Za-z]*' "$DEMO_DIR/csi-driver.log" | sort | uniq -c | sed 's/^ */    /'
+
+say "What the snapshotter logged (last lines)"
+tail -n 8 "$DEMO_DIR/snapshotter.log"
 say "Demo finished"
