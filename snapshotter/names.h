@@ -34,14 +34,20 @@ inline constexpr std::string_view kContentFinalizer =
 // Class parameters under this prefix are the sidecars' own and never reach
 // the driver, except the extra create metadata keys below.
 inline constexpr std::string_view kReservedParameterPrefix = "csi.storage.k8s.io/";
+// The Secret of CreateSnapshot and DeleteSnapshot; the controller resolves
+// these templates into the deletion-secret annotations (§3.5).
+inline constexpr std::string_view kSnapshotterSecretNameKey =
+    "csi.storage.k8s.io/snapshotter-secret-name";
+inline constexpr std::string_view kSnapshotterSecretNamespaceKey =
+    "csi.storage.k8s.io/snapshotter-secret-namespace";
 inline constexpr std::string_view kListSecretNameKey =
     "csi.storage.k8s.io/snapshotter-list-secret-name";
 inline constexpr std::string_view kListSecretNamespaceKey =
     "csi.storage.k8s.io/snapshotter-list-secret-namespace";
 // The reserved keys upstream knows: dropped from the parameters (§3.4 create step 4).
 inline constexpr std::array<std::string_view, 8> kKnownReservedParameterKeys = {
-    "csi.storage.k8s.io/snapshotter-secret-name",
-    "csi.storage.k8s.io/snapshotter-secret-namespace",
+    kSnapshotterSecretNameKey,
+    kSnapshotterSecretNamespaceKey,
     kListSecretNameKey,
     kListSecretNamespaceKey,
     "csi.storage.k8s.io/group-snapshotter-secret-name",

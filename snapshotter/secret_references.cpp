@@ -1,5 +1,6 @@
 #include "snapshotter/secret_references.h"
 
+#include <map>
 #include <set>
 #include <string>
 
@@ -12,11 +13,14 @@ namespace {
 
 using Ref = std::optional<kube::SecretReference>;
 
-// Go's os.Expand with one known variable: ${name} or $name is replaced by
-// `value` when name is `known`, else recorded in `missing`. "$" before
-// nothing, or before a character that starts no name, stays; "${}" and an
-// unclosed "${" are dropped, as os.Expand does.
-std::string Expand(std::string_view text, std::string_view known, std::string_view value,
+// A template's tokens and their values.
+using Variables = std::map<std::string_view, std::string_view>;
+
+// Go's os.Expand: ${name} or $name is replaced by its value in `variables`,
+// else recorded in `missing` (and replaced by nothing). "$" before nothing,
+// or before a character that starts no name, stays; "${}" and an unclosed
+// "${" are dropped, as os.Expand does.
+std::string Expand(std::string_view text, const Variables& variables,
                    std::set<std::string>& missing) {
   auto is_special = [](char c) {
     return std::string_view("*#$@!?-0123456789").find(c) != std::string_view::npos;
@@ -53,8 +57,8 @@ std::string Expand(std::string_view text, std::string_view known, std::string_vi
       if (name.empty()) out += '$';  // no name follows: the '$' stays
     }
     if (!name.empty()) {
-      if (name == known) {
-        out += value;
+      if (auto value = variables.find(name); value != variables.end()) {
+        out += value->second;
       } else {
         missing.emplace(name);
       }
@@ -74,9 +78,9 @@ std::string InvalidTokens(const std::set<std::string>& missing) {
   return "invalid tokens: [" + list + "]";
 }
 
-base::Result<std::string> Resolve(std::string_view template_text, std::string_view content_name) {
+base::Result<std::string> Resolve(std::string_view template_text, const Variables& variables) {
   std::set<std::string> missing;
-  std::string resolved = Expand(template_text, "volumesnapshotcontent.name", content_name, missing);
+  std::string resolved = Expand(template_text, variables, missing);
   if (!missing.empty()) {
     return base::Error("error resolving value " + base::GoQuote(template_text) + ": " +
                        InvalidTokens(missing));
@@ -92,6 +96,60 @@ base::Error InvalidName(std::string_view template_text, std::string_view resolve
   }
   return base::Error(base::GoQuote(template_text) + " is not a valid " + std::string(what) +
                      " name");
+}
+
+// The pair of class parameters naming one Secret, and what upstream's error
+// texts call that Secret.
+struct SecretTemplateKeys {
+  std::string_view name_key;
+  std::string_view namespace_key;
+  std::string_view what;
+};
+constexpr SecretTemplateKeys kSnapshotterSecretKeys = {
+    kSnapshotterSecretNameKey, kSnapshotterSecretNamespaceKey, "Snapshotter"};
+constexpr SecretTemplateKeys kListSecretKeys = {kListSecretNameKey, kListSecretNamespaceKey,
+                                                "SnapshotterList"};
+
+// The Secret named by the templates under `keys` (§3.5). The namespace may
+// use the content's name and the VolumeSnapshot's namespace, the name also
+// the VolumeSnapshot's name; without a VolumeSnapshot only the content's name
+// is known.
+base::Result<Ref> SecretReferenceOf(const SecretTemplateKeys& keys,
+                                    const kube::StringMap& parameters,
+                                    std::string_view content_name,
+                                    const kube::VolumeSnapshot* snapshot) {
+  auto name = parameters.find(keys.name_key);
+  auto ns = parameters.find(keys.namespace_key);
+  bool has_name = name != parameters.end();
+  const std::string failed = "failed to get name and namespace template from params: ";
+  if (has_name != (ns != parameters.end())) {
+    return base::Error(failed + "either name and namespace for " + std::string(keys.what) +
+                       " secrets specified, Both must be specified");
+  }
+  if (!has_name) return Ref();
+  if (name->second.empty() || ns->second.empty()) {
+    return base::Error(failed + std::string(keys.what) +
+                       " secrets specified in parameters but value of either namespace or name "
+                       "is empty");
+  }
+
+  Variables variables = {{"volumesnapshotcontent.name", content_name}};
+  if (snapshot != nullptr) {
+    variables.emplace("volumesnapshot.namespace", snapshot->metadata.namespace_);
+  }
+  auto resolved_ns = Resolve(ns->second, variables);
+  if (!resolved_ns.ok()) return resolved_ns.error();
+  if (!kube::IsDns1123Label(*resolved_ns))
+    return InvalidName(ns->second, *resolved_ns, "namespace");
+  // Only the Secret's name may depend on the VolumeSnapshot's name, which its
+  // user chooses: the namespace stays under the cluster admin's control.
+  if (snapshot != nullptr) variables.emplace("volumesnapshot.name", snapshot->metadata.name);
+  auto resolved_name = Resolve(name->second, variables);
+  if (!resolved_name.ok()) return resolved_name.error();
+  if (!kube::IsDns1123Subdomain(*resolved_name)) {
+    return InvalidName(name->second, *resolved_name, "secret");
+  }
+  return Ref(kube::SecretReference{.name = *resolved_name, .namespace_ = *resolved_ns});
 }
 
 }  // namespace
@@ -110,31 +168,13 @@ base::Result<Ref> DeletionSecretOf(const kube::VolumeSnapshotContent& content) {
 }
 
 base::Result<Ref> ListSecretOf(const kube::StringMap& parameters, std::string_view content_name) {
-  auto name = parameters.find(kListSecretNameKey);
-  auto ns = parameters.find(kListSecretNamespaceKey);
-  bool has_name = name != parameters.end();
-  if (has_name != (ns != parameters.end())) {
-    return base::Error(
-        "failed to get name and namespace template from params: either name and namespace for "
-        "SnapshotterList secrets specified, Both must be specified");
-  }
-  if (!has_name) return Ref();
-  if (name->second.empty() || ns->second.empty()) {
-    return base::Error(
-        "failed to get name and namespace template from params: SnapshotterList secrets specified "
-        "in parameters but value of either namespace or name is empty");
-  }
+  return SecretReferenceOf(kListSecretKeys, parameters, content_name, nullptr);
+}
 
-  auto resolved_ns = Resolve(ns->second, content_name);
-  if (!resolved_ns.ok()) return resolved_ns.error();
-  if (!kube::IsDns1123Label(*resolved_ns))
-    return InvalidName(ns->second, *resolved_ns, "namespace");
-  auto resolved_name = Resolve(name->second, content_name);
-  if (!resolved_name.ok()) return resolved_name.error();
-  if (!kube::IsDns1123Subdomain(*resolved_name)) {
-    return InvalidName(name->second, *resolved_name, "secret");
-  }
-  return Ref(kube::SecretReference{.name = *resolved_name, .namespace_ = *resolved_ns});
+base::Result<Ref> SnapshotterSecretOf(const kube::StringMap& parameters,
+                                      std::string_view content_name,
+                                      const kube::VolumeSnapshot& snapshot) {
+  return SecretReferenceOf(kSnapshotterSecretKeys, parameters, content_name, &snapshot);
 }
 
 }  // namespace snapshotter

@@ -1,7 +1,7 @@
 // Which Secret holds the credentials of a CSI call (docs/snapshots.md §3.4
-// create step 2, §3.5, §3.6). Only references are resolved here; the handler
-// reads the Secret. Error texts are upstream's, because they end up in
-// status.error and Events.
+// create step 2, §3.5, §3.6, §4.3 createSnapshotContent). Only references
+// are resolved here; the sidecar's handler reads the Secret. Error texts are upstream's, because
+// they end up in status.error and Events.
 #pragma once
 
 #include <optional>
@@ -9,6 +9,7 @@
 
 #include "base/result.h"
 #include "kube/api/core/v1/volume_sources.h"
+#include "kube/api/snapshot/v1/volume_snapshot.h"
 #include "kube/api/snapshot/v1/volume_snapshot_content.h"
 #include "kube/api/string_map.h"
 
@@ -28,5 +29,14 @@ base::Result<std::optional<kube::SecretReference>> DeletionSecretOf(
 // subdomain.
 base::Result<std::optional<kube::SecretReference>> ListSecretOf(const kube::StringMap& parameters,
                                                                 std::string_view content_name);
+
+// The Secret of CreateSnapshot and DeleteSnapshot as the controller resolves
+// it for a new content, from the class parameters
+// csi.storage.k8s.io/snapshotter-secret-name/-namespace: the same rules as
+// ListSecretOf, with two more tokens, ${volumesnapshot.namespace} (in both)
+// and ${volumesnapshot.name} (in the name only).
+base::Result<std::optional<kube::SecretReference>> SnapshotterSecretOf(
+    const kube::StringMap& parameters, std::string_view content_name,
+    const kube::VolumeSnapshot& snapshot);
 
 }  // namespace snapshotter
