@@ -3,6 +3,7 @@
 #include <memory>
 
 #include "base/duration.h"
+#include "base/quantity.h"
 #include "base/strconv.h"
 
 namespace base {
@@ -35,53 +36,11 @@ class VModuleValue final : public FlagValue {
   std::vector<VModuleItem>* target_;
 };
 
-constexpr const char* kQuantityFormatError =
-    "quantities must match the regular expression "
-    "'^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
-
-bool IsDigit(char c) { return c >= '0' && c <= '9'; }
-
-// The syntax of a Kubernetes resource.Quantity: a signed decimal number, then
-// a binary (Ki..Ei), decimal (n u m "" k M G T P E) or exponent (e3) suffix.
-// Sets *zero when the amount is zero, the only thing validation looks at.
-Status ParseQuantity(std::string_view s, bool* zero) {
-  if (s.empty()) return Error(kQuantityFormatError);
-  size_t i = (s[0] == '+' || s[0] == '-') ? 1 : 0;
-  *zero = true;
-  bool saw_dot = false;
-  for (; i < s.size() && (IsDigit(s[i]) || (s[i] == '.' && !saw_dot)); ++i) {
-    saw_dot = saw_dot || s[i] == '.';
-    *zero = *zero && (s[i] == '0' || s[i] == '.');
-  }
-  std::string_view suffix = s.substr(i);
-  size_t letters = suffix.find_first_not_of("eEinumkKMGTP");
-  std::string_view exponent = letters == std::string_view::npos ? "" : suffix.substr(letters);
-  if (!exponent.empty() && (exponent[0] == '+' || exponent[0] == '-')) exponent.remove_prefix(1);
-  for (char c : exponent) {
-    if (!IsDigit(c)) return Error(kQuantityFormatError);
-  }
-  static constexpr std::string_view kSuffixes[] = {"",  "n", "u",  "m",  "k",  "M",  "G",  "T",
-                                                   "P", "E", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei"};
-  for (std::string_view known : kSuffixes) {
-    if (suffix == known) return Status::Ok();
-  }
-  // A decimal exponent: e or E, an optional sign, digits.
-  if (suffix.size() >= 2 && (suffix[0] == 'e' || suffix[0] == 'E')) {
-    std::string_view digits = suffix.substr(1);
-    if (digits[0] == '+' || digits[0] == '-') digits.remove_prefix(1);
-    if (!digits.empty() && digits.find_first_not_of("0123456789") == std::string_view::npos) {
-      return Status::Ok();
-    }
-  }
-  return Error("unable to parse quantity's suffix");
-}
-
 class QuantityValue final : public FlagValue {
  public:
   explicit QuantityValue(std::string* target) : target_(target) {}
   Status Set(std::string_view text) override {
-    bool zero;
-    if (Status s = ParseQuantity(text, &zero); !s.ok()) return s;
+    if (Result<bool> zero = QuantityIsZero(text); !zero.ok()) return zero.error();
     *target_ = std::string(text);
     return Status::Ok();
   }
@@ -93,8 +52,8 @@ class QuantityValue final : public FlagValue {
 };
 
 bool IsNonZeroQuantity(const std::string& quantity) {
-  bool zero = true;
-  return ParseQuantity(quantity, &zero).ok() && !zero;
+  Result<bool> zero = QuantityIsZero(quantity);
+  return zero.ok() && !*zero;
 }
 
 }  // namespace
