@@ -30,8 +30,11 @@ bool Expect(std::string_view text, size_t& pos, std::string_view chars) {
 }  // namespace
 
 std::string FormatMetaTime(std::chrono::system_clock::time_point time) {
+  // Whole seconds rounded down, as Go's time formatting does before 1970 too
+  // (to_time_t alone would round towards 1970).
+  auto seconds = std::chrono::floor<std::chrono::seconds>(time);
   return fmt::format("{:%Y-%m-%dT%H:%M:%SZ}",
-                     fmt::gmtime(std::chrono::system_clock::to_time_t(time)));
+                     fmt::gmtime(std::chrono::system_clock::to_time_t(seconds)));
 }
 
 std::string FormatMicroTime(std::chrono::system_clock::time_point time) {

@@ -44,13 +44,14 @@ struct VolumeSnapshotSpec {
   }
 };
 
+// Members default to {} so designated initialisers may name only some.
 struct VolumeSnapshotStatus {
-  std::optional<std::string> bound_volume_snapshot_content_name;
-  std::optional<std::string> creation_time;  // RFC 3339
-  std::optional<bool> ready_to_use;
-  std::optional<std::string> restore_size;  // a resource quantity, e.g. "1Gi"
-  std::optional<VolumeSnapshotError> error;
-  std::optional<std::string> volume_group_snapshot_name;
+  std::optional<std::string> bound_volume_snapshot_content_name = {};
+  std::optional<std::string> creation_time = {};  // RFC 3339
+  std::optional<bool> ready_to_use = {};
+  std::optional<std::string> restore_size = {};  // a resource quantity, e.g. "1Gi"
+  std::optional<VolumeSnapshotError> error = {};
+  std::optional<std::string> volume_group_snapshot_name = {};
 
   bool operator==(const VolumeSnapshotStatus&) const = default;
 

@@ -1,0 +1,94 @@
+#include "snapshotter/snapshot_status.h"
+
+#include <chrono>
+
+#include "base/quantity.h"
+#include "kube/api/meta_time.h"
+
+namespace snapshotter {
+namespace {
+
+// metav1.Time of time.Unix(0, nanoseconds): UTC, whole seconds.
+std::string CreationTimeOf(int64_t nanoseconds) {
+  return kube::FormatMetaTime(std::chrono::system_clock::time_point(
+      std::chrono::duration_cast<std::chrono::system_clock::duration>(
+          std::chrono::nanoseconds(nanoseconds))));
+}
+
+bool IsZeroQuantity(const std::string& quantity) {
+  base::Result<bool> zero = base::QuantityIsZero(quantity);
+  return zero.ok() && *zero;
+}
+
+// Which error the snapshot keeps. Upstream replaces the snapshot's error when
+// both carry a time (it compares the addresses of the times, which always
+// differ), so only an error without a time survives a timed one.
+std::optional<kube::VolumeSnapshotError> ErrorAfter(
+    const std::optional<kube::VolumeSnapshotError>& current,
+    const std::optional<kube::VolumeSnapshotError>& from_content) {
+  if (!from_content || !current) return from_content;
+  if (current->time && from_content->time) return from_content;
+  return current;
+}
+
+bool IsCreated(const std::optional<kube::VolumeSnapshotStatus>& status) {
+  return status && status->creation_time;
+}
+
+bool IsReady(const std::optional<kube::VolumeSnapshotStatus>& status) {
+  return status && status->ready_to_use.value_or(false);
+}
+
+}  // namespace
+
+std::optional<SnapshotStatusChange> SnapshotStatusFromContent(
+    const kube::VolumeSnapshot& snapshot, const kube::VolumeSnapshotContent& content,
+    std::string_view group_snapshot_name) {
+  const kube::VolumeSnapshotContentStatus facts =
+      content.status.value_or(kube::VolumeSnapshotContentStatus{});
+  const bool ready = facts.ready_to_use.value_or(false);
+
+  kube::VolumeSnapshotStatus status;
+  if (!snapshot.status) {
+    status.bound_volume_snapshot_content_name = content.metadata.name;
+    status.ready_to_use = ready;
+    if (facts.creation_time) status.creation_time = CreationTimeOf(*facts.creation_time);
+    if (facts.restore_size) status.restore_size = base::FormatBinarySIQuantity(*facts.restore_size);
+    status.error = facts.error;
+    if (!group_snapshot_name.empty()) status.volume_group_snapshot_name = group_snapshot_name;
+  } else {
+    status = *snapshot.status;
+    if (!status.bound_volume_snapshot_content_name) {
+      status.bound_volume_snapshot_content_name = content.metadata.name;
+    }
+    if (!status.creation_time && facts.creation_time) {
+      status.creation_time = CreationTimeOf(*facts.creation_time);
+    }
+    if (status.ready_to_use != ready) {
+      status.ready_to_use = ready;
+      if (ready) status.error.reset();
+    }
+    if (facts.restore_size && (!status.restore_size ||
+                               (IsZeroQuantity(*status.restore_size) && *facts.restore_size > 0))) {
+      status.restore_size = base::FormatBinarySIQuantity(*facts.restore_size);
+    }
+    status.error = ErrorAfter(status.error, facts.error);
+    if (!status.volume_group_snapshot_name && !group_snapshot_name.empty()) {
+      status.volume_group_snapshot_name = group_snapshot_name;
+    }
+    if (status == *snapshot.status) return std::nullopt;
+  }
+
+  SnapshotStatusChange change{.status = std::move(status), .events = {}};
+  const std::string key = snapshot.metadata.namespace_ + "/" + snapshot.metadata.name;
+  if (!IsCreated(snapshot.status) && IsCreated(change.status)) {
+    change.events.push_back(
+        {"SnapshotCreated", "Snapshot " + key + " was successfully created by the CSI driver."});
+  }
+  if (!IsReady(snapshot.status) && IsReady(change.status)) {
+    change.events.push_back({"SnapshotReady", "Snapshot " + key + " is ready to use."});
+  }
+  return change;
+}
+
+}  // namespace snapshotter
