@@ -1,0 +1,54 @@
+#include "snapshotter/dynamic_content.h"
+
+#include <variant>
+
+#include "base/strconv.h"
+#include "snapshotter/names.h"
+#include "snapshotter/secret_references.h"
+
+namespace snapshotter {
+
+std::string DynamicContentNameFor(const kube::VolumeSnapshot& snapshot) {
+  return "snapcontent-" + snapshot.metadata.uid;
+}
+
+base::Error CreateInputError(const kube::VolumeSnapshot& snapshot, const base::Error& error) {
+  return base::Error("failed to get input parameters to create snapshot " + snapshot.metadata.name +
+                     ": " + base::GoQuote(error.message));
+}
+
+base::Result<kube::VolumeSnapshotContent> DynamicContentFor(
+    const kube::VolumeSnapshot& snapshot, const kube::VolumeSnapshotClass& snapshot_class,
+    const kube::PersistentVolume& volume, const DynamicContentOptions& options) {
+  const std::string name = DynamicContentNameFor(snapshot);
+  // Upstream resolves the Secret before it looks at the PV's source.
+  auto secret = SnapshotterSecretOf(snapshot_class.parameters, name, snapshot);
+  if (!secret.ok()) return CreateInputError(snapshot, secret.error());
+  const auto* csi = std::get_if<kube::CSIPersistentVolumeSource>(&volume.spec.source);
+  if (csi == nullptr) {
+    return base::Error("cannot find CSI PersistentVolumeSource for volume " + volume.metadata.name);
+  }
+
+  kube::VolumeSnapshotContent content;
+  content.metadata.name = name;
+  content.spec.volume_snapshot_ref = kube::ReferenceTo(snapshot);
+  content.spec.source.volume_handle = csi->volume_handle;
+  content.spec.volume_snapshot_class_name = snapshot_class.metadata.name;
+  content.spec.deletion_policy = snapshot_class.deletion_policy;
+  content.spec.driver = snapshot_class.driver;
+  if (!options.managed_by_node.empty()) {
+    content.metadata.labels[std::string(kManagedByLabel)] = options.managed_by_node;
+  }
+  // An empty volumeMode is a PV without one (the API server defaults it).
+  if (options.prevent_volume_mode_conversion && !volume.spec.volume_mode.empty()) {
+    content.spec.source_volume_mode = volume.spec.volume_mode;
+  }
+  if (secret->has_value()) {
+    content.metadata.annotations[std::string(kDeletionSecretNameAnnotation)] = (*secret)->name;
+    content.metadata.annotations[std::string(kDeletionSecretNamespaceAnnotation)] =
+        (*secret)->namespace_;
+  }
+  return content;
+}
+
+}  // namespace snapshotter
