@@ -91,4 +91,18 @@ std::optional<SnapshotStatusChange> SnapshotStatusFromContent(
   return change;
 }
 
+bool SnapshotStatusLagsContent(const kube::VolumeSnapshot& snapshot,
+                               const kube::VolumeSnapshotContent& content) {
+  if (!content.status) return false;
+  if (!snapshot.status) return true;
+  const kube::VolumeSnapshotStatus& status = *snapshot.status;
+  const kube::VolumeSnapshotContentStatus& facts = *content.status;
+  if (!status.bound_volume_snapshot_content_name) return true;
+  if (!status.creation_time && facts.creation_time) return true;
+  if (facts.ready_to_use) return true;  // missing on the snapshot, or upstream's pointer test
+  if (!status.restore_size && facts.restore_size) return true;
+  return status.restore_size && IsZeroQuantity(*status.restore_size) && facts.restore_size &&
+         *facts.restore_size > 0;
+}
+
 }  // namespace snapshotter

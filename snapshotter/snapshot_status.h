@@ -40,4 +40,13 @@ std::optional<SnapshotStatusChange> SnapshotStatusFromContent(
     const kube::VolumeSnapshot& snapshot, const kube::VolumeSnapshotContent& content,
     std::string_view group_snapshot_name);
 
+// Whether a content's sync should queue its VolumeSnapshot because the
+// snapshot's status lags the content's (§4.4): the snapshot has no status
+// or no bound name, or lacks a creationTime, readyToUse or restore size the
+// content has, or has a zero restore size where the content's is positive.
+// Whenever both carry readyToUse it counts as lagging, as upstream compares
+// the two pointers rather than their values.
+bool SnapshotStatusLagsContent(const kube::VolumeSnapshot& snapshot,
+                               const kube::VolumeSnapshotContent& content);
+
 }  // namespace snapshotter

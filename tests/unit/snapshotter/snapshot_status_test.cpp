@@ -186,5 +186,71 @@ TEST(SnapshotStatusFromContent, CreationTimeIsWholeUtcSecondsOfUnixNanoseconds) 
   }
 }
 
+// §4.4: when a content's sync queues its VolumeSnapshot.
+TEST(SnapshotStatusLagsContent, QueuesTheSnapshotWhenItsStatusLags) {
+  struct Case {
+    std::string rule;
+    std::optional<Status> current = {};
+    std::optional<ContentStatus> content = {};
+    bool lags = false;
+  };
+  const std::vector<Case> cases = {
+      {.rule = "content without status", .current = {}, .content = {}, .lags = false},
+      {.rule = "content without status, snapshot with one",
+       .current = Bound({.ready_to_use = false}),
+       .content = {},
+       .lags = false},
+      {.rule = "snapshot without status",
+       .current = {},
+       .content = ContentStatus{.snapshot_handle = "h"},
+       .lags = true},
+      {.rule = "snapshot without bound name",
+       .current = Status{.creation_time = std::string(kCreated)},
+       .content = ContentStatus{.snapshot_handle = "h"},
+       .lags = true},
+      {.rule = "creationTime missing on the snapshot",
+       .current = Bound({}),
+       .content = ContentStatus{.creation_time = kCreatedNs},
+       .lags = true},
+      {.rule = "readyToUse missing on the snapshot",
+       .current = Bound({}),
+       .content = ContentStatus{.ready_to_use = false},
+       .lags = true},
+      {.rule = "both carry readyToUse, even equal",
+       .current = Bound({.ready_to_use = true}),
+       .content = ContentStatus{.ready_to_use = true},
+       .lags = true},
+      {.rule = "readyToUse only on the snapshot",
+       .current = Bound({.ready_to_use = true}),
+       .content = ContentStatus{.snapshot_handle = "h"},
+       .lags = false},
+      {.rule = "restore size missing on the snapshot",
+       .current = Bound({}),
+       .content = ContentStatus{.restore_size = 0},
+       .lags = true},
+      {.rule = "zero restore size on the snapshot, positive on the content",
+       .current = Bound({.restore_size = "0"}),
+       .content = ContentStatus{.restore_size = 1024},
+       .lags = true},
+      {.rule = "zero restore size on both",
+       .current = Bound({.restore_size = "0"}),
+       .content = ContentStatus{.restore_size = 0},
+       .lags = false},
+      {.rule = "nothing the content has is missing",
+       .current = Bound({.creation_time = "2020-01-01T00:00:00Z", .restore_size = "1Gi"}),
+       .content =
+           ContentStatus{.snapshot_handle = "h", .creation_time = kCreatedNs, .restore_size = 2048},
+       .lags = false},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.rule);
+    kube::VolumeSnapshot snapshot;
+    snapshot.status = c.current;
+    kube::VolumeSnapshotContent content;
+    content.status = c.content;
+    EXPECT_EQ(SnapshotStatusLagsContent(snapshot, content), c.lags);
+  }
+}
+
 }  // namespace
 }  // namespace snapshotter
