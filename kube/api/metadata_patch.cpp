@@ -18,15 +18,12 @@ bool HasFinalizer(const ObjectMeta& meta, std::string_view finalizer) {
 }
 
 void AddFinalizerOps(const ObjectMeta& meta, std::string_view finalizer, JsonPatch& patch) {
-  nlohmann::json list = nlohmann::json::array({finalizer});
+  if (HasFinalizer(meta, finalizer)) return;
   if (!meta.has_finalizers_field) {
-    patch.Test(kFinalizersPath, nullptr).Add(kFinalizersPath, std::move(list));
-  } else if (meta.finalizers.empty()) {
-    patch.Test(kFinalizersPath, nlohmann::json::array()).Replace(kFinalizersPath, std::move(list));
-  } else {
-    // Appending cannot lose a concurrent writer's entry, so no test is needed.
-    patch.Add(std::string(kFinalizersPath) + "/-", finalizer);
+    patch.Test(kFinalizersPath, nullptr).Add(kFinalizersPath, nlohmann::json::array({finalizer}));
+    return;
   }
+  patch.Test(kFinalizersPath, meta.finalizers).Add(std::string(kFinalizersPath) + "/-", finalizer);
 }
 
 void SetAnnotationOps(const ObjectMeta& meta, std::string_view key, std::string_view value,
@@ -37,12 +34,9 @@ void SetAnnotationOps(const ObjectMeta& meta, std::string_view key, std::string_
         .Add(kAnnotationsPath, nlohmann::json::object({{key, value}}));
     return;
   }
-  std::string path = std::string(kAnnotationsPath) + "/" + EscapePointer(key);
-  if (meta.annotations.contains(key)) {
-    patch.Replace(path, value);
-  } else {
-    patch.Add(path, value);
-  }
+  auto current = meta.annotations.find(key);
+  if (current != meta.annotations.end() && current->second == value) return;
+  patch.Add(std::string(kAnnotationsPath) + "/" + EscapePointer(key), value);
 }
 
 JsonPatch RemoveAnnotationPatch(const ObjectMeta& meta, std::string_view key) {

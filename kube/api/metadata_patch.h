@@ -1,9 +1,12 @@
 // Patches of metadata.finalizers and metadata.annotations of any kind,
-// computed from a cached copy of the object. Additions and removals are JSON
-// Patches guarded by `test` ops, so a stale cache makes the API server refuse
-// the patch (422, for the caller to retry) instead of dropping another
-// controller's finalizer or annotation. RemoveFinalizerMergePatch is the
-// unguarded merge patch client-go users compute.
+// computed from a cached copy of the object. They are JSON Patches whose
+// `test` ops guard only what the patch depends on, so another writer's
+// unrelated change (an annotation of its own, say) never makes the API server
+// refuse them, while a change they do depend on does (422) instead of being
+// overwritten: no other writer's finalizer or annotation is ever dropped, and
+// our finalizer is never added twice. A refused patch is recomputed from a
+// fresh copy (kube/client/patch_from_cache.h). RemoveFinalizerMergePatch is
+// the unguarded merge patch client-go users compute.
 #pragma once
 
 #include <string>
@@ -16,12 +19,19 @@ namespace kube {
 
 bool HasFinalizer(const ObjectMeta& meta, std::string_view finalizer);
 
-// Appends the ops adding `finalizer`, which `meta` lacks: absent list ->
-// test null + add [f]; empty list -> test [] + replace [f]; else add at "-".
+// Appends the ops adding `finalizer`; none when `meta` has it. An absent list
+// -> test null + add [f]; a list -> test the list as cached + add at "-".
+// JSON Patch cannot test that one element is missing, and the cached list is
+// what says ours is: a list that changed since (above all one holding ours,
+// added through a copy the cache has not seen yet) is refused rather than
+// given a second copy.
 void AddFinalizerOps(const ObjectMeta& meta, std::string_view finalizer, JsonPatch& patch);
 
-// Appends the ops setting annotation `key` to `value`: no annotations ->
-// test null + add the whole map; key absent -> add; key present -> replace.
+// Appends the ops setting annotation `key` to `value`; none when `meta` has
+// that already. With annotations: add of the key alone, untested (an add
+// replaces a member that exists), so other keys neither block nor get lost.
+// Without any: test null + add the whole map, the one shape another writer's
+// concurrent first annotation makes the server refuse.
 void SetAnnotationOps(const ObjectMeta& meta, std::string_view key, std::string_view value,
                       JsonPatch& patch);
 

@@ -12,6 +12,9 @@ namespace kube {
 
 inline bool IsNotFound(const base::Error& e) { return e.IsHttp(404); }
 inline bool IsConflict(const base::Error& e) { return e.IsHttp(409); }
+// 422: the request cannot apply to the object as stored, e.g. a JSON Patch
+// whose `test` op failed or whose path is missing, or a failed validation.
+inline bool IsInvalid(const base::Error& e) { return e.IsHttp(422); }
 inline bool IsGone(const base::Error& e) { return e.IsHttp(410); }  // resourceVersion too old
 inline bool IsForbidden(const base::Error& e) { return e.IsHttp(403); }
 inline bool IsTooManyRequests(const base::Error& e) { return e.IsHttp(429); }

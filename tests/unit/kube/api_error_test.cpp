@@ -13,6 +13,8 @@ TEST(ApiErrorTest, HttpStatusesAreClassified) {
   EXPECT_TRUE(IsGone(base::Error::Http(410, "too old resource version")));
   EXPECT_TRUE(IsForbidden(base::Error::Http(403, "forbidden")));
   EXPECT_TRUE(IsTooManyRequests(base::Error::Http(429, "slow down")));
+  EXPECT_TRUE(IsInvalid(base::Error::Http(422, "the server rejected our request")));
+  EXPECT_FALSE(IsInvalid(base::Error::Grpc(3, "rpc error: code = InvalidArgument desc = x")));
   EXPECT_FALSE(IsNotFound(base::Error::Http(409, "conflict")));
 }
 

@@ -3,47 +3,89 @@
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
 
 namespace kube {
 namespace {
 
 nlohmann::json Ops(const JsonPatch& patch) { return nlohmann::json::parse(patch.Serialize()); }
 
-TEST(MetadataPatch, AddFinalizerGuardsAnAbsentOrEmptyListAndAppendsOtherwise) {
-  ObjectMeta absent;
-  JsonPatch to_absent;
-  AddFinalizerOps(absent, "f", to_absent);
-  EXPECT_EQ(Ops(to_absent), nlohmann::json::parse(R"([
-      {"op": "test", "path": "/metadata/finalizers", "value": null},
-      {"op": "add", "path": "/metadata/finalizers", "value": ["f"]}])"));
-
-  ObjectMeta empty;
-  empty.has_finalizers_field = true;
-  JsonPatch to_empty;
-  AddFinalizerOps(empty, "f", to_empty);
-  EXPECT_EQ(Ops(to_empty), nlohmann::json::parse(R"([
-      {"op": "test", "path": "/metadata/finalizers", "value": []},
-      {"op": "replace", "path": "/metadata/finalizers", "value": ["f"]}])"));
-
-  ObjectMeta other;
-  other.finalizers = {"other"};
-  other.has_finalizers_field = true;
-  JsonPatch to_other;
-  AddFinalizerOps(other, "f", to_other);
-  EXPECT_EQ(
-      Ops(to_other),
-      nlohmann::json::parse(R"([{"op": "add", "path": "/metadata/finalizers/-", "value": "f"}])"));
-}
-
-TEST(MetadataPatch, SetAnnotationEscapesTheKeyAndReplacesAnExistingValue) {
+ObjectMeta WithFinalizers(std::vector<std::string> finalizers) {
   ObjectMeta meta;
-  meta.annotations = {{"a/b", "old"}};
-  JsonPatch replace;
-  SetAnnotationOps(meta, "a/b", "new", replace);
-  EXPECT_EQ(Ops(replace), nlohmann::json::parse(
-                              R"([{"op": "replace", "path": "/metadata/annotations/a~1b",
-                                   "value": "new"}])"));
+  meta.finalizers = std::move(finalizers);
+  meta.has_finalizers_field = true;
+  return meta;
 }
+
+ObjectMeta WithAnnotations(StringMap annotations) {
+  ObjectMeta meta;
+  meta.annotations = std::move(annotations);
+  return meta;
+}
+
+// One builder call on a cached copy and the exact JSON Patch it must produce.
+struct OpsCase {
+  std::string name;
+  ObjectMeta cached;
+  std::string want;  // the JSON Patch body
+};
+
+class AddFinalizer : public ::testing::TestWithParam<OpsCase> {};
+
+TEST_P(AddFinalizer, Ops) {
+  JsonPatch patch;
+  AddFinalizerOps(GetParam().cached, "f", patch);
+  EXPECT_EQ(Ops(patch), nlohmann::json::parse(GetParam().want));
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    MetadataPatch, AddFinalizer,
+    ::testing::Values(
+        OpsCase{"AbsentListIsCreatedGuardedByTestNull", ObjectMeta{},
+                R"([{"op": "test", "path": "/metadata/finalizers", "value": null},
+                    {"op": "add", "path": "/metadata/finalizers", "value": ["f"]}])"},
+        OpsCase{"EmptyListIsTestedAndAppendedTo", WithFinalizers({}),
+                R"([{"op": "test", "path": "/metadata/finalizers", "value": []},
+                    {"op": "add", "path": "/metadata/finalizers/-", "value": "f"}])"},
+        // The cached list is the only way to test that "f" is not in it yet.
+        OpsCase{"OtherFinalizersAreTestedAsCachedAndAppendedTo", WithFinalizers({"a", "b"}),
+                R"([{"op": "test", "path": "/metadata/finalizers", "value": ["a", "b"]},
+                    {"op": "add", "path": "/metadata/finalizers/-", "value": "f"}])"},
+        OpsCase{"PresentFinalizerNeedsNoOps", WithFinalizers({"a", "f"}), "[]"},
+        // Annotations are no business of a finalizer patch.
+        OpsCase{"AnnotationsAreNotTested", WithAnnotations({{"x", "y"}}),
+                R"([{"op": "test", "path": "/metadata/finalizers", "value": null},
+                    {"op": "add", "path": "/metadata/finalizers", "value": ["f"]}])"}),
+    [](const auto& info) { return info.param.name; });
+
+class SetAnnotation : public ::testing::TestWithParam<OpsCase> {};
+
+TEST_P(SetAnnotation, Ops) {
+  JsonPatch patch;
+  SetAnnotationOps(GetParam().cached, "k/n", "v", patch);
+  EXPECT_EQ(Ops(patch), nlohmann::json::parse(GetParam().want));
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    MetadataPatch, SetAnnotation,
+    ::testing::Values(
+        OpsCase{"AbsentMapIsCreatedGuardedByTestNull", ObjectMeta{},
+                R"([{"op": "test", "path": "/metadata/annotations", "value": null},
+                    {"op": "add", "path": "/metadata/annotations", "value": {"k/n": "v"}}])"},
+        // Other writers' keys are neither tested nor touched.
+        OpsCase{"MissingKeyIsAddedAloneUntested", WithAnnotations({{"other", "x"}}),
+                R"([{"op": "add", "path": "/metadata/annotations/k~1n", "value": "v"}])"},
+        // `add` replaces an existing member and, unlike `replace`, does not
+        // depend on the key still being there.
+        OpsCase{"OtherValueIsOverwrittenWithAddUntested",
+                WithAnnotations({{"other", "x"}, {"k/n", "old"}}),
+                R"([{"op": "add", "path": "/metadata/annotations/k~1n", "value": "v"}])"},
+        OpsCase{"SameValueNeedsNoOps", WithAnnotations({{"k/n", "v"}}), "[]"},
+        OpsCase{"FinalizersAreNotTested", WithFinalizers({"a"}),
+                R"([{"op": "test", "path": "/metadata/annotations", "value": null},
+                    {"op": "add", "path": "/metadata/annotations", "value": {"k/n": "v"}}])"}),
+    [](const auto& info) { return info.param.name; });
 
 TEST(MetadataPatch, RemoveAnnotationTestsItsValueOrIsEmptyWhenAbsent) {
   ObjectMeta meta;
