@@ -12,6 +12,7 @@
 #include "base/log.h"
 #include "kube/api/metadata_patch.h"
 #include "kube/client/api_error.h"
+#include "kube/client/patch_from_cache.h"
 
 namespace attacher {
 namespace {
@@ -60,7 +61,7 @@ base::Status CsiHandler::Attach(const kube::VolumeAttachment& va, bool forced) {
   const std::string& name = va.metadata.name;
   if (va.status.attached && !forced) {
     LOG_V(4, "Already attached").With("VolumeAttachment", name);
-    return base::Status::Ok();
+    return ClearLeftoverAttachError(va);
   }
   LOG_V(2, "Attaching").With("VolumeAttachment", name);
   auto request = PrepareAttach(va);
@@ -75,6 +76,20 @@ base::Status CsiHandler::Attach(const kube::VolumeAttachment& va, bool forced) {
     auto marked = api_.PatchVolumeAttachment(name, kube::PatchType::kMerge, patch, true);
     if (!marked.ok()) return marked.error().Wrap("failed to mark as attached");
   }
+  return base::Status::Ok();
+}
+
+// An attached VA can carry an attachError that a sync working from stale
+// copies saved; upstream keeps it for good (docs/attacher.md §7 row 10). The
+// volume is attached, so the driver is not asked again.
+base::Status CsiHandler::ClearLeftoverAttachError(const kube::VolumeAttachment& va) {
+  std::string patch = ClearAttachErrorPatch(va);
+  if (patch.empty()) return base::Status::Ok();
+  LOG_V(2, "Clearing the attachError of an attached VolumeAttachment")
+      .With("VolumeAttachment", va.metadata.name);
+  auto cleared = api_.PatchVolumeAttachment(va.metadata.name, kube::PatchType::kMerge, patch,
+                                            /*status=*/true);
+  if (!cleared.ok()) return cleared.error().Wrap("failed to clear attachError");
   return base::Status::Ok();
 }
 
@@ -115,32 +130,47 @@ base::Result<PublishRequest> CsiHandler::PrepareAttach(const kube::VolumeAttachm
   return request;
 }
 
+// Both patches are computed from cached copies; one the API server refuses
+// because the object changed is recomputed from a fresh copy at once
+// (kube/client/patch_from_cache.h, docs/attacher.md §7 row 10), so a stale
+// cache never becomes a saved attachError.
 base::Status CsiHandler::EnsurePvFinalizer(const kube::PersistentVolume& pv) {
-  if (kube::HasFinalizer(pv.metadata, finalizer_)) return base::Status::Ok();
-  kube::JsonPatch patch;
-  kube::AddFinalizerOps(pv.metadata, finalizer_, patch);
-  auto patched =
-      api_.PatchPersistentVolume(pv.metadata.name, kube::PatchType::kJson, patch.Serialize());
-  if (!patched.ok()) return patched.error();
-  LOG_V(4, "PV finalizer added").With("PersistentVolume", pv.metadata.name);
-  return base::Status::Ok();
+  const std::string& name = pv.metadata.name;
+  return kube::PatchFromCache(
+      pv,
+      [&](const kube::PersistentVolume& copy) {
+        kube::JsonPatch patch;
+        kube::AddFinalizerOps(copy.metadata, finalizer_, patch);
+        return patch;
+      },
+      [&](const std::string& patch) {
+        auto patched = api_.PatchPersistentVolume(name, kube::PatchType::kJson, patch);
+        if (patched.ok()) {
+          LOG_V(4, "PV finalizer added").With("PersistentVolume", name);
+        }
+        return patched;
+      },
+      [&] { return api_.GetPersistentVolume(name); });
 }
 
 // One JSON Patch for both, where upstream sends a merge patch that rewrites
 // the finalizer list from the cache (docs/attacher.md §7).
 base::Status CsiHandler::SaveFinalizerAndNodeId(const kube::VolumeAttachment& va,
                                                 const std::string& node_id) {
-  kube::JsonPatch patch;
-  if (!kube::HasFinalizer(va.metadata, finalizer_))
-    kube::AddFinalizerOps(va.metadata, finalizer_, patch);
-  auto annotation = va.metadata.annotations.find(kNodeIdAnnotation);
-  if (annotation == va.metadata.annotations.end() || annotation->second != node_id) {
-    kube::SetAnnotationOps(va.metadata, kNodeIdAnnotation, node_id, patch);
-  }
-  if (patch.empty()) return base::Status::Ok();
-  auto patched = api_.PatchVolumeAttachment(va.metadata.name, kube::PatchType::kJson,
-                                            patch.Serialize(), /*status=*/false);
-  if (!patched.ok()) return patched.error().Wrap("could not save VolumeAttachment");
+  const std::string& name = va.metadata.name;
+  auto saved = kube::PatchFromCache(
+      va,
+      [&](const kube::VolumeAttachment& copy) {
+        kube::JsonPatch patch;
+        kube::AddFinalizerOps(copy.metadata, finalizer_, patch);
+        kube::SetAnnotationOps(copy.metadata, kNodeIdAnnotation, node_id, patch);
+        return patch;
+      },
+      [&](const std::string& patch) {
+        return api_.PatchVolumeAttachment(name, kube::PatchType::kJson, patch, /*status=*/false);
+      },
+      [&] { return api_.GetVolumeAttachment(name); });
+  if (!saved.ok()) return saved.error().Wrap("could not save VolumeAttachment");
   return base::Status::Ok();
 }
 
@@ -248,13 +278,13 @@ void CsiHandler::SaveError(const kube::VolumeAttachment& va, const std::string& 
   }
 }
 
+bool CsiHandler::LetsGoOf(const kube::PersistentVolume& pv) const {
+  return !pv.metadata.deletion_timestamp.empty() || IsMigrationRollback(pv, driver_name_);
+}
+
 base::Status CsiHandler::SyncPersistentVolume(const kube::PersistentVolume& pv) {
   const std::string& name = pv.metadata.name;
-  if (pv.metadata.deletion_timestamp.empty() && !IsMigrationRollback(pv, driver_name_)) {
-    return base::Status::Ok();
-  }
-  kube::JsonPatch patch = kube::RemoveFinalizerPatch(pv.metadata, finalizer_);
-  if (patch.empty()) return base::Status::Ok();
+  if (!LetsGoOf(pv) || !kube::HasFinalizer(pv.metadata, finalizer_)) return base::Status::Ok();
   for (const auto& va : vas_.List()) {
     if (va->spec.source.persistent_volume_name == name) {
       LOG_V(4, "PV still in use, keeping its finalizer")
@@ -263,13 +293,23 @@ base::Status CsiHandler::SyncPersistentVolume(const kube::PersistentVolume& pv) 
       return base::Status::Ok();
     }
   }
-  auto patched = api_.PatchPersistentVolume(name, kube::PatchType::kJson, patch.Serialize());
-  if (!patched.ok()) {
-    return patched.error().Wrap("failed to remove finalizer from PersistentVolume \"" + name +
-                                "\"");
-  }
-  LOG_V(2, "Removed finalizer from PV").With("PersistentVolume", name);
-  return base::Status::Ok();
+  auto removed = kube::PatchFromCache(
+      pv,
+      [&](const kube::PersistentVolume& copy) {
+        return LetsGoOf(copy) ? kube::RemoveFinalizerPatch(copy.metadata, finalizer_)
+                              : kube::JsonPatch();
+      },
+      [&](const std::string& patch) {
+        auto patched = api_.PatchPersistentVolume(name, kube::PatchType::kJson, patch);
+        if (patched.ok()) {
+          LOG_V(2, "Removed finalizer from PV").With("PersistentVolume", name);
+        }
+        return patched;
+      },
+      [&] { return api_.GetPersistentVolume(name); });
+  // A PV that is gone holds no finalizer any more.
+  if (removed.ok() || kube::IsNotFound(removed.error())) return base::Status::Ok();
+  return removed.error().Wrap("failed to remove finalizer from PersistentVolume \"" + name + "\"");
 }
 
 }  // namespace attacher

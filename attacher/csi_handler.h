@@ -4,11 +4,14 @@
 // through VolumePublisher.
 //
 // SyncVolumeAttachment attaches a VA without deletionTimestamp, unless it is
-// already attached, and detaches one with it, unless our finalizer is gone;
-// RequestForceSync overrides both skips until a sync of that VA succeeds. A
-// failed attach/detach is saved in status.attachError/detachError and
-// returned, so the controller retries with backoff, and reported to
-// Options::events, if set, as a Warning Event with the same message.
+// already attached (then it only clears a leftover status.attachError), and
+// detaches one with it, unless our finalizer is gone; RequestForceSync
+// overrides both skips until a sync of that VA succeeds. A failed
+// attach/detach is saved in status.attachError/detachError and returned, so
+// the controller retries with backoff, and reported to Options::events, if
+// set, as a Warning Event with the same message. A finalizer/annotation patch
+// the API server refuses because the cached copy it came from is stale is not
+// a failure: it is recomputed from a fresh copy and sent again at once.
 //
 // SyncPersistentVolume removes our finalizer from a PV once no VA of any
 // driver names it, when the PV is being deleted or its CSI migration was
@@ -61,6 +64,7 @@ class CsiHandler final : public Handler {
   bool TakeForceSync(const std::string& va_name);
 
   base::Status Attach(const kube::VolumeAttachment& va, bool forced);
+  base::Status ClearLeftoverAttachError(const kube::VolumeAttachment& va);
   // Steps 1-6 of §5.3: everything up to the Publish call.
   base::Result<PublishRequest> PrepareAttach(const kube::VolumeAttachment& va);
   base::Status EnsurePvFinalizer(const kube::PersistentVolume& pv);
@@ -73,6 +77,10 @@ class CsiHandler final : public Handler {
   base::Result<UnpublishRequest> PrepareDetach(const kube::VolumeAttachment& va);
   base::Status MarkDetached(const kube::VolumeAttachment& va);
   base::Status FailDetach(const kube::VolumeAttachment& va, const base::Error& error);
+
+  // Whether our finalizer is to leave `pv`: it is being deleted or its CSI
+  // migration was rolled back.
+  bool LetsGoOf(const kube::PersistentVolume& pv) const;
 
   base::Result<std::map<std::string, std::string>> LoadSecrets(
       const kube::CSIPersistentVolumeSource& csi);

@@ -61,6 +61,10 @@ std::string MarkDetachedPatch(const kube::VolumeAttachment& va) {
       false, "detachError");
 }
 
+std::string ClearAttachErrorPatch(const kube::VolumeAttachment& va) {
+  return StatusPatch(va, [](kube::VolumeAttachmentStatus& status) { status.attach_error.reset(); });
+}
+
 std::string AttachErrorPatch(const kube::VolumeAttachment& va, const kube::VolumeError& error) {
   return StatusPatch(va,
                      [&](kube::VolumeAttachmentStatus& status) { status.attach_error = error; });

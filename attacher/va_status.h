@@ -22,6 +22,9 @@ std::string MarkAttachedPatch(const kube::VolumeAttachment& va,
 // attached: false, no detachError, no attachmentMetadata.
 std::string MarkDetachedPatch(const kube::VolumeAttachment& va);
 
+// attachError removed, nothing else changed.
+std::string ClearAttachErrorPatch(const kube::VolumeAttachment& va);
+
 std::string AttachErrorPatch(const kube::VolumeAttachment& va, const kube::VolumeError& error);
 std::string DetachErrorPatch(const kube::VolumeAttachment& va, const kube::VolumeError& error);
 

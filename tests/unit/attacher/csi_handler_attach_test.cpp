@@ -19,6 +19,17 @@ const std::string kSaveVaPatch =
 const std::string kAttached = R"({"status":{"attachError":null,"attached":true}})";
 
 const ApiCall kSaveVa = PatchVa("va-1", "json", kSaveVaPatch);
+
+const std::string kAddToAbsentList =
+    R"([{"op":"test","path":"/metadata/finalizers","value":null},)"
+    R"({"op":"add","path":"/metadata/finalizers","value":["external-attacher/csi-example-com"]}])";
+const std::string kAddAfterPvProtection =
+    R"([{"op":"test","path":"/metadata/finalizers","value":["kubernetes.io/pv-protection"]},)"
+    R"({"op":"add","path":"/metadata/finalizers/-","value":"external-attacher/csi-example-com"}])";
+const kube::PersistentVolume kPvWithoutFinalizers = Pv([](auto& pv) {
+  pv.metadata.finalizers.clear();
+  pv.metadata.has_finalizers_field = false;
+});
 const ApiCall kMarkAttached = PatchVaStatus("va-1", kAttached);
 
 ApiCall SaveAttachError(const std::string& message, std::optional<int> code = std::nullopt) {
@@ -26,6 +37,9 @@ ApiCall SaveAttachError(const std::string& message, std::optional<int> code = st
 }
 
 const base::Error kBoom = base::Error::Http(500, "boom");
+// What the API server answers a JSON Patch whose `test` op failed.
+const base::Error kRefused =
+    base::Error::Http(422, "the server rejected our request due to an error in our request");
 const base::Error kInvalidArgument =
     base::Error::Grpc(3, "rpc error: code = InvalidArgument desc = bad volume");
 const base::Error kDeadline =
@@ -114,29 +128,65 @@ std::vector<SyncCase> AttachCases() {
                                     R"("value":["external-attacher/csi-example-com"]}])"),
                     kSaveVa, kMarkAttached},
        .want_csi = {Publish()}},
-      {.name = "PvFinalizerReplacesEmptyListGuardedByTestEmpty",
+      {.name = "PvFinalizerIsAppendedToEmptyListGuardedByTestEmpty",
        .va = Va(),
        .pvs = {Pv([](auto& pv) { pv.metadata.finalizers.clear(); })},
        .want_api = {PatchPv("pv-1", R"([{"op":"test","path":"/metadata/finalizers","value":[]},)"
-                                    R"({"op":"replace","path":"/metadata/finalizers",)"
-                                    R"("value":["external-attacher/csi-example-com"]}])"),
-                    kSaveVa, kMarkAttached},
-       .want_csi = {Publish()}},
-      {.name = "PvFinalizerIsAppendedToOtherFinalizers",
-       .va = Va(),
-       .pvs = {Pv([](auto& pv) { pv.metadata.finalizers = {"kubernetes.io/pv-protection"}; })},
-       .want_api = {PatchPv("pv-1", R"([{"op":"add","path":"/metadata/finalizers/-",)"
+                                    R"({"op":"add","path":"/metadata/finalizers/-",)"
                                     R"("value":"external-attacher/csi-example-com"}])"),
                     kSaveVa, kMarkAttached},
+       .want_csi = {Publish()}},
+      {.name = "PvFinalizerIsAppendedToOtherFinalizersGuardedByTheCachedList",
+       .va = Va(),
+       .pvs = {Pv([](auto& pv) { pv.metadata.finalizers = {"kubernetes.io/pv-protection"}; })},
+       .want_api = {PatchPv("pv-1", kAddAfterPvProtection), kSaveVa, kMarkAttached},
        .want_csi = {Publish()}},
       {.name = "FailedPvFinalizerPatchFailsAttach",
        .va = Va(),
        .pvs = {Pv([](auto& pv) { pv.metadata.finalizers = {"kubernetes.io/pv-protection"}; })},
        .api_failures = {{"patch", "persistentvolumes", "", kBoom}},
-       .want_api = {PatchPv("pv-1", R"([{"op":"add","path":"/metadata/finalizers/-",)"
-                                    R"("value":"external-attacher/csi-example-com"}])"),
+       .want_api = {PatchPv("pv-1", kAddAfterPvProtection),
                     SaveAttachError("could not add PersistentVolume finalizer: boom")},
        .want_error = "failed to attach: could not add PersistentVolume finalizer: boom"},
+      // #17: the PV changed behind a stale cache (here: pv-protection added).
+      {.name = "RefusedPvFinalizerPatchIsRetriedAtOnceFromAFreshCopyWithoutError",
+       .va = Va(),
+       .pvs = {kPvWithoutFinalizers},
+       .live_pvs = {Pv([](auto& pv) { pv.metadata.finalizers = {"kubernetes.io/pv-protection"}; })},
+       .api_failures = {{"patch", "persistentvolumes", "", kRefused, 1}},
+       .want_api = {PatchPv("pv-1", kAddToAbsentList), GetPv("pv-1"),
+                    PatchPv("pv-1", kAddAfterPvProtection), kSaveVa, kMarkAttached},
+       .want_csi = {Publish()}},
+      // The upstream failure of #17: our finalizer was added through a copy
+      // the cache has not seen; the fresh copy needs no second patch.
+      {.name = "RefusedPvFinalizerPatchEndsWhenTheFreshCopyHasOurFinalizer",
+       .va = Va(),
+       .pvs = {kPvWithoutFinalizers},
+       .live_pvs = {Pv()},
+       .api_failures = {{"patch", "persistentvolumes", "", kRefused, 1}},
+       .want_api = {PatchPv("pv-1", kAddToAbsentList), GetPv("pv-1"), kSaveVa, kMarkAttached},
+       .want_csi = {Publish()}},
+      // E.g. a failed validation: the fresh copy does not change the patch.
+      {.name = "PvFinalizerPatchRefusedForAnotherReasonFailsAttachWithoutSendingItTwice",
+       .va = Va(),
+       .pvs = {kPvWithoutFinalizers},
+       .live_pvs = {Pv([](auto& pv) { pv.metadata.finalizers = {"kubernetes.io/pv-protection"}; })},
+       .api_failures = {{"patch", "persistentvolumes", "", kRefused}},
+       .want_api = {PatchPv("pv-1", kAddToAbsentList), GetPv("pv-1"),
+                    PatchPv("pv-1", kAddAfterPvProtection), GetPv("pv-1"),
+                    SaveAttachError("could not add PersistentVolume finalizer: " +
+                                    kRefused.message)},
+       .want_error =
+           "failed to attach: could not add PersistentVolume finalizer: " + kRefused.message},
+      {.name = "FailedReadOfAFreshPvFailsAttach",
+       .va = Va(),
+       .pvs = {kPvWithoutFinalizers},
+       .api_failures = {{"patch", "persistentvolumes", "", kRefused, 1}},
+       .want_api = {PatchPv("pv-1", kAddToAbsentList), GetPv("pv-1"),
+                    SaveAttachError("could not add PersistentVolume finalizer: "
+                                    R"(persistentvolumes "pv-1" not found)")},
+       .want_error = "failed to attach: could not add PersistentVolume finalizer: "
+                     R"(persistentvolumes "pv-1" not found)"},
       {.name = "PvMarkedForDeletionIsNotAttached",
        .va = Va(),
        .pvs = {Pv([](auto& pv) { pv.metadata.deletion_timestamp = std::string(kDeleted); })},
@@ -169,22 +219,38 @@ std::vector<SyncCase> AttachCases() {
          va.metadata.annotations["a/b"] = "c";
        }),
        .want_api = {PatchVa("va-1", "json",
-                            R"([{"op":"add","path":"/metadata/finalizers/-",)"
+                            R"([{"op":"test","path":"/metadata/finalizers",)"
+                            R"("value":["other/finalizer"]},)"
+                            R"({"op":"add","path":"/metadata/finalizers/-",)"
                             R"("value":"external-attacher/csi-example-com"},)"
                             R"({"op":"add","path":"/metadata/annotations/)"
                             R"(csi.alpha.kubernetes.io~1node-id","value":"node-id-1"}])"),
                     kMarkAttached},
        .want_csi = {Publish()}},
-      {.name = "VaPatchReplacesEmptyFinalizerListAndStaleNodeId",
+      {.name = "VaPatchAppendsToEmptyFinalizerListAndOverwritesStaleNodeId",
        .va = Va([](auto& va) {
          va.metadata.has_finalizers_field = true;
          va.metadata.annotations[kNodeIdAnnotation] = "old-node-id";
        }),
        .want_api = {PatchVa("va-1", "json",
                             R"([{"op":"test","path":"/metadata/finalizers","value":[]},)"
-                            R"({"op":"replace","path":"/metadata/finalizers",)"
+                            R"({"op":"add","path":"/metadata/finalizers/-",)"
+                            R"("value":"external-attacher/csi-example-com"},)"
+                            R"({"op":"add","path":"/metadata/annotations/)"
+                            R"(csi.alpha.kubernetes.io~1node-id","value":"node-id-1"}])"),
+                    kMarkAttached},
+       .want_csi = {Publish()}},
+      // #17: another client's first annotation landed after the cached copy.
+      {.name = "RefusedVaPatchIsRetriedAtOnceFromAFreshCopyWithoutError",
+       .va = Va(),
+       .live_va = Va([](auto& va) { va.metadata.annotations["other.example.com/round"] = "1"; }),
+       .api_failures = {{"patch", "volumeattachments", "", kRefused, 1}},
+       .want_api = {kSaveVa, GetVa("va-1"),
+                    PatchVa("va-1", "json",
+                            R"([{"op":"test","path":"/metadata/finalizers","value":null},)"
+                            R"({"op":"add","path":"/metadata/finalizers",)"
                             R"("value":["external-attacher/csi-example-com"]},)"
-                            R"({"op":"replace","path":"/metadata/annotations/)"
+                            R"({"op":"add","path":"/metadata/annotations/)"
                             R"(csi.alpha.kubernetes.io~1node-id","value":"node-id-1"}])"),
                     kMarkAttached},
        .want_csi = {Publish()}},
@@ -248,6 +314,19 @@ std::vector<SyncCase> AttachCases() {
                     PatchVaStatus("va-1", R"({"status":{"attachError":null,"attached":true}})")},
        .want_csi = {Publish()}},
       {.name = "AttachedVaIsSkipped", .va = AttachedVa()},
+      // #17: left by a sync that worked from stale copies.
+      {.name = "AttachedVaWithLeftoverAttachErrorIsClearedWithoutDriverCall",
+       .va = AttachedVa([](auto& va) {
+         va.status.attach_error = kube::VolumeError{"t", "stale", std::nullopt};
+       }),
+       .want_api = {PatchVaStatus("va-1", R"({"status":{"attachError":null}})")}},
+      {.name = "FailedClearOfLeftoverAttachErrorIsReturned",
+       .va = AttachedVa([](auto& va) {
+         va.status.attach_error = kube::VolumeError{"t", "stale", std::nullopt};
+       }),
+       .api_failures = {{"patch", "volumeattachments", "status", kBoom}},
+       .want_api = {PatchVaStatus("va-1", R"({"status":{"attachError":null}})")},
+       .want_error = "failed to clear attachError: boom"},
       {.name = "ForceSyncRepublishesAttachedVa",
        .va = AttachedVa(),
        .publisher = {.publish_context = {{"devicePath", "/dev/sdc"}}},

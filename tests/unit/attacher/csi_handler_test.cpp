@@ -14,10 +14,14 @@ struct PvCase {
   std::string name = {};
   kube::PersistentVolume pv = {};
   std::vector<kube::VolumeAttachment> vas = {};
+  std::optional<kube::PersistentVolume> live_pv = {};  // what a read answers; 404 if unset
   std::vector<ApiFailure> api_failures = {};
   std::vector<ApiCall> want_api = {};
   std::string want_error = {};  // empty: success
 };
+
+const base::Error kRefused =
+    base::Error::Http(422, "the server rejected our request due to an error in our request");
 
 kube::PersistentVolume DeletedPv(const Edit<kube::PersistentVolume>& edit = {}) {
   kube::PersistentVolume pv = Pv([](auto& pv) {
@@ -44,6 +48,9 @@ kube::PersistentVolume InTreePv(const Edit<kube::PersistentVolume>& edit = {}) {
 const std::string kRemoveAtIndex1 =
     R"([{"op":"test","path":"/metadata/finalizers/1","value":"external-attacher/csi-example-com"},)"
     R"({"op":"remove","path":"/metadata/finalizers/1"}])";
+const std::string kRemoveAtIndex0 =
+    R"([{"op":"test","path":"/metadata/finalizers/0","value":"external-attacher/csi-example-com"},)"
+    R"({"op":"remove","path":"/metadata/finalizers/0"}])";
 
 class CsiHandlerPersistentVolume : public ::testing::TestWithParam<PvCase> {};
 
@@ -56,6 +63,7 @@ TEST_P(CsiHandlerPersistentVolume, Sync) {
   kube::Store<kube::CSINode> csi_nodes;
   base::FakeClock clock;
   FakeKubernetesApi api(c.api_failures);
+  if (c.live_pv) api.SetLivePersistentVolume(*c.live_pv);
   FakeVolumePublisher publisher;
   CsiHandler handler(std::string(kDriver), vas, pvs, csi_nodes, api, publisher, {}, clock);
 
@@ -80,9 +88,7 @@ INSTANTIATE_TEST_SUITE_P(
          .want_api = {PatchPv("pv-1", kRemoveAtIndex1)}},
         {.name = "SoleFinalizerIsRemovedAtIndex0",
          .pv = DeletedPv([](auto& pv) { pv.metadata.finalizers = {kFinalizer}; }),
-         .want_api = {PatchPv("pv-1", R"([{"op":"test","path":"/metadata/finalizers/0",)"
-                                      R"("value":"external-attacher/csi-example-com"},)"
-                                      R"({"op":"remove","path":"/metadata/finalizers/0"}])")}},
+         .want_api = {PatchPv("pv-1", kRemoveAtIndex0)}},
         {.name = "FinalizerIsKeptWhileVaOfAnotherDriverUsesPv",
          .pv = DeletedPv(),
          .vas = {Va([](auto& va) { va.spec.attacher = "other.example.com"; })}},
@@ -110,9 +116,25 @@ INSTANTIATE_TEST_SUITE_P(
                                                    })},
         {.name = "FailedRemovalIsReturned",
          .pv = DeletedPv(),
-         .api_failures = {{"patch", "persistentvolumes", "", base::Error::Http(422, "conflict")}},
+         .api_failures = {{"patch", "persistentvolumes", "", base::Error::Http(500, "boom")}},
          .want_api = {PatchPv("pv-1", kRemoveAtIndex1)},
-         .want_error = R"(failed to remove finalizer from PersistentVolume "pv-1": conflict)"},
+         .want_error = R"(failed to remove finalizer from PersistentVolume "pv-1": boom)"},
+        // pv-protection went away behind a stale cache: ours moved to index 0.
+        {.name = "RefusedRemovalIsRetriedAtOnceFromAFreshCopy",
+         .pv = DeletedPv(),
+         .live_pv = DeletedPv([](auto& pv) { pv.metadata.finalizers = {kFinalizer}; }),
+         .api_failures = {{"patch", "persistentvolumes", "", kRefused, 1}},
+         .want_api = {PatchPv("pv-1", kRemoveAtIndex1), GetPv("pv-1"),
+                      PatchPv("pv-1", kRemoveAtIndex0)}},
+        {.name = "RefusedRemovalEndsWhenTheFreshCopyHasNoFinalizerOfOurs",
+         .pv = DeletedPv(),
+         .live_pv = DeletedPv([](auto& pv) { pv.metadata.finalizers = {"other"}; }),
+         .api_failures = {{"patch", "persistentvolumes", "", kRefused, 1}},
+         .want_api = {PatchPv("pv-1", kRemoveAtIndex1), GetPv("pv-1")}},
+        {.name = "RefusedRemovalOfAPvThatIsGoneSucceeds",
+         .pv = DeletedPv(),
+         .api_failures = {{"patch", "persistentvolumes", "", kRefused, 1}},
+         .want_api = {PatchPv("pv-1", kRemoveAtIndex1), GetPv("pv-1")}},
     }),
     [](const auto& info) { return info.param.name; });
 

@@ -47,5 +47,15 @@ TEST(VaStatus, DetachErrorLeavesAttachErrorAlone) {
             R"({"status":{"detachError":{"message":"detach failed","time":"t1"}}})");
 }
 
+TEST(VaStatus, ClearAttachErrorTouchesNothingElseAndIsEmptyWithoutError) {
+  kube::VolumeAttachment va;
+  va.status.attached = true;
+  va.status.attachment_metadata["lun"] = "3";
+  va.status.attach_error = kube::VolumeError{"t0", "stale", std::nullopt};
+  EXPECT_EQ(ClearAttachErrorPatch(va), R"({"status":{"attachError":null}})");
+  va.status.attach_error.reset();
+  EXPECT_EQ(ClearAttachErrorPatch(va), "");
+}
+
 }  // namespace
 }  // namespace attacher
