@@ -4,10 +4,14 @@
 #include <grpcpp/grpcpp.h>
 
 #include <filesystem>
+#include <fstream>
 #include <iostream>
+#include <iterator>
 
 #include "base/file.h"
 #include "csi/proto/csi.grpc.pb.h"
+#include "kube/api/core/v1/secret.h"
+#include "tests/support/manifest.h"
 #include "tests/support/peer_binaries.h"
 #include "tests/support/snapshot_service_accounts.h"
 #include "tests/support/test_objects.h"
@@ -43,10 +47,14 @@ SidecarUnderTest UpstreamSidecar() {
           .binary = [] { return FindSnapshotPeer("UPSTREAM_SNAPSHOTTER_BIN", "snapshot"); }};
 }
 
-void SnapshotTest::SetUpTestSuite() {
-  auto crds = FindSnapshotPeer("SNAPSHOT_CRDS_DIR", "crds");
-  ASSERT_TRUE(crds.ok()) << crds.error().message;
-  auto plane = testsupport::ControlPlane::Start({.crd_dirs = {*crds}});
+void SnapshotTest::StartControlPlane(bool with_snapshot_crds) {
+  testsupport::ControlPlaneOptions options;
+  if (with_snapshot_crds) {
+    auto crds = FindSnapshotPeer("SNAPSHOT_CRDS_DIR", "crds");
+    ASSERT_TRUE(crds.ok()) << crds.error().message;
+    options.crd_dirs = {*crds};
+  }
+  auto plane = testsupport::ControlPlane::Start(options);
   ASSERT_TRUE(plane.ok()) << "control plane failed to start: " << plane.error().message;
   plane_ = std::move(plane).value().release();
   admin_ = ClientFor(plane_->admin_kubeconfig()).release();
@@ -94,23 +102,24 @@ void SnapshotTest::SetUp() {
   }
   work_dir_ = plane_->work_dir() + "/" + name;
   std::filesystem::remove_all(work_dir_);
-  std::filesystem::create_directories(work_dir_);
+  std::filesystem::create_directories(fault_dir());
   // Not in work_dir_: a unix socket path must stay under 108 bytes.
   socket_ = fmt::format("{}/csi-{}.sock", plane_->work_dir(), ++tests_started_);
 }
 
 void SnapshotTest::TearDown() {
   if (HasFailure()) {
-    for (const auto& [name, process] :
-         {std::pair{"sidecar", &sidecar_}, std::pair{"snapshot-controller", &controller_},
-          std::pair{"driver", &driver_}}) {
-      if (*process) {
-        std::cerr << "---- " << name << " log tail (" << (*process)->log_file() << ") ----\n"
-                  << (*process)->LogTail(kLogTailLines) << "\n";
-      }
+    auto show = [](const std::string& name, const testsupport::Process& process) {
+      std::cerr << "---- " << name << " log tail (" << process.log_file() << ") ----\n"
+                << process.LogTail(kLogTailLines) << "\n";
+    };
+    for (const auto& sidecar : sidecars_) {
+      if (sidecar) show("sidecar", *sidecar);
     }
+    if (controller_) show("snapshot-controller", *controller_);
+    if (driver_) show("driver", *driver_);
   }
-  sidecar_.reset();
+  sidecars_.clear();
   controller_.reset();
   driver_.reset();
 }
@@ -135,6 +144,18 @@ void SnapshotTest::StartMockDriver(const std::string& driver, int volumes) {
   ASSERT_TRUE(AwaitSocket(socket_, *driver_)) << "driver did not start:\n" << driver_->LogTail(20);
 }
 
+void SnapshotTest::StartFaultDriver(const std::string& driver, const std::string& volumes,
+                                    std::vector<std::string> extra_args) {
+  std::vector<std::string> argv = {
+      FAULT_DRIVER_BIN,       "--endpoint=" + socket_,        "--name=" + driver,
+      "--volumes=" + volumes, "--control-dir=" + fault_dir(), "--state-file=" + state_file()};
+  argv.insert(argv.end(), extra_args.begin(), extra_args.end());
+  driver_ = Spawn("driver", std::move(argv));
+  ASSERT_NE(driver_, nullptr);
+  fault_driver_ = true;
+  ASSERT_TRUE(AwaitSocket(socket_, *driver_)) << "driver did not start:\n" << driver_->LogTail(20);
+}
+
 void SnapshotTest::StartSnapshotController(std::vector<std::string> extra_args) {
   auto binary = FindSnapshotPeer("UPSTREAM_SNAPSHOT_CONTROLLER_BIN", "snapshot");
   ASSERT_TRUE(binary.ok()) << binary.error().message;
@@ -151,7 +172,9 @@ void SnapshotTest::StartSnapshotController(std::vector<std::string> extra_args) 
   ASSERT_NE(controller_, nullptr);
 }
 
-void SnapshotTest::StartSidecar(const std::string& binary, std::vector<std::string> extra_args) {
+testsupport::Process* SnapshotTest::StartSidecar(
+    const std::string& binary, std::vector<std::string> extra_args,
+    std::vector<std::pair<std::string, std::string>> env, const std::string& log_name) {
   std::vector<std::string> argv = {binary,
                                    "--kubeconfig=" + sidecar_kubeconfig_,
                                    "--csi-address=" + socket_,
@@ -162,14 +185,29 @@ void SnapshotTest::StartSidecar(const std::string& binary, std::vector<std::stri
                                    "--kube-api-burst=200",
                                    "--v=5"};
   argv.insert(argv.end(), extra_args.begin(), extra_args.end());
-  sidecar_ = Spawn("sidecar", std::move(argv));
-  ASSERT_NE(sidecar_, nullptr);
+  auto process = testsupport::Process::Spawn({.argv = std::move(argv),
+                                              .env = std::move(env),
+                                              .log_file = work_dir_ + "/" + log_name + ".log"});
+  if (!process.ok()) {
+    ADD_FAILURE() << "start " << log_name << ": " << process.error().message;
+    return nullptr;
+  }
+  sidecars_.push_back(std::move(process).value());
+  return sidecars_.back().get();
 }
 
-void SnapshotPairTest::StartSidecarUnderTest(std::vector<std::string> extra_args) {
+std::string SnapshotTest::SidecarLog() const {
+  auto log = base::ReadFile(sidecar().log_file());
+  return log.ok() ? *log : "";
+}
+
+testsupport::Process* SnapshotPairTest::StartSidecarUnderTest(std::vector<std::string> extra_args) {
   auto binary = GetParam().binary();
-  ASSERT_TRUE(binary.ok()) << GetParam().name << " csi-snapshotter: " << binary.error().message;
-  StartSidecar(*binary, std::move(extra_args));
+  if (!binary.ok()) {
+    ADD_FAILURE() << GetParam().name << " csi-snapshotter: " << binary.error().message;
+    return nullptr;
+  }
+  return StartSidecar(*binary, std::move(extra_args));
 }
 
 kube::PersistentVolumeClaim SnapshotTest::CreateBoundPvc(const std::string& ns,
@@ -206,25 +244,130 @@ kube::PersistentVolumeClaim SnapshotTest::CreateBoundPvc(const std::string& ns,
 }
 
 void SnapshotTest::CreateSnapshotClass(const std::string& name, const std::string& driver,
-                                       const std::string& deletion_policy) {
+                                       const std::string& deletion_policy,
+                                       kube::StringMap parameters) {
   kube::VolumeSnapshotClass snapshot_class;
   snapshot_class.metadata.name = name;
   snapshot_class.driver = driver;
   snapshot_class.deletion_policy = deletion_policy;
+  snapshot_class.parameters = std::move(parameters);
   auto created = admin_->Create(snapshot_class);
   ASSERT_TRUE(created.ok()) << "create VolumeSnapshotClass: " << created.error().message;
 }
 
-void SnapshotTest::CreateVolumeSnapshot(const std::string& ns, const std::string& name,
-                                        const std::string& pvc_name,
-                                        const std::string& class_name) {
+kube::VolumeSnapshot SnapshotTest::CreateVolumeSnapshot(const std::string& ns,
+                                                        const std::string& name,
+                                                        const std::string& pvc_name,
+                                                        const std::string& class_name) {
   kube::VolumeSnapshot snapshot;
   snapshot.metadata.namespace_ = ns;
   snapshot.metadata.name = name;
   snapshot.spec.source.persistent_volume_claim_name = pvc_name;
   snapshot.spec.volume_snapshot_class_name = class_name;
   auto created = admin_->Create(snapshot);
-  ASSERT_TRUE(created.ok()) << "create VolumeSnapshot: " << created.error().message;
+  EXPECT_TRUE(created.ok()) << "create VolumeSnapshot: " << created.error().message;
+  return created.ok() ? *created : snapshot;
+}
+
+void SnapshotTest::CreateSecret(const std::string& ns, const std::string& name,
+                                kube::StringMap data) {
+  kube::Secret secret;
+  secret.metadata.namespace_ = ns;
+  secret.metadata.name = name;
+  secret.data = std::move(data);
+  auto created = admin_->Create(secret);
+  ASSERT_TRUE(created.ok()) << "create Secret: " << created.error().message;
+}
+
+void SnapshotTest::GrantSidecarSecretRead(const std::string& ns) {
+  const std::string manifest = fmt::format(R"(kind: Role
+apiVersion: rbac.authorization.k8s.io/v1
+metadata:
+  name: csi-snapshotter-secrets
+  namespace: {0}
+rules:
+  - apiGroups: [""]
+    resources: ["secrets"]
+    verbs: ["get"]
+---
+kind: RoleBinding
+apiVersion: rbac.authorization.k8s.io/v1
+metadata:
+  name: csi-snapshotter-secrets
+  namespace: {0}
+subjects:
+  - kind: ServiceAccount
+    name: {1}
+    namespace: {2}
+roleRef:
+  kind: Role
+  name: csi-snapshotter-secrets
+  apiGroup: rbac.authorization.k8s.io
+)",
+                                           ns, kSnapshotterAccount, kSnapshotterNamespace);
+  auto applied = testsupport::ApplyManifest(*admin_, manifest, "secret read grant");
+  ASSERT_TRUE(applied.ok()) << applied.error().message;
+  auto as_sidecar = ClientFor(sidecar_kubeconfig_);
+  ASSERT_NE(as_sidecar, nullptr);
+  // In effect once a GET of a missing Secret is answered 404, not 403.
+  std::string last_error;
+  bool effective = Eventually([&] {
+    auto secret = as_sidecar->Get<kube::Secret>(ns, "rbac-probe-never-created");
+    if (!secret.ok() && kube::IsNotFound(secret.error())) return true;
+    last_error = secret.ok() ? "rbac-probe-never-created exists" : secret.error().message;
+    return false;
+  });
+  ASSERT_TRUE(effective) << "secret read grant not in effect: " << last_error;
+}
+
+bool SnapshotTest::Eventually(const std::function<bool()>& condition,
+                              std::chrono::seconds timeout) {
+  for (auto deadline = std::chrono::steady_clock::now() + timeout;
+       std::chrono::steady_clock::now() < deadline; std::this_thread::sleep_for(100ms)) {
+    if (condition()) return true;
+  }
+  return condition();
+}
+
+std::vector<kube::Event> SnapshotTest::EventsAbout(const std::string& ns, const std::string& kind,
+                                                   const std::string& name) const {
+  std::vector<kube::Event> found;
+  auto events = admin_->List<kube::Event>(ns);
+  if (!events.ok()) return found;
+  for (auto& event : events->items) {
+    if (event.involved_object.kind == kind && event.involved_object.name == name) {
+      found.push_back(std::move(event));
+    }
+  }
+  return found;
+}
+
+std::optional<kube::Event> SnapshotTest::AwaitEvent(const std::string& ns, const std::string& kind,
+                                                    const std::string& name,
+                                                    const std::string& reason) {
+  std::optional<kube::Event> found;
+  Eventually([&] {
+    for (auto& event : EventsAbout(ns, kind, name)) {
+      if (event.reason == reason) found = std::move(event);
+    }
+    return found.has_value();
+  });
+  return found;
+}
+
+std::string SnapshotTest::CreateDriverSnapshot(const std::string& name,
+                                               const std::string& source_volume) const {
+  auto channel = grpc::CreateChannel("unix://" + socket_, grpc::InsecureChannelCredentials());
+  auto stub = csi::v1::Controller::NewStub(channel);
+  grpc::ClientContext context;
+  context.set_deadline(std::chrono::system_clock::now() + 10s);
+  csi::v1::CreateSnapshotRequest request;
+  request.set_name(name);
+  request.set_source_volume_id(source_volume);
+  csi::v1::CreateSnapshotResponse response;
+  grpc::Status status = stub->CreateSnapshot(&context, request, &response);
+  EXPECT_TRUE(status.ok()) << "CreateSnapshot: " << status.error_message();
+  return status.ok() ? response.snapshot().snapshot_id() : "";
 }
 
 bool SnapshotTest::DriverHasSnapshot(const std::string& snapshot_id) const {
@@ -245,14 +388,61 @@ bool SnapshotTest::DriverHasSnapshot(const std::string& snapshot_id) const {
 
 int SnapshotTest::DriverCallsOk(std::string_view method) const {
   if (!driver_) return 0;
+  int count = 0;
+  if (fault_driver_) {
+    for (const auto& call : DriverState().value("calls", nlohmann::json::array())) {
+      count += call["method"] == method && call["code"] == "OK";
+    }
+    return count;
+  }
   auto log = base::ReadFile(driver_->log_file());
   if (!log.ok()) return 0;
   const std::string line = fmt::format("csi-mock call /csi.v1.Controller/{}: OK", method);
-  int count = 0;
   for (auto pos = log->find(line); pos != std::string::npos; pos = log->find(line, pos + 1)) {
     ++count;
   }
   return count;
+}
+
+int SnapshotTest::DriverCalls(std::string_view method) const {
+  EXPECT_TRUE(fault_driver_) << "only the fault driver records failed calls";
+  int count = 0;
+  for (const auto& call : DriverState().value("calls", nlohmann::json::array())) {
+    count += call["method"] == method;
+  }
+  return count;
+}
+
+void SnapshotTest::WriteFaults(const std::string& json) const {
+  const std::string temp = fault_dir() + "/faults.json.tmp";
+  std::ofstream(temp) << json;
+  std::filesystem::rename(temp, fault_dir() + "/faults.json");
+}
+
+nlohmann::json SnapshotTest::DriverState() const {
+  std::ifstream in(state_file());
+  nlohmann::json state = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
+  return state.is_discarded() ? nlohmann::json::object() : state;
+}
+
+nlohmann::json SnapshotTest::DriverSnapshotRecord(const std::string& snapshot_name) const {
+  nlohmann::json state = DriverState();
+  if (!state.contains("snapshots") || !state["snapshots"].contains(snapshot_name)) return nullptr;
+  return state["snapshots"][snapshot_name];
+}
+
+int SnapshotTest::DriverSnapshotCounter(const std::string& snapshot_name,
+                                        const std::string& counter) const {
+  nlohmann::json record = DriverSnapshotRecord(snapshot_name);
+  return record.is_object() ? record.value(counter, 0) : 0;
+}
+
+std::string DriverSnapshotName(const kube::VolumeSnapshot& snapshot) {
+  return "snapshot-" + snapshot.metadata.uid;
+}
+
+bool Ready(const kube::VolumeSnapshot& snapshot) {
+  return snapshot.status && snapshot.status->ready_to_use.value_or(false);
 }
 
 }  // namespace snapshot_it

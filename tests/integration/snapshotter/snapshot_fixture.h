@@ -1,10 +1,11 @@
 // The snapshot stack end to end: a real control plane with the snapshot CRDs
 // and both RBAC manifests of deploy/kubernetes/ (csi-snapshotter/,
-// snapshot-controller/) applied, the Kubernetes e2e mock CSI driver, upstream's
-// snapshot-controller, and a csi-snapshotter sidecar binary given by path (so
-// the same tests run upstream's or ours). Each component runs as its own
-// RBAC-limited ServiceAccount. One control plane per test suite; a driver,
-// controller and sidecar per test, stopped (log tails shown on failure) when
+// snapshot-controller/) applied, a CSI driver (the Kubernetes e2e mock driver,
+// or tests/fault_csi_driver for failures a real driver will not produce),
+// upstream's snapshot-controller, and csi-snapshotter sidecar binaries given by
+// path (so the same tests run upstream's or ours). Each component runs as its
+// own RBAC-limited ServiceAccount. One control plane per test suite; a driver,
+// controller and sidecars per test, stopped (log tails shown on failure) when
 // the test ends.
 #pragma once
 
@@ -13,14 +14,17 @@
 #include <chrono>
 #include <functional>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <ostream>
 #include <string>
 #include <string_view>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "base/result.h"
+#include "kube/api/core/v1/event.h"
 #include "kube/api/core/v1/persistent_volume.h"
 #include "kube/api/core/v1/persistent_volume_claim.h"
 #include "kube/api/snapshot/v1/volume_snapshot.h"
@@ -55,22 +59,37 @@ SidecarUnderTest UpstreamSidecar();
 
 class SnapshotTest : public ::testing::Test {
  protected:
-  static void SetUpTestSuite();
+  static void SetUpTestSuite() { StartControlPlane(/*with_snapshot_crds=*/true); }
   static void TearDownTestSuite();
+  // For suites that need a control plane without the snapshot CRDs.
+  static void StartControlPlane(bool with_snapshot_crds);
   void SetUp() override;
   void TearDown() override;
 
-  // Processes; each fails the test fatally if it cannot start (call them
-  // under ASSERT_NO_FATAL_FAILURE). The driver is waited for until its socket
-  // exists.
+  // Processes; the drivers and the controller fail the test fatally if they
+  // cannot start (call them under ASSERT_NO_FATAL_FAILURE), a sidecar fails
+  // it and is null. A driver is waited for until its socket exists.
   // The e2e mock driver named `driver`, with `volumes` created volumes (IDs
   // 4, 5, ..., 100 GiB each).
   void StartMockDriver(const std::string& driver, int volumes = 1);
+  // tests/fault_csi_driver named `driver`, with the back end's `volumes`
+  // ("ID:BYTES,..."); faults come from WriteFaults, DriverState shows what it
+  // saw.
+  void StartFaultDriver(const std::string& driver, const std::string& volumes,
+                        std::vector<std::string> extra_args = {});
   // Upstream's snapshot-controller as the snapshot-controller ServiceAccount.
   void StartSnapshotController(std::vector<std::string> extra_args = {});
   // The csi-snapshotter at `binary` as the csi-snapshotter ServiceAccount,
-  // talking to the driver's socket, with short retry intervals and -v=5.
-  void StartSidecar(const std::string& binary, std::vector<std::string> extra_args = {});
+  // talking to the driver's socket, with --timeout=10s, short retry
+  // intervals and -v=5; `extra_args` come last, so they override those (Go
+  // flag syntax: the last value wins). Logged as `<log_name>.log`; the first
+  // one started is sidecar().
+  testsupport::Process* StartSidecar(const std::string& binary,
+                                     std::vector<std::string> extra_args = {},
+                                     std::vector<std::pair<std::string, std::string>> env = {},
+                                     const std::string& log_name = "sidecar");
+  testsupport::Process& sidecar() const { return *sidecars_.front(); }
+  std::string SidecarLog() const;
 
   // Objects, created as admin; each fails the test if the server refuses.
   // A PV with a CSI source (driver, volume_handle) bound to PVC ns/pvc_name,
@@ -79,9 +98,16 @@ class SnapshotTest : public ::testing::Test {
                                              const std::string& pv_name, const std::string& driver,
                                              const std::string& volume_handle);
   void CreateSnapshotClass(const std::string& name, const std::string& driver,
-                           const std::string& deletion_policy);
-  void CreateVolumeSnapshot(const std::string& ns, const std::string& name,
-                            const std::string& pvc_name, const std::string& class_name);
+                           const std::string& deletion_policy, kube::StringMap parameters = {});
+  // Returns the created VolumeSnapshot (its UID names the snapshot).
+  kube::VolumeSnapshot CreateVolumeSnapshot(const std::string& ns, const std::string& name,
+                                            const std::string& pvc_name,
+                                            const std::string& class_name);
+  void CreateSecret(const std::string& ns, const std::string& name, kube::StringMap data);
+  // Gives the sidecar's ServiceAccount `get` on the Secrets of `ns`, as an
+  // operator does for classes that name secrets (the RBAC manifest only
+  // comments that rule), and waits until the authorizer applies it.
+  void GrantSidecarSecretRead(const std::string& ns);
 
   // Polls `kind` ns/name (as admin) until `done` holds or `timeout` passes;
   // returns the last version seen (nullopt if it never existed).
@@ -100,6 +126,9 @@ class SnapshotTest : public ::testing::Test {
     }
     return last;
   }
+  // Polls `condition` until it holds or `timeout` passes; returns whether it held.
+  static bool Eventually(const std::function<bool()>& condition,
+                         std::chrono::seconds timeout = kAwaitTimeout);
   // Polls until a GET of `kind` ns/name answers 404.
   template <class T>
   bool AwaitGone(const std::string& ns, const std::string& name,
@@ -113,17 +142,43 @@ class SnapshotTest : public ::testing::Test {
     return false;
   }
 
+  // The Events in `ns` about the object of `kind` named `name`, as admin
+  // (Events about cluster-scoped objects are in "default").
+  std::vector<kube::Event> EventsAbout(const std::string& ns, const std::string& kind,
+                                       const std::string& name) const;
+  // Polls until an Event with `reason` about that object exists.
+  std::optional<kube::Event> AwaitEvent(const std::string& ns, const std::string& kind,
+                                        const std::string& name, const std::string& reason);
+
   // What the driver holds and was asked.
-  // Whether the driver lists a snapshot with this ID (ListSnapshots).
+  // Takes a snapshot of `source_volume` named `name` straight through the
+  // driver's socket, as a backup tool would (for pre-provisioned contents);
+  // returns its ID, or "" (and fails the test).
+  std::string CreateDriverSnapshot(const std::string& name, const std::string& source_volume) const;
+  // Whether the driver lists a snapshot with this ID (ListSnapshots; the
+  // fault driver counts it as an answer about the snapshot).
   bool DriverHasSnapshot(const std::string& snapshot_id) const;
   // How often the driver answered `method` (e.g. "DeleteSnapshot") with OK.
   int DriverCallsOk(std::string_view method) const;
+  // How often the driver received `method`, whatever it answered.
+  int DriverCalls(std::string_view method) const;
+  // The fault driver's faults.json, replaced atomically.
+  void WriteFaults(const std::string& json) const;
+  // The fault driver's state file ({} until its first call).
+  nlohmann::json DriverState() const;
+  // The state file's record of the snapshot named `snapshot_name` (null
+  // until a CreateSnapshot call named it).
+  nlohmann::json DriverSnapshotRecord(const std::string& snapshot_name) const;
+  // A counter of that record ("create_calls", "answers", ...), 0 without one.
+  int DriverSnapshotCounter(const std::string& snapshot_name, const std::string& counter) const;
 
   // A client acting as a ServiceAccount of the manifests.
   static std::unique_ptr<kube::Client> ClientFor(const std::string& kubeconfig);
 
   const std::string& work_dir() const { return work_dir_; }
   const std::string& socket() const { return socket_; }
+  std::string fault_dir() const { return work_dir_ + "/faults"; }
+  std::string state_file() const { return work_dir_ + "/driver-state.json"; }
 
   static inline testsupport::ControlPlane* plane_ = nullptr;
   static inline kube::Client* admin_ = nullptr;
@@ -140,10 +195,17 @@ class SnapshotTest : public ::testing::Test {
 
   std::string work_dir_;
   std::string socket_;
+  bool fault_driver_ = false;  // the driver is tests/fault_csi_driver
   std::unique_ptr<testsupport::Process> driver_;
   std::unique_ptr<testsupport::Process> controller_;
-  std::unique_ptr<testsupport::Process> sidecar_;
+  std::vector<std::unique_ptr<testsupport::Process>> sidecars_;
 };
+
+// The name the sidecar gives the driver's snapshot of `snapshot` with the
+// default --snapshot-name-prefix and uuid length (docs/snapshots.md §3.4).
+std::string DriverSnapshotName(const kube::VolumeSnapshot& snapshot);
+// readyToUse of a VolumeSnapshot is true.
+bool Ready(const kube::VolumeSnapshot& snapshot);
 
 // The pair tests: parameterized by the sidecar under test, so the same checks
 // run against upstream's csi-snapshotter and ours.
@@ -151,7 +213,7 @@ class SnapshotPairTest : public SnapshotTest,
                          public ::testing::WithParamInterface<SidecarUnderTest> {
  protected:
   // Finds the sidecar under test and starts it (StartSidecar).
-  void StartSidecarUnderTest(std::vector<std::string> extra_args = {});
+  testsupport::Process* StartSidecarUnderTest(std::vector<std::string> extra_args = {});
 };
 
 }  // namespace snapshot_it
