@@ -20,16 +20,16 @@ constexpr char kDeletionSecretNamespace[] =
     "snapshot.storage.kubernetes.io/deletion-secret-namespace";
 
 TEST_P(SnapshotPairTest, SnapshotOfBoundPvcBecomesReadyThenDeletePolicyDeletesItEverywhere) {
-  const std::string driver = "pair-delete.csi.example.com";
-  ASSERT_NO_FATAL_FAILURE(StartMockDriver(driver, 1));  // volume "4"
-  CreateBoundPvc("default", "pvc-delete", "pv-delete", driver, "4");
+  const Names n = NamesFor("delete");
+  ASSERT_NO_FATAL_FAILURE(StartMockDriver(n.driver, 1));  // volume "4"
+  CreateBoundPvc("default", n.pvc, n.pv, n.driver, "4");
   ASSERT_FALSE(HasFailure()) << "PVC and PV setup failed";
-  ASSERT_NO_FATAL_FAILURE(CreateSnapshotClass("class-delete", driver, "Delete"));
+  ASSERT_NO_FATAL_FAILURE(CreateSnapshotClass(n.snapshot_class, n.driver, "Delete"));
   ASSERT_NO_FATAL_FAILURE(StartSnapshotController());
   ASSERT_NE(StartSidecarUnderTest(), nullptr);
-  CreateVolumeSnapshot("default", "snap-delete", "pvc-delete", "class-delete");
+  CreateVolumeSnapshot("default", n.snapshot, n.pvc, n.snapshot_class);
 
-  auto snapshot = Await<kube::VolumeSnapshot>("default", "snap-delete", Ready);
+  auto snapshot = Await<kube::VolumeSnapshot>("default", n.snapshot, Ready);
   ASSERT_TRUE(snapshot && Ready(*snapshot)) << "VolumeSnapshot never became readyToUse";
   EXPECT_TRUE(snapshot->status->creation_time.has_value()) << "no creationTime";
   EXPECT_EQ(snapshot->status->restore_size, "100Gi");
@@ -39,7 +39,7 @@ TEST_P(SnapshotPairTest, SnapshotOfBoundPvcBecomesReadyThenDeletePolicyDeletesIt
 
   auto content = admin_->Get<kube::VolumeSnapshotContent>("", content_name);
   ASSERT_TRUE(content.ok()) << content.error().message;
-  EXPECT_EQ(content->spec.driver, driver);
+  EXPECT_EQ(content->spec.driver, n.driver);
   EXPECT_EQ(content->spec.source.volume_handle, "4");
   EXPECT_EQ(content->spec.deletion_policy, "Delete");
   ASSERT_TRUE(content->status.has_value());
@@ -51,8 +51,8 @@ TEST_P(SnapshotPairTest, SnapshotOfBoundPvcBecomesReadyThenDeletePolicyDeletesIt
   EXPECT_TRUE(DriverHasSnapshot(handle)) << "the driver does not list snapshot " << handle;
   EXPECT_GE(DriverCallsOk("CreateSnapshot"), 1);
 
-  ASSERT_TRUE(admin_->Delete<kube::VolumeSnapshot>("default", "snap-delete").ok());
-  EXPECT_TRUE(AwaitGone<kube::VolumeSnapshot>("default", "snap-delete"))
+  ASSERT_TRUE(admin_->Delete<kube::VolumeSnapshot>("default", n.snapshot).ok());
+  EXPECT_TRUE(AwaitGone<kube::VolumeSnapshot>("default", n.snapshot))
       << "VolumeSnapshot not released";
   EXPECT_TRUE(AwaitGone<kube::VolumeSnapshotContent>("", content_name))
       << "VolumeSnapshotContent not deleted";
@@ -61,21 +61,21 @@ TEST_P(SnapshotPairTest, SnapshotOfBoundPvcBecomesReadyThenDeletePolicyDeletesIt
 }
 
 TEST_P(SnapshotPairTest, RetainPolicyKeepsContentAndDriverSnapshotAfterSnapshotIsDeleted) {
-  const std::string driver = "pair-retain.csi.example.com";
-  ASSERT_NO_FATAL_FAILURE(StartMockDriver(driver, 1));
-  CreateBoundPvc("default", "pvc-retain", "pv-retain", driver, "4");
+  const Names n = NamesFor("retain");
+  ASSERT_NO_FATAL_FAILURE(StartMockDriver(n.driver, 1));
+  CreateBoundPvc("default", n.pvc, n.pv, n.driver, "4");
   ASSERT_FALSE(HasFailure()) << "PVC and PV setup failed";
-  ASSERT_NO_FATAL_FAILURE(CreateSnapshotClass("class-retain", driver, "Retain"));
+  ASSERT_NO_FATAL_FAILURE(CreateSnapshotClass(n.snapshot_class, n.driver, "Retain"));
   ASSERT_NO_FATAL_FAILURE(StartSnapshotController());
   ASSERT_NE(StartSidecarUnderTest(), nullptr);
-  CreateVolumeSnapshot("default", "snap-retain", "pvc-retain", "class-retain");
+  CreateVolumeSnapshot("default", n.snapshot, n.pvc, n.snapshot_class);
 
-  auto snapshot = Await<kube::VolumeSnapshot>("default", "snap-retain", Ready);
+  auto snapshot = Await<kube::VolumeSnapshot>("default", n.snapshot, Ready);
   ASSERT_TRUE(snapshot && Ready(*snapshot)) << "VolumeSnapshot never became readyToUse";
   const std::string content_name = *snapshot->status->bound_volume_snapshot_content_name;
 
-  ASSERT_TRUE(admin_->Delete<kube::VolumeSnapshot>("default", "snap-retain").ok());
-  EXPECT_TRUE(AwaitGone<kube::VolumeSnapshot>("default", "snap-retain"))
+  ASSERT_TRUE(admin_->Delete<kube::VolumeSnapshot>("default", n.snapshot).ok());
+  EXPECT_TRUE(AwaitGone<kube::VolumeSnapshot>("default", n.snapshot))
       << "VolumeSnapshot not released";
   // The content outlives its snapshot; once the VolumeSnapshot is gone there
   // is nothing left to wait for, so it must still be there now.
@@ -91,33 +91,34 @@ TEST_P(SnapshotPairTest, RetainPolicyKeepsContentAndDriverSnapshotAfterSnapshotI
 // ListSnapshots and becomes ready; the VolumeSnapshot naming the content binds
 // to it. Deleting them with policy Delete deletes the imported snapshot too.
 TEST_P(SnapshotPairTest, PreProvisionedContentWithSnapshotHandleBecomesReadyAndIsDeleted) {
-  const std::string driver = "pair-import.csi.example.com";
-  ASSERT_NO_FATAL_FAILURE(StartMockDriver(driver, 1));
+  const Names n = NamesFor("import");
+  ASSERT_NO_FATAL_FAILURE(StartMockDriver(n.driver, 1));
   const std::string handle = CreateDriverSnapshot("backup-of-4", "4");
   ASSERT_FALSE(handle.empty());
 
+  const std::string content_name = "content-" + Unique("import");
   kube::VolumeSnapshotContent content;
-  content.metadata.name = "content-import";
-  content.spec.driver = driver;
+  content.metadata.name = content_name;
+  content.spec.driver = n.driver;
   content.spec.deletion_policy = "Delete";
   content.spec.source.snapshot_handle = handle;
   content.spec.volume_snapshot_ref.namespace_ = "default";
-  content.spec.volume_snapshot_ref.name = "snap-import";
+  content.spec.volume_snapshot_ref.name = n.snapshot;
   ASSERT_TRUE(admin_->Create(content).ok());
   kube::VolumeSnapshot snapshot;
   snapshot.metadata.namespace_ = "default";
-  snapshot.metadata.name = "snap-import";
-  snapshot.spec.source.volume_snapshot_content_name = "content-import";
+  snapshot.metadata.name = n.snapshot;
+  snapshot.spec.source.volume_snapshot_content_name = content_name;
   ASSERT_TRUE(admin_->Create(snapshot).ok());
   ASSERT_NO_FATAL_FAILURE(StartSnapshotController());
   ASSERT_NE(StartSidecarUnderTest(), nullptr);
 
-  auto ready = Await<kube::VolumeSnapshot>("default", "snap-import", Ready);
+  auto ready = Await<kube::VolumeSnapshot>("default", n.snapshot, Ready);
   ASSERT_TRUE(ready && Ready(*ready)) << "imported VolumeSnapshot never became readyToUse";
-  EXPECT_EQ(ready->status->bound_volume_snapshot_content_name, "content-import");
+  EXPECT_EQ(ready->status->bound_volume_snapshot_content_name, content_name);
   EXPECT_TRUE(ready->status->creation_time.has_value());
   // (No restoreSize: the mock driver's ListSnapshots reports no size.)
-  auto imported = admin_->Get<kube::VolumeSnapshotContent>("", "content-import");
+  auto imported = admin_->Get<kube::VolumeSnapshotContent>("", content_name);
   ASSERT_TRUE(imported.ok()) << imported.error().message;
   ASSERT_TRUE(imported->status.has_value());
   EXPECT_EQ(imported->status->snapshot_handle, handle);
@@ -126,9 +127,9 @@ TEST_P(SnapshotPairTest, PreProvisionedContentWithSnapshotHandleBecomesReadyAndI
   EXPECT_EQ(DriverCallsOk("CreateSnapshot"), 1) << "only the test's own create";
   EXPECT_GE(DriverCallsOk("ListSnapshots"), 1);
 
-  ASSERT_TRUE(admin_->Delete<kube::VolumeSnapshot>("default", "snap-import").ok());
-  EXPECT_TRUE(AwaitGone<kube::VolumeSnapshot>("default", "snap-import"));
-  EXPECT_TRUE(AwaitGone<kube::VolumeSnapshotContent>("", "content-import"));
+  ASSERT_TRUE(admin_->Delete<kube::VolumeSnapshot>("default", n.snapshot).ok());
+  EXPECT_TRUE(AwaitGone<kube::VolumeSnapshot>("default", n.snapshot));
+  EXPECT_TRUE(AwaitGone<kube::VolumeSnapshotContent>("", content_name));
   EXPECT_EQ(DriverCallsOk("DeleteSnapshot"), 1);
   EXPECT_FALSE(DriverHasSnapshot(handle)) << "the imported snapshot was not deleted";
 }
@@ -138,30 +139,30 @@ TEST_P(SnapshotPairTest, PreProvisionedContentWithSnapshotHandleBecomesReadyAndI
 // hands its data to CreateSnapshot and DeleteSnapshot (the fault driver keeps
 // the keys), never to its log. The reserved keys stay out of the parameters.
 TEST_P(SnapshotPairTest, SecretsFromClassTemplatesReachCreateAndDeleteButNeverTheLog) {
-  const std::string driver = "pair-secrets.csi.example.com";
-  ASSERT_NO_FATAL_FAILURE(StartFaultDriver(driver, kFaultVolumes));
-  CreateBoundPvc("default", "pvc-secrets", "pv-secrets", driver, kFaultVolume);
+  const Names n = NamesFor("secrets");
+  ASSERT_NO_FATAL_FAILURE(StartFaultDriver(n.driver, kFaultVolumes));
+  CreateBoundPvc("default", n.pvc, n.pv, n.driver, kFaultVolume);
   ASSERT_FALSE(HasFailure()) << "PVC and PV setup failed";
   ASSERT_NO_FATAL_FAILURE(GrantSidecarSecretRead("default"));
   ASSERT_NO_FATAL_FAILURE(
-      CreateSecret("default", "snap-secrets-creds", {{"password", "hunter2-snapshot-secret"}}));
+      CreateSecret("default", n.snapshot + "-creds", {{"password", "hunter2-snapshot-secret"}}));
   ASSERT_NO_FATAL_FAILURE(CreateSnapshotClass(
-      "class-secrets", driver, "Delete",
+      n.snapshot_class, n.driver, "Delete",
       {{"csi.storage.k8s.io/snapshotter-secret-name", "${volumesnapshot.name}-creds"},
        {"csi.storage.k8s.io/snapshotter-secret-namespace", "${volumesnapshot.namespace}"},
        {"tier", "gold"}}));
   ASSERT_NO_FATAL_FAILURE(StartSnapshotController());
   ASSERT_NE(StartSidecarUnderTest(), nullptr);
   const kube::VolumeSnapshot created =
-      CreateVolumeSnapshot("default", "snap-secrets", "pvc-secrets", "class-secrets");
+      CreateVolumeSnapshot("default", n.snapshot, n.pvc, n.snapshot_class);
 
-  auto snapshot = Await<kube::VolumeSnapshot>("default", "snap-secrets", Ready);
+  auto snapshot = Await<kube::VolumeSnapshot>("default", n.snapshot, Ready);
   ASSERT_TRUE(snapshot && Ready(*snapshot)) << "VolumeSnapshot never became readyToUse";
   EXPECT_EQ(snapshot->status->restore_size, "1Gi");
   const std::string content_name = *snapshot->status->bound_volume_snapshot_content_name;
   auto content = admin_->Get<kube::VolumeSnapshotContent>("", content_name);
   ASSERT_TRUE(content.ok()) << content.error().message;
-  EXPECT_EQ(content->metadata.annotations[kDeletionSecretName], "snap-secrets-creds");
+  EXPECT_EQ(content->metadata.annotations[kDeletionSecretName], n.snapshot + "-creds");
   EXPECT_EQ(content->metadata.annotations[kDeletionSecretNamespace], "default");
 
   nlohmann::json record = DriverSnapshotRecord(DriverSnapshotName(created));
@@ -169,9 +170,9 @@ TEST_P(SnapshotPairTest, SecretsFromClassTemplatesReachCreateAndDeleteButNeverTh
   EXPECT_EQ(record["secrets"], nlohmann::json::array({"password"}));
   EXPECT_EQ(record["parameters"], nlohmann::json({{"tier", "gold"}}));
 
-  ASSERT_TRUE(admin_->Delete<kube::VolumeSnapshot>("default", "snap-secrets").ok());
+  ASSERT_TRUE(admin_->Delete<kube::VolumeSnapshot>("default", n.snapshot).ok());
   EXPECT_TRUE(AwaitGone<kube::VolumeSnapshotContent>("", content_name));
-  EXPECT_TRUE(AwaitGone<kube::VolumeSnapshot>("default", "snap-secrets"));
+  EXPECT_TRUE(AwaitGone<kube::VolumeSnapshot>("default", n.snapshot));
   const nlohmann::json state = DriverState();
   nlohmann::json deletes = nlohmann::json::array();
   for (const auto& call : state["calls"]) {
@@ -186,31 +187,32 @@ TEST_P(SnapshotPairTest, SecretsFromClassTemplatesReachCreateAndDeleteButNeverTh
 // §3.4 create step 5: --extra-create-metadata adds the three names to the
 // class's parameters.
 TEST_P(SnapshotPairTest, ExtraCreateMetadataKeysReachTheDriver) {
-  const std::string driver = "pair-metadata.csi.example.com";
-  ASSERT_NO_FATAL_FAILURE(StartFaultDriver(driver, kFaultVolumes));
-  CreateBoundPvc("default", "pvc-metadata", "pv-metadata", driver, kFaultVolume);
+  const Names n = NamesFor("metadata");
+  ASSERT_NO_FATAL_FAILURE(StartFaultDriver(n.driver, kFaultVolumes));
+  CreateBoundPvc("default", n.pvc, n.pv, n.driver, kFaultVolume);
   ASSERT_FALSE(HasFailure()) << "PVC and PV setup failed";
   ASSERT_NO_FATAL_FAILURE(
-      CreateSnapshotClass("class-metadata", driver, "Delete", {{"tier", "gold"}}));
+      CreateSnapshotClass(n.snapshot_class, n.driver, "Delete", {{"tier", "gold"}}));
   ASSERT_NO_FATAL_FAILURE(StartSnapshotController());
   ASSERT_NE(StartSidecarUnderTest({"--extra-create-metadata"}), nullptr);
   const kube::VolumeSnapshot created =
-      CreateVolumeSnapshot("default", "snap-metadata", "pvc-metadata", "class-metadata");
+      CreateVolumeSnapshot("default", n.snapshot, n.pvc, n.snapshot_class);
 
-  auto snapshot = Await<kube::VolumeSnapshot>("default", "snap-metadata", Ready);
+  auto snapshot = Await<kube::VolumeSnapshot>("default", n.snapshot, Ready);
   ASSERT_TRUE(snapshot && Ready(*snapshot)) << "VolumeSnapshot never became readyToUse";
   nlohmann::json record = DriverSnapshotRecord(DriverSnapshotName(created));
   ASSERT_TRUE(record.is_object()) << DriverState().dump(2);
   EXPECT_EQ(record["parameters"],
             nlohmann::json({{"tier", "gold"},
-                            {"csi.storage.k8s.io/volumesnapshot/name", "snap-metadata"},
+                            {"csi.storage.k8s.io/volumesnapshot/name", n.snapshot},
                             {"csi.storage.k8s.io/volumesnapshot/namespace", "default"},
                             {"csi.storage.k8s.io/volumesnapshotcontent/name",
                              "snapcontent-" + created.metadata.uid}}));
 }
 
 // Every SnapshotPairTest of this binary runs once per sidecar.
-INSTANTIATE_TEST_SUITE_P(Sidecars, SnapshotPairTest, ::testing::Values(UpstreamSidecar()),
+INSTANTIATE_TEST_SUITE_P(Sidecars, SnapshotPairTest,
+                         ::testing::Values(UpstreamSidecar(), OurSidecar()),
                          [](const ::testing::TestParamInfo<SidecarUnderTest>& info) {
                            return info.param.name;
                          });

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <grpcpp/grpcpp.h>
 
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -47,6 +48,11 @@ SidecarUnderTest UpstreamSidecar() {
           .binary = [] { return FindSnapshotPeer("UPSTREAM_SNAPSHOTTER_BIN", "snapshot"); }};
 }
 
+SidecarUnderTest OurSidecar() {
+  return {.name = "Ours",
+          .binary = []() -> base::Result<std::string> { return std::string(SNAPSHOTTER_BIN); }};
+}
+
 void SnapshotTest::StartControlPlane(bool with_snapshot_crds) {
   testsupport::ControlPlaneOptions options;
   if (with_snapshot_crds) {
@@ -67,6 +73,13 @@ void SnapshotTest::StartControlPlane(bool with_snapshot_crds) {
   ASSERT_TRUE(controller.ok()) << controller.error().message;
   controller_kubeconfig_ = *controller;
   suite_ready_ = true;
+}
+
+void SnapshotTest::InstallSnapshotCrds() {
+  auto crds = FindSnapshotPeer("SNAPSHOT_CRDS_DIR", "crds");
+  ASSERT_TRUE(crds.ok()) << crds.error().message;
+  auto installed = plane_->InstallCrds(*crds);
+  ASSERT_TRUE(installed.ok()) << installed.error().message;
 }
 
 void SnapshotTest::TearDownTestSuite() {
@@ -208,6 +221,21 @@ testsupport::Process* SnapshotPairTest::StartSidecarUnderTest(std::vector<std::s
     return nullptr;
   }
   return StartSidecar(*binary, std::move(extra_args));
+}
+
+std::string SnapshotPairTest::Unique(const std::string& base) const {
+  std::string suffix = GetParam().name;
+  for (char& c : suffix) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return base + "-" + suffix;
+}
+
+SnapshotPairTest::Names SnapshotPairTest::NamesFor(const std::string& base) const {
+  const std::string own = Unique(base);
+  return {.driver = own + ".csi.example.com",
+          .pvc = "pvc-" + own,
+          .pv = "pv-" + own,
+          .snapshot_class = "class-" + own,
+          .snapshot = "snap-" + own};
 }
 
 kube::PersistentVolumeClaim SnapshotTest::CreateBoundPvc(const std::string& ns,

@@ -3,6 +3,10 @@
 // driver answers with a handle. The being-created annotation holds the
 // deletion back until that answer; then the snapshot must be deleted on the
 // driver and the content and VolumeSnapshot must go, without a restart.
+//
+// Ours only: upstream's v8.7.0 passes in most runs but leaks the snapshot and
+// leaves both objects Terminating until its resync in about one run of five
+// (§9.12; here 1 of 5 runs with this very test).
 #include <gtest/gtest.h>
 
 #include "tests/integration/snapshotter/snapshot_fixture.h"
@@ -10,7 +14,7 @@
 namespace snapshot_it {
 namespace {
 
-TEST_P(SnapshotPairTest, ContentDeletedWhileCreateTimesOutIsCleanedUpOnceTheDriverAnswers) {
+TEST_F(OursOnlyTest, ContentDeletedWhileCreateTimesOutIsCleanedUpOnceTheDriverAnswers) {
   const std::string driver = "timeout-cleanup.csi.example.com";
   ASSERT_NO_FATAL_FAILURE(StartFaultDriver(driver, "vol-1:1073741824"));
   WriteFaults(R"({"CreateSnapshot": [{"hang": true, "times": 2}]})");
@@ -20,7 +24,7 @@ TEST_P(SnapshotPairTest, ContentDeletedWhileCreateTimesOutIsCleanedUpOnceTheDriv
   ASSERT_NO_FATAL_FAILURE(StartSnapshotController());
   // Each hanging call takes the whole --timeout: two of them leave ~10 s to
   // delete the VolumeSnapshot while no answer has come.
-  ASSERT_NE(StartSidecarUnderTest({"--timeout=5s"}), nullptr);
+  ASSERT_NE(StartOurSidecar({"--timeout=5s"}), nullptr);
   const kube::VolumeSnapshot created =
       CreateVolumeSnapshot("default", "snap-timeout", "pvc-timeout", "class-timeout");
   const std::string snapshot_name = DriverSnapshotName(created);
