@@ -38,17 +38,16 @@ kube::VolumeSnapshotContent HandMadeContent(const std::string& name, const std::
 class BadInputPairTest : public SnapshotPairTest {
  protected:
   // A fault driver, a bound PVC, a class with `parameters`, the controller
-  // and the sidecar under test for `driver`; then a VolumeSnapshot of the
-  // PVC. Returns the content's error once it has one ("" if never).
-  std::string ContentErrorFor(const std::string& driver, kube::StringMap parameters) {
-    StartFaultDriver(driver, kVolumes);
-    CreateBoundPvc("default", "pvc-" + driver, "pv-" + driver, driver, "vol-1");
-    CreateSnapshotClass("class-" + driver, driver, "Delete", std::move(parameters));
+  // and the sidecar under test, named `n`; then a VolumeSnapshot of the PVC.
+  // Returns the content's error once it has one ("" if never).
+  std::string ContentErrorFor(const Names& n, kube::StringMap parameters) {
+    StartFaultDriver(n.driver, kVolumes);
+    CreateBoundPvc("default", n.pvc, n.pv, n.driver, "vol-1");
+    CreateSnapshotClass(n.snapshot_class, n.driver, "Delete", std::move(parameters));
     StartSnapshotController();
     EXPECT_NE(StartSidecarUnderTest(), nullptr);
     if (HasFailure()) return "";
-    snapshot_ =
-        CreateVolumeSnapshot("default", "snap-" + driver, "pvc-" + driver, "class-" + driver);
+    snapshot_ = CreateVolumeSnapshot("default", n.snapshot, n.pvc, n.snapshot_class);
     content_name_ = "snapcontent-" + snapshot_.metadata.uid;
     auto content = Await<kube::VolumeSnapshotContent>("", content_name_, HasError);
     return content && HasError(*content) ? *content->status->error->message : "";
@@ -59,8 +58,8 @@ class BadInputPairTest : public SnapshotPairTest {
 };
 
 TEST_P(BadInputPairTest, UnknownReservedParameterKeyIsAnErrorAndNoCreateSnapshot) {
-  const std::string message = ContentErrorFor(Unique("bad-param") + ".csi.example.com",
-                                              {{"csi.storage.k8s.io/foo", "bar"}});
+  const std::string message =
+      ContentErrorFor(NamesFor("bad-param"), {{"csi.storage.k8s.io/foo", "bar"}});
   ASSERT_FALSE(HasFailure());
   EXPECT_THAT(message, StartsWith("Failed to create snapshot: "));
   EXPECT_THAT(message, HasSubstr(R"(found unknown parameter key "csi.storage.k8s.io/foo" with )"
@@ -79,11 +78,10 @@ TEST_P(BadInputPairTest, UnknownReservedParameterKeyIsAnErrorAndNoCreateSnapshot
 }
 
 TEST_P(BadInputPairTest, MissingSecretIsAnErrorAndNoCreateSnapshotAndDeletionCompletes) {
-  const std::string driver = Unique("missing-secret") + ".csi.example.com";
   ASSERT_NO_FATAL_FAILURE(GrantSidecarSecretRead("default"));
-  const std::string message =
-      ContentErrorFor(driver, {{"csi.storage.k8s.io/snapshotter-secret-name", "absent-creds"},
-                               {"csi.storage.k8s.io/snapshotter-secret-namespace", "default"}});
+  const std::string message = ContentErrorFor(
+      NamesFor("missing-secret"), {{"csi.storage.k8s.io/snapshotter-secret-name", "absent-creds"},
+                                   {"csi.storage.k8s.io/snapshotter-secret-namespace", "default"}});
   ASSERT_FALSE(HasFailure());
   EXPECT_THAT(message, StartsWith("Failed to create snapshot: "));
   EXPECT_THAT(message, HasSubstr("cannot get credentials for snapshot content"));
