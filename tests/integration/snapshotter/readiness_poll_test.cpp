@@ -15,7 +15,7 @@ using Clock = std::chrono::steady_clock;
 
 constexpr char kVolumes[] = "vol-1:1073741824";
 
-class ReadinessPollTest : public OursOnlyTest {
+class OursOnlyReadinessPollTest : public OursOnlyTest {
  protected:
   // A fault driver with `faults`, a class, a bound PVC, the controller and
   // our sidecar with upstream's default retry intervals but a start of 1 s;
@@ -37,7 +37,8 @@ class ReadinessPollTest : public OursOnlyTest {
 // writes (#533: many more) fails. Then the cap: the 7th call comes at 61 s,
 // the 8th 30 s later, where a backoff without the cap waits 64 s (upstream's
 // v8.7.0 measured here: 6 calls by 40 s, 7 by 70 s, still 7 by 100 s).
-TEST_F(ReadinessPollTest, NeverReadySnapshotIsPolledAtTheReadinessCadenceCappedAt30Seconds) {
+TEST_F(OursOnlyReadinessPollTest,
+       NeverReadySnapshotIsPolledAtTheReadinessCadenceCappedAt30Seconds) {
   const kube::VolumeSnapshot created =
       StartWithFaults("never-ready", R"({"CreateSnapshot": [{"never_ready": true}]})");
   ASSERT_FALSE(HasFailure());
@@ -71,7 +72,8 @@ TEST_F(ReadinessPollTest, NeverReadySnapshotIsPolledAtTheReadinessCadenceCappedA
 // sixth call takes a snapshot that is ready from its third answer on. The
 // polls after it start at 1 s (1 + 2 s to ready), where continuing the error
 // backoff would wait 32 + 64 s.
-TEST_F(ReadinessPollTest, SnapshotReadyAfterPollsBecomesReadyWithoutWaitingForTheErrorBackoff) {
+TEST_F(OursOnlyReadinessPollTest,
+       SnapshotReadyAfterPollsBecomesReadyWithoutWaitingForTheErrorBackoff) {
   const kube::VolumeSnapshot created = StartWithFaults(
       "ready-after",
       R"({"CreateSnapshot": [{"code": "UNAVAILABLE", "times": 5}, {"ready_after": 3}]})");
