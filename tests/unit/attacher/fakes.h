@@ -18,24 +18,12 @@
 #include "attacher/attachment_events.h"
 #include "attacher/kubernetes_api.h"
 #include "attacher/volume_publisher.h"
+#include "tests/support/api_call_log.h"
 
 namespace attacher::handler_testing {
 
-struct ApiCall {
-  std::string verb;         // "patch" or "get"
-  std::string resource;     // "volumeattachments", "persistentvolumes", "secrets"
-  std::string name;         // "<namespace>/<name>" for secrets
-  std::string subresource;  // "" or "status"
-  std::string patch_type;   // "merge", "json", or "" for a get
-  std::string body;
-
-  bool operator==(const ApiCall&) const = default;
-  friend std::ostream& operator<<(std::ostream& os, const ApiCall& c) {
-    return os << c.verb << " " << c.resource << "/" << c.name
-              << (c.subresource.empty() ? "" : "/" + c.subresource) << " [" << c.patch_type << "] "
-              << c.body;
-  }
-};
+using testsupport::ApiCall;
+using testsupport::ApiFailure;
 
 inline ApiCall PatchVa(std::string name, std::string type, std::string body) {
   return {"patch", "volumeattachments", std::move(name), "", std::move(type), std::move(body)};
@@ -56,20 +44,9 @@ inline ApiCall GetPv(std::string name) {
   return {"get", "persistentvolumes", std::move(name), "", "", ""};
 }
 
-// The first `times` calls matching verb, resource and subresource (every one
-// if `times` is negative) fail with `error`.
-struct ApiFailure {
-  std::string verb;
-  std::string resource;
-  std::string subresource;
-  base::Error error;
-  int times = -1;
-};
-
 class FakeKubernetesApi final : public KubernetesApi {
  public:
-  explicit FakeKubernetesApi(std::vector<ApiFailure> failures = {})
-      : failures_(std::move(failures)) {}
+  explicit FakeKubernetesApi(std::vector<ApiFailure> failures = {}) : log_(std::move(failures)) {}
 
   // GetSecret answers with this Secret; others are 404.
   void AddSecret(kube::Secret secret) {
@@ -89,7 +66,7 @@ class FakeKubernetesApi final : public KubernetesApi {
 
   std::vector<ApiCall> calls() const {
     std::lock_guard lock(mu_);
-    return calls_;
+    return log_.calls();
   }
 
   base::Result<kube::VolumeAttachment> PatchVolumeAttachment(const std::string& name,
@@ -165,21 +142,12 @@ class FakeKubernetesApi final : public KubernetesApi {
 
   std::optional<base::Error> Record(const ApiCall& call) {
     std::lock_guard lock(mu_);
-    calls_.push_back(call);
-    for (ApiFailure& f : failures_) {
-      if (f.verb == call.verb && f.resource == call.resource && f.subresource == call.subresource &&
-          f.times != 0) {
-        if (f.times > 0) --f.times;
-        return f.error;
-      }
-    }
-    return std::nullopt;
+    return log_.Record(call);
   }
 
-  std::vector<ApiFailure> failures_;             // guarded by mu_
+  testsupport::ApiCallLog log_;                  // guarded by mu_
   std::map<std::string, kube::Secret> secrets_;  // set before use
   mutable std::mutex mu_;
-  std::vector<ApiCall> calls_;                              // guarded by mu_
   std::optional<kube::VolumeAttachment> va_reply_;          // guarded by mu_
   std::map<std::string, kube::VolumeAttachment> live_vas_;  // guarded by mu_
   std::map<std::string, kube::PersistentVolume> live_pvs_;  // guarded by mu_

@@ -24,24 +24,12 @@
 #include "snapshotter/content_events.h"
 #include "snapshotter/snapshot_api.h"
 #include "snapshotter/snapshot_driver.h"
+#include "tests/support/api_call_log.h"
 
 namespace snapshotter::testing {
 
-struct ApiCall {
-  std::string verb;         // "patch" or "get"
-  std::string resource;     // "volumesnapshotcontents" or "secrets"
-  std::string name;         // "<namespace>/<name>" for secrets
-  std::string subresource;  // "" or "status"
-  std::string patch_type;   // "merge", "json", or "" for a get
-  std::string body;
-
-  bool operator==(const ApiCall&) const = default;
-  friend std::ostream& operator<<(std::ostream& os, const ApiCall& c) {
-    return os << c.verb << " " << c.resource << "/" << c.name
-              << (c.subresource.empty() ? "" : "/" + c.subresource) << " [" << c.patch_type << "] "
-              << c.body;
-  }
-};
+using testsupport::ApiCall;
+using testsupport::ApiFailure;
 
 inline ApiCall PatchContent(std::string name, std::string body) {
   return {"patch", "volumesnapshotcontents", std::move(name), "", "json", std::move(body)};
@@ -56,20 +44,9 @@ inline ApiCall GetSecret(const std::string& ns, const std::string& name) {
   return {"get", "secrets", ns + "/" + name, "", "", ""};
 }
 
-// Calls matching verb, resource and subresource fail with `error`, the
-// first `times` of them (-1: all).
-struct ApiFailure {
-  std::string verb;
-  std::string resource;
-  std::string subresource;
-  base::Error error;
-  int times = -1;
-};
-
 class FakeSnapshotApi final : public SnapshotApi {
  public:
-  explicit FakeSnapshotApi(std::vector<ApiFailure> failures = {})
-      : failures_(std::move(failures)) {}
+  explicit FakeSnapshotApi(std::vector<ApiFailure> failures = {}) : log_(std::move(failures)) {}
 
   // Stores `content` as the API server's copy.
   void Put(const kube::VolumeSnapshotContent& content) {
@@ -95,11 +72,11 @@ class FakeSnapshotApi final : public SnapshotApi {
 
   std::vector<ApiCall> calls() const {
     std::lock_guard lock(mu_);
-    return calls_;
+    return log_.calls();
   }
   void ClearCalls() {
     std::lock_guard lock(mu_);
-    calls_.clear();
+    log_.Clear();
   }
 
   base::Result<kube::VolumeSnapshotContent> PatchContent(const std::string& name,
@@ -215,23 +192,12 @@ class FakeSnapshotApi final : public SnapshotApi {
     }
   }
 
-  std::optional<base::Error> Record(const ApiCall& call) {
-    calls_.push_back(call);
-    for (ApiFailure& f : failures_) {
-      if (f.verb == call.verb && f.resource == call.resource && f.subresource == call.subresource &&
-          f.times != 0) {
-        if (f.times > 0) --f.times;
-        return f.error;
-      }
-    }
-    return std::nullopt;
-  }
+  std::optional<base::Error> Record(const ApiCall& call) { return log_.Record(call); }
 
   mutable std::mutex mu_;
-  std::vector<ApiFailure> failures_;                // guarded by mu_
+  testsupport::ApiCallLog log_;                     // guarded by mu_
   std::map<std::string, nlohmann::json> contents_;  // guarded by mu_
   std::map<std::string, kube::Secret> secrets_;     // guarded by mu_
-  std::vector<ApiCall> calls_;                      // guarded by mu_
 };
 
 // CSI calls as compact JSON: method, then the request's fields.
