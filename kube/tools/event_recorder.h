@@ -43,6 +43,7 @@ struct EventRecorderOptions {
   EventCorrelatorOptions correlation = {};
 };
 
+inline constexpr std::string_view kEventTypeNormal = "Normal";
 inline constexpr std::string_view kEventTypeWarning = "Warning";
 
 class EventRecorder {

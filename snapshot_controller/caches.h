@@ -1,0 +1,23 @@
+// Caches: the informers' stores the snapshot-controller's handler reads
+// (docs/snapshots.md §4.2). The loop that keeps them current owns them; the
+// handler only reads. `nodes` is null unless distributed snapshotting is on.
+#pragma once
+
+#include "kube/api/core/v1/persistent_volume.h"
+#include "kube/api/core/v1/persistent_volume_claim.h"
+#include "kube/api/snapshot/v1/volume_snapshot.h"
+#include "kube/api/snapshot/v1/volume_snapshot_class.h"
+#include "kube/api/snapshot/v1/volume_snapshot_content.h"
+#include "kube/runtime/store.h"
+
+namespace snapshot_controller {
+
+struct Caches {
+  const kube::Store<kube::VolumeSnapshot>& snapshots;
+  const kube::Store<kube::VolumeSnapshotContent>& contents;
+  const kube::Store<kube::VolumeSnapshotClass>& classes;
+  const kube::Store<kube::PersistentVolumeClaim>& claims;
+  const kube::Store<kube::PersistentVolume>& volumes;
+};
+
+}  // namespace snapshot_controller

@@ -1,0 +1,35 @@
+#include "snapshot_controller/common_handler.h"
+
+#include "snapshot_controller/driver_of.h"
+
+namespace snapshot_controller {
+
+CommonHandler::CommonHandler(ControllerApi& api, const Caches& caches, ControllerEvents& events,
+                             OperationMetrics& metrics, HandlerOptions options, base::Clock& clock)
+    : caches_(caches),
+      metrics_(metrics),
+      claim_finalizer_(api, caches),
+      snapshot_sync_(api, caches, claim_finalizer_, events, metrics, options, clock),
+      deletion_(api, caches, claim_finalizer_, events, metrics, clock),
+      content_sync_(api, caches, events) {}
+
+base::Status CommonHandler::SyncSnapshot(const kube::VolumeSnapshot& snapshot) {
+  if (auto released = claim_finalizer_.RemoveIfUnused(snapshot); !released.ok()) return released;
+  if (!snapshot.metadata.deletion_timestamp.empty()) return deletion_.Delete(snapshot);
+  return snapshot_sync_.Sync(snapshot);
+}
+
+base::Result<ContentSyncOutcome> CommonHandler::SyncContent(
+    const kube::VolumeSnapshotContent& content) {
+  return content_sync_.Sync(content);
+}
+
+void CommonHandler::SnapshotDeleted(const kube::VolumeSnapshot& snapshot) {
+  const std::string driver = DriverOf(snapshot, caches_);
+  // Upstream records nothing when it cannot tell the driver.
+  if (driver.empty()) return;
+  metrics_.Record(kDeleteSnapshotOperation, snapshot.metadata.uid, OperationStatus::kSuccess,
+                  driver);
+}
+
+}  // namespace snapshot_controller

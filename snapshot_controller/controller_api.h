@@ -1,0 +1,103 @@
+// ControllerApi: the only API writes and direct reads the snapshot-controller's
+// handler makes (docs/snapshots.md §4.3-§4.5), behind an interface so handler
+// tests assert the exact verb, subresource, patch type and body against a
+// recording fake, while production goes through kube::Client
+// (ControllerApiClient). Everything else the handler reads comes from the
+// informers' stores (caches.h). Errors are kube::Client's (api_error.h).
+//
+// PersistentVolumeClaims are only ever replaced whole (Update): the
+// controller's RBAC grants `update` on them, not `patch` (§5).
+#pragma once
+
+#include <string>
+
+#include "base/result.h"
+#include "kube/api/core/v1/persistent_volume.h"
+#include "kube/api/core/v1/persistent_volume_claim.h"
+#include "kube/api/snapshot/v1/volume_snapshot.h"
+#include "kube/api/snapshot/v1/volume_snapshot_content.h"
+#include "kube/client/client.h"
+
+namespace snapshot_controller {
+
+class ControllerApi {
+ public:
+  virtual ~ControllerApi() = default;
+
+  // VolumeSnapshots. `status` selects the status subresource.
+  virtual base::Result<kube::VolumeSnapshot> GetSnapshot(const std::string& ns,
+                                                         const std::string& name) = 0;
+  virtual base::Result<kube::VolumeSnapshot> PatchSnapshot(const std::string& ns,
+                                                           const std::string& name,
+                                                           kube::PatchType type,
+                                                           const std::string& patch,
+                                                           bool status) = 0;
+
+  // VolumeSnapshotContents (cluster-scoped).
+  virtual base::Result<kube::VolumeSnapshotContent> GetContent(const std::string& name) = 0;
+  virtual base::Result<kube::VolumeSnapshotContent> CreateContent(
+      const kube::VolumeSnapshotContent& content) = 0;
+  virtual base::Result<kube::VolumeSnapshotContent> PatchContent(const std::string& name,
+                                                                 kube::PatchType type,
+                                                                 const std::string& patch,
+                                                                 bool status) = 0;
+  virtual base::Status DeleteContent(const std::string& name) = 0;
+
+  // PersistentVolumeClaims: read fresh before a finalizer change, then replaced.
+  virtual base::Result<kube::PersistentVolumeClaim> GetClaim(const std::string& ns,
+                                                             const std::string& name) = 0;
+  virtual base::Result<kube::PersistentVolumeClaim> UpdateClaim(
+      const kube::PersistentVolumeClaim& claim) = 0;
+
+  // A PersistentVolume the cache does not hold (yet).
+  virtual base::Result<kube::PersistentVolume> GetVolume(const std::string& name) = 0;
+};
+
+class ControllerApiClient final : public ControllerApi {
+ public:
+  explicit ControllerApiClient(kube::Client& client) : client_(client) {}
+
+  base::Result<kube::VolumeSnapshot> GetSnapshot(const std::string& ns,
+                                                 const std::string& name) override {
+    return client_.Get<kube::VolumeSnapshot>(ns, name);
+  }
+  base::Result<kube::VolumeSnapshot> PatchSnapshot(const std::string& ns, const std::string& name,
+                                                   kube::PatchType type, const std::string& patch,
+                                                   bool status) override {
+    if (status) return client_.PatchStatus<kube::VolumeSnapshot>(ns, name, type, patch);
+    return client_.Patch<kube::VolumeSnapshot>(ns, name, type, patch);
+  }
+  base::Result<kube::VolumeSnapshotContent> GetContent(const std::string& name) override {
+    return client_.Get<kube::VolumeSnapshotContent>("", name);
+  }
+  base::Result<kube::VolumeSnapshotContent> CreateContent(
+      const kube::VolumeSnapshotContent& content) override {
+    return client_.Create(content);
+  }
+  base::Result<kube::VolumeSnapshotContent> PatchContent(const std::string& name,
+                                                         kube::PatchType type,
+                                                         const std::string& patch,
+                                                         bool status) override {
+    if (status) return client_.PatchStatus<kube::VolumeSnapshotContent>("", name, type, patch);
+    return client_.Patch<kube::VolumeSnapshotContent>("", name, type, patch);
+  }
+  base::Status DeleteContent(const std::string& name) override {
+    return client_.Delete<kube::VolumeSnapshotContent>("", name);
+  }
+  base::Result<kube::PersistentVolumeClaim> GetClaim(const std::string& ns,
+                                                     const std::string& name) override {
+    return client_.Get<kube::PersistentVolumeClaim>(ns, name);
+  }
+  base::Result<kube::PersistentVolumeClaim> UpdateClaim(
+      const kube::PersistentVolumeClaim& claim) override {
+    return client_.Update(claim);
+  }
+  base::Result<kube::PersistentVolume> GetVolume(const std::string& name) override {
+    return client_.Get<kube::PersistentVolume>("", name);
+  }
+
+ private:
+  kube::Client& client_;
+};
+
+}  // namespace snapshot_controller
