@@ -54,10 +54,11 @@ int RunSidecar(const SidecarStartup& startup, const RunEnvironment& env,
   connect.max_grpc_log_length = startup.max_grpc_log_length;
   connect.termination_log_path = env.termination_log_path;
   if (env.on_connection_loss) connect.on_connection_loss = env.on_connection_loss;
+  connect.stop = stop;
   base::Result<std::unique_ptr<csi::Connection>> connection =
       csi::Connect(startup.csi_address, std::move(connect));
-  if (!connection.ok()) return failed(StartupStep::kConnect, connection.error());
   if (stop.stop_requested()) return StoppedDuringStartup("connect");
+  if (!connection.ok()) return failed(StartupStep::kConnect, connection.error());
 
   csi::IdentityClient identity(**connection);
   auto probe = [&]() -> std::optional<int> {

@@ -77,14 +77,20 @@ base::Result<std::unique_ptr<Connection>> Connect(std::string_view address,
   auto channel = grpc::CreateCustomChannel(unix_address.GrpcTarget(),
                                            grpc::InsecureChannelCredentials(), ChannelArgs());
   auto deadline = After(options.connect_timeout);
-  while (true) {
-    auto wake = std::min(deadline, After(options.log_interval));
-    if (channel->WaitForConnected(wake)) break;
-    if (std::chrono::system_clock::now() >= deadline) {
+  auto next_log = After(options.log_interval);
+  while (!channel->WaitForConnected(std::min({deadline, next_log, After(kConnectStopLatency)}))) {
+    if (options.stop.stop_requested()) {
+      return base::Error::Transport(fmt::format("connecting to {}: stopped", unix_address.uri));
+    }
+    const auto now = std::chrono::system_clock::now();
+    if (now >= deadline) {
       return base::Error::Transport(
           fmt::format("connecting to {}: context deadline exceeded", unix_address.uri));
     }
-    LOG_INFO("Still connecting").With("address", unix_address.uri);
+    if (now >= next_log) {
+      LOG_INFO("Still connecting").With("address", unix_address.uri);
+      next_log = After(options.log_interval);
+    }
   }
   return std::unique_ptr<Connection>(
       new Connection(std::move(parsed).value(), std::move(options), std::move(channel)));

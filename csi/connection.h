@@ -3,7 +3,9 @@
 //   - Connect blocks until the channel is READY, for at most
 //     `connect_timeout` (30 s), logging "Still connecting" every
 //     `log_interval` (10 s); no TLS, reconnect backoff capped at 1 s, no idle
-//     timeout, gRPC's default 4 MiB receive limit.
+//     timeout, gRPC's default 4 MiB receive limit. A stop request ends
+//     the wait within kConnectStopLatency (an error), so a SIGTERM while the
+//     driver is still starting never waits out the timeout.
 //   - Once connected, a watcher notices the channel leaving READY (the driver
 //     closed its socket or died), logs "Lost connection", writes "Lost
 //     connection to CSI driver, exiting" to `termination_log_path` (0644;
@@ -60,7 +62,13 @@ struct ConnectOptions {
   std::function<void()> on_connection_loss = [] { base::FlushAndExit(1); };
   // Measures call durations and paces ProbeForever's retries.
   base::Clock* clock = &base::Clock::Real();
+  // Ends Connect's wait (see above).
+  std::stop_token stop;
 };
+
+// How long Connect may take to notice a stop request: gRPC's wait for a
+// channel state cannot be interrupted, so Connect waits in slices this long.
+inline constexpr std::chrono::milliseconds kConnectStopLatency{100};
 
 struct CallOptions {
   std::chrono::nanoseconds timeout;

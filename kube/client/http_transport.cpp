@@ -33,9 +33,12 @@ std::optional<int> ParseRetryAfter(std::string_view header_value) {
 
 }  // namespace
 
-// One pooled easy handle plus the per-request state its callbacks write to.
+// One pooled easy handle, the multi handle it runs on (which keeps its
+// connection between requests), plus the per-request state its callbacks
+// write to.
 struct HttpTransport::Handle {
   CURL* easy = nullptr;
+  CURLM* multi = nullptr;
   curl_slist* headers = nullptr;
   HttpResponse response;
   const std::function<bool(std::string_view)>* on_data = nullptr;
@@ -44,6 +47,7 @@ struct HttpTransport::Handle {
 
   ~Handle() {
     if (headers) curl_slist_free_all(headers);
+    if (multi) curl_multi_cleanup(multi);
     if (easy) curl_easy_cleanup(easy);
   }
 
@@ -85,13 +89,48 @@ struct HttpTransport::Handle {
     return size * count;
   }
 
-  static int OnProgress(void* user, curl_off_t, curl_off_t, curl_off_t, curl_off_t) {
-    auto* self = static_cast<Handle*>(user);
-    if (self->stop.stop_requested()) {
-      self->stopped_by_caller = true;
-      return 1;
+  // The transfer runs on the handle's multi handle rather than through
+  // curl_easy_perform so that a stop request wakes curl_multi_poll at once:
+  // curl calls the progress callback of an idle watch only about once a
+  // second, which made every stopping informer wait that long.
+  CURLcode Perform() {
+    constexpr int kMaxPollMs = 1000;
+    curl_multi_add_handle(multi, easy);
+    CURLcode result = CURLE_OK;
+    {
+      std::stop_callback wake(stop, [this] { curl_multi_wakeup(multi); });
+      while (true) {
+        int running = 0;
+        if (CURLMcode mc = curl_multi_perform(multi, &running); mc != CURLM_OK) {
+          LOG_ERROR("curl_multi_perform failed").With("err", curl_multi_strerror(mc));
+          result = CURLE_RECV_ERROR;
+          break;
+        }
+        if (running == 0) {
+          int left = 0;
+          while (CURLMsg* message = curl_multi_info_read(multi, &left)) {
+            if (message->msg == CURLMSG_DONE) result = message->data.result;
+          }
+          break;
+        }
+        if (stop.stop_requested()) {
+          stopped_by_caller = true;
+          result = CURLE_ABORTED_BY_CALLBACK;
+          break;
+        }
+        long timeout_ms = -1;
+        curl_multi_timeout(multi, &timeout_ms);
+        const int wait_ms =
+            timeout_ms < 0 || timeout_ms > kMaxPollMs ? kMaxPollMs : static_cast<int>(timeout_ms);
+        if (CURLMcode mc = curl_multi_poll(multi, nullptr, 0, wait_ms, nullptr); mc != CURLM_OK) {
+          LOG_ERROR("curl_multi_poll failed").With("err", curl_multi_strerror(mc));
+          result = CURLE_RECV_ERROR;
+          break;
+        }
+      }
     }
-    return 0;
+    curl_multi_remove_handle(multi, easy);
+    return result;
   }
 };
 
@@ -154,6 +193,7 @@ std::unique_ptr<HttpTransport::Handle> HttpTransport::Acquire() {
   }
   auto h = std::make_unique<Handle>();
   h->easy = curl_easy_init();
+  h->multi = curl_multi_init();
   return h;
 }
 
@@ -165,7 +205,7 @@ void HttpTransport::Release(std::unique_ptr<Handle> handle) {
 
 base::Status HttpTransport::Prepare(Handle& h, const HttpRequest& request) {
   CURL* c = h.easy;
-  if (!c) return base::Error::Transport("curl_easy_init failed");
+  if (!c || !h.multi) return base::Error::Transport("curl_easy_init failed");
   curl_easy_reset(c);
   std::string url = config_.server + request.path;
   curl_easy_setopt(c, CURLOPT_URL, url.c_str());
@@ -226,9 +266,6 @@ base::Status HttpTransport::Prepare(Handle& h, const HttpRequest& request) {
   curl_easy_setopt(c, CURLOPT_WRITEDATA, &h);
   curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, &Handle::OnHeader);
   curl_easy_setopt(c, CURLOPT_HEADERDATA, &h);
-  curl_easy_setopt(c, CURLOPT_XFERINFOFUNCTION, &Handle::OnProgress);
-  curl_easy_setopt(c, CURLOPT_XFERINFODATA, &h);
-  curl_easy_setopt(c, CURLOPT_NOPROGRESS, 0L);
   return {};
 }
 
@@ -247,7 +284,7 @@ base::Result<HttpResponse> HttpTransport::Stream(
   if (on_data) h->on_data = &on_data;
   h->stop = stop;
 
-  CURLcode rc = curl_easy_perform(h->easy);
+  CURLcode rc = h->Perform();
   long status = 0;
   curl_easy_getinfo(h->easy, CURLINFO_RESPONSE_CODE, &status);
   h->response.status = status;

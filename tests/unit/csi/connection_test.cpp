@@ -105,6 +105,21 @@ TEST_F(ConnectionTest, ConnectGivesUpAtDeadlineLoggingStillConnecting) {
   for (const std::string& line : still) EXPECT_THAT(line, HasSubstr("address=\"" + uri + "\""));
 }
 
+TEST_F(ConnectionTest, AStopRequestEndsTheWaitForADriverThatNeverListens) {
+  options_.connect_timeout = std::chrono::hours(1);  // a missed stop hangs the test
+  std::stop_source stop;
+  options_.stop = stop.get_token();
+  std::thread sigterm([&stop] {
+    std::this_thread::sleep_for(200ms);
+    stop.request_stop();
+  });
+  auto connection = Connect(driver_.socket_path(), options_);  // nobody listens
+  sigterm.join();
+  ASSERT_FALSE(connection.ok());
+  EXPECT_EQ(connection.error().message,
+            "connecting to unix://" + driver_.socket_path() + ": stopped");
+}
+
 TEST_F(ConnectionTest, ConnectWaitsForSocketToAppear) {
   options_.connect_timeout = 10s;
   std::thread late_driver([this] {
