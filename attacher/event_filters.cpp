@@ -3,21 +3,18 @@
 #include <algorithm>
 
 #include "attacher/names.h"
+#include "kube/runtime/update_filter.h"
 #include "migration/translate.h"
 
 namespace attacher {
 
 bool ShouldEnqueueVolumeAttachmentUpdate(const kube::VolumeAttachment& old_va,
                                          const kube::VolumeAttachment& new_va) {
-  if (old_va.metadata.resource_version == new_va.metadata.resource_version) return true;
-  // Give the new object the old values of the fields that do not count; if
-  // that makes it equal to the old one, nothing else changed. (Upstream also
-  // ignores managedFields; ObjectMeta does not decode them.)
-  kube::VolumeAttachment masked = new_va;
-  masked.metadata.resource_version = old_va.metadata.resource_version;
-  masked.status.attach_error = old_va.status.attach_error;
-  masked.status.detach_error = old_va.status.detach_error;
-  return !(masked == old_va);
+  return kube::UpdateNeedsSync(
+      old_va, new_va, [](const kube::VolumeAttachment& old, kube::VolumeAttachment& masked) {
+        masked.status.attach_error = old.status.attach_error;
+        masked.status.detach_error = old.status.detach_error;
+      });
 }
 
 kube::WorkQueue::Lane VolumeAttachmentLane(const kube::VolumeAttachment& va) {

@@ -1,5 +1,6 @@
 #include "snapshotter/content_event_filters.h"
 
+#include "kube/runtime/update_filter.h"
 #include "snapshotter/names.h"
 
 namespace snapshotter {
@@ -14,21 +15,14 @@ bool IsDriverMatch(const kube::VolumeSnapshotContent& content, std::string_view 
 
 bool ShouldEnqueueContentUpdate(const kube::VolumeSnapshotContent& old_content,
                                 const kube::VolumeSnapshotContent& new_content) {
-  if (old_content.metadata.resource_version == new_content.metadata.resource_version) return true;
-  // Give the new object the old values of the fields that do not count; if
-  // that makes it equal to the old one, nothing else changed.
-  kube::VolumeSnapshotContent masked = new_content;
-  masked.metadata.resource_version = old_content.metadata.resource_version;
-  masked.status = old_content.status;
-  masked.metadata.finalizers = old_content.metadata.finalizers;
-  masked.metadata.has_finalizers_field = old_content.metadata.has_finalizers_field;
-  const kube::StringMap& old_annotations = old_content.metadata.annotations;
-  if (auto it = old_annotations.find(kBeingCreatedAnnotation); it != old_annotations.end()) {
-    masked.metadata.annotations[kBeingCreatedAnnotation] = it->second;
-  } else {
-    masked.metadata.annotations.erase(kBeingCreatedAnnotation);
-  }
-  return !(masked == old_content);
+  return kube::UpdateNeedsSync(
+      old_content, new_content,
+      [](const kube::VolumeSnapshotContent& old, kube::VolumeSnapshotContent& masked) {
+        masked.status = old.status;
+        masked.metadata.finalizers = old.metadata.finalizers;
+        masked.metadata.has_finalizers_field = old.metadata.has_finalizers_field;
+        kube::RestoreAnnotation(old.metadata, kBeingCreatedAnnotation, masked.metadata);
+      });
 }
 
 kube::WorkQueue::Lane ContentLane(const kube::VolumeSnapshotContent& content) {

@@ -1,0 +1,40 @@
+// UpdateNeedsSync: the rule every controller here applies to an informer
+// update before it queues work. A controller's own writes come back as
+// updates; syncing on them would retry at once and bypass the error backoff.
+// So an update counts only if the object changed beyond the fields the
+// controller writes itself. An update with an unchanged resourceVersion is a
+// resync (or a relist that found no change) and always counts.
+//
+// `restore_own_writes(old_object, masked)` gives `masked`, a copy of the new
+// object, the old values of the controller's own fields; the update counts
+// when what remains differs from the old object. The resourceVersion is
+// restored here; managedFields are never decoded (ObjectMeta).
+#pragma once
+
+#include <string_view>
+
+#include "kube/api/object_meta.h"
+
+namespace kube {
+
+template <class T, class RestoreOwnWrites>
+bool UpdateNeedsSync(const T& old_object, const T& new_object,
+                     RestoreOwnWrites&& restore_own_writes) {
+  if (old_object.metadata.resource_version == new_object.metadata.resource_version) return true;
+  T masked = new_object;
+  masked.metadata.resource_version = old_object.metadata.resource_version;
+  restore_own_writes(old_object, masked);
+  return !(masked == old_object);
+}
+
+// For a restore_own_writes: gives `to` the value `from` has for annotation
+// `key`, or removes the key when `from` has none.
+inline void RestoreAnnotation(const ObjectMeta& from, std::string_view key, ObjectMeta& to) {
+  if (auto it = from.annotations.find(key); it != from.annotations.end()) {
+    to.annotations[it->first] = it->second;
+  } else {
+    to.annotations.erase(key);
+  }
+}
+
+}  // namespace kube
