@@ -1,7 +1,8 @@
-// Fakes and object builders for the content controller's tests: a
-// ContentHandler that answers from a script and records what it was given,
-// and a counting WorkQueueMetrics. Waits on them are real-time thread
-// hand-offs, bounded by kHandOffTimeout; time itself comes from a FakeClock.
+// Fakes for the content controller's tests: a ContentHandler that answers
+// from a script and records what it was given, and a counting
+// WorkQueueMetrics; the objects come from tests/support/snapshot_objects.h.
+// Waits on them are real-time thread hand-offs, bounded by kHandOffTimeout;
+// time itself comes from a FakeClock.
 #pragma once
 
 #include <atomic>
@@ -12,47 +13,18 @@
 #include <vector>
 
 #include "base/clock.h"
-#include "kube/api/snapshot/v1/volume_snapshot_class.h"
 #include "kube/api/snapshot/v1/volume_snapshot_content.h"
 #include "kube/runtime/work_queue.h"
 #include "snapshotter/content_handler.h"
 #include "tests/support/scripted_sync.h"
+#include "tests/support/snapshot_objects.h"
 
 namespace snapshotter::testing {
 
-inline constexpr std::string_view kDriver = "hostpath.csi.k8s.io";
-
-// A dynamic content of `driver`, bound, not yet created (no status).
-inline kube::VolumeSnapshotContent MakeContent(std::string name,
-                                               std::string driver = std::string(kDriver)) {
-  kube::VolumeSnapshotContent content;
-  content.metadata.name = std::move(name);
-  content.metadata.resource_version = "1";
-  content.spec.driver = std::move(driver);
-  content.spec.deletion_policy = std::string(kube::kDeletionPolicyDelete);
-  content.spec.source.volume_handle = "vol-1";
-  content.spec.volume_snapshot_ref.name = "snap-1";
-  content.spec.volume_snapshot_ref.namespace_ = "default";
-  content.spec.volume_snapshot_ref.uid = "uid-1";
-  return content;
-}
-
-inline kube::VolumeSnapshotContent MakeReadyContent(std::string name) {
-  kube::VolumeSnapshotContent content = MakeContent(std::move(name));
-  content.status.emplace();
-  content.status->snapshot_handle = "snap-handle";
-  content.status->ready_to_use = true;
-  return content;
-}
-
-inline kube::VolumeSnapshotClass MakeClass(std::string name, std::string driver) {
-  kube::VolumeSnapshotClass snapshot_class;
-  snapshot_class.metadata.name = std::move(name);
-  snapshot_class.metadata.resource_version = "1";
-  snapshot_class.driver = std::move(driver);
-  snapshot_class.deletion_policy = std::string(kube::kDeletionPolicyDelete);
-  return snapshot_class;
-}
+inline constexpr std::string_view kDriver = testsupport::kSnapshotDriver;
+using testsupport::MakeClass;
+using testsupport::MakeContent;
+using testsupport::MakeReadyContent;
 
 // One answer of the scripted handler.
 struct Answer {
