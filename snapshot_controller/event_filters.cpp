@@ -1,0 +1,95 @@
+#include "snapshot_controller/event_filters.h"
+
+#include <algorithm>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "kube/api/metadata_patch.h"
+#include "kube/runtime/store.h"
+#include "kube/runtime/update_filter.h"
+#include "snapshot_controller/names.h"
+#include "snapshotter/content_event_filters.h"
+#include "snapshotter/names.h"
+
+namespace snapshot_controller {
+namespace {
+
+using kube::VolumeSnapshot;
+using kube::VolumeSnapshotContent;
+
+std::vector<std::string> Without(const std::vector<std::string>& finalizers,
+                                 std::span<const std::string_view> ignored) {
+  std::vector<std::string> kept;
+  for (const std::string& finalizer : finalizers) {
+    if (std::find(ignored.begin(), ignored.end(), finalizer) == ignored.end()) {
+      kept.push_back(finalizer);
+    }
+  }
+  return kept;
+}
+
+// Gives `masked` the old finalizer list when the two lists differ only in
+// `ignored` (in either direction).
+void RestoreFinalizersApartFrom(const kube::ObjectMeta& old,
+                                std::span<const std::string_view> ignored,
+                                kube::ObjectMeta& masked) {
+  if (Without(old.finalizers, ignored) != Without(masked.finalizers, ignored)) return;
+  masked.finalizers = old.finalizers;
+  masked.has_finalizers_field = old.has_finalizers_field;
+}
+
+}  // namespace
+
+bool ShouldSyncSnapshotUpdate(const VolumeSnapshot& old_snapshot,
+                              const VolumeSnapshot& new_snapshot) {
+  return kube::UpdateNeedsSync(
+      old_snapshot, new_snapshot, [](const VolumeSnapshot& old, VolumeSnapshot& masked) {
+        masked.status = old.status;
+        RestoreFinalizersApartFrom(old.metadata, kSnapshotFinalizers, masked.metadata);
+      });
+}
+
+bool ShouldSyncContentUpdate(const VolumeSnapshotContent& old_content,
+                             const VolumeSnapshotContent& new_content) {
+  return kube::UpdateNeedsSync(
+      old_content, new_content,
+      [](const VolumeSnapshotContent& old, VolumeSnapshotContent& masked) {
+        kube::RestoreAnnotation(old.metadata, snapshotter::kBeingDeletedAnnotation,
+                                masked.metadata);
+        // Only its addition is ours: the sidecar removes it (§4.5 step 6).
+        if (!kube::HasFinalizer(old.metadata, snapshotter::kContentFinalizer)) {
+          const std::string_view ours[] = {snapshotter::kContentFinalizer};
+          RestoreFinalizersApartFrom(old.metadata, ours, masked.metadata);
+        }
+      });
+}
+
+kube::WorkQueue::Lane SnapshotLane(const VolumeSnapshot& snapshot) {
+  const bool ready = snapshot.status && snapshot.status->ready_to_use.value_or(false);
+  const bool needs_action = !snapshot.metadata.deletion_timestamp.empty() || !ready;
+  return needs_action ? kube::WorkQueue::Lane::kUrgent : kube::WorkQueue::Lane::kNormal;
+}
+
+kube::WorkQueue::Lane ContentLane(const VolumeSnapshotContent& content) {
+  const bool awaits_finalizer =
+      !content.spec.volume_snapshot_ref.uid.empty() &&
+      content.metadata.deletion_timestamp.empty() &&
+      !kube::HasFinalizer(content.metadata, snapshotter::kContentFinalizer);
+  return awaits_finalizer ? kube::WorkQueue::Lane::kUrgent : snapshotter::ContentLane(content);
+}
+
+std::optional<std::string> SnapshotKeyOf(const VolumeSnapshotContent& content) {
+  const kube::ObjectReference& ref = content.spec.volume_snapshot_ref;
+  if (ref.name.empty()) return std::nullopt;
+  return kube::Store<VolumeSnapshot>::KeyOf(ref.namespace_, ref.name);
+}
+
+std::optional<std::string> BoundContentOf(const VolumeSnapshot& snapshot) {
+  if (!snapshot.status) return std::nullopt;
+  const std::optional<std::string>& bound = snapshot.status->bound_volume_snapshot_content_name;
+  if (!bound || bound->empty()) return std::nullopt;
+  return bound;
+}
+
+}  // namespace snapshot_controller

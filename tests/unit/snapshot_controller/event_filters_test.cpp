@@ -1,0 +1,223 @@
+// docs/snapshots.md §4.2 (what queues what), §9.3 (the controller's own
+// writes cause no sync; the sidecar's do) and §9.5 (lanes).
+#include "snapshot_controller/event_filters.h"
+
+#include <gtest/gtest.h>
+
+#include "snapshot_controller/names.h"
+#include "snapshotter/names.h"
+#include "tests/support/snapshot_objects.h"
+
+namespace snapshot_controller {
+namespace {
+
+using kube::VolumeSnapshot;
+using kube::VolumeSnapshotContent;
+using Lane = kube::WorkQueue::Lane;
+using testsupport::MakeContent;
+using testsupport::MakeReadyContent;
+using testsupport::MakeReadySnapshot;
+using testsupport::MakeSnapshot;
+
+constexpr std::string_view kDeletionTime = "2024-01-01T00:00:00Z";
+
+// The next version of `object`, as the watch reports a change.
+template <class T>
+T Next(T object) {
+  object.metadata.resource_version =
+      std::to_string(std::stoi(object.metadata.resource_version) + 1);
+  return object;
+}
+
+// --- VolumeSnapshot updates (§9.3) ---
+
+TEST(ShouldSyncSnapshotUpdateTest, ResyncAlwaysCounts) {
+  VolumeSnapshot snapshot = MakeSnapshot("default", "s");
+  EXPECT_TRUE(ShouldSyncSnapshotUpdate(snapshot, snapshot));
+}
+
+TEST(ShouldSyncSnapshotUpdateTest, OwnStatusWriteDoesNotCount) {
+  VolumeSnapshot old_snapshot = MakeSnapshot("default", "s");
+  VolumeSnapshot new_snapshot = Next(old_snapshot);
+  new_snapshot.status.emplace();
+  new_snapshot.status->bound_volume_snapshot_content_name = "c";
+  new_snapshot.status->ready_to_use = false;
+  EXPECT_FALSE(ShouldSyncSnapshotUpdate(old_snapshot, new_snapshot));
+  VolumeSnapshot ready = Next(new_snapshot);
+  ready.status->ready_to_use = true;
+  EXPECT_FALSE(ShouldSyncSnapshotUpdate(new_snapshot, ready));
+}
+
+TEST(ShouldSyncSnapshotUpdateTest, OwnFinalizersAddedOrRemovedDoNotCount) {
+  VolumeSnapshot old_snapshot = MakeSnapshot("default", "s");
+  VolumeSnapshot added = Next(old_snapshot);
+  added.metadata.finalizers = {std::string(kSnapshotAsSourceFinalizer),
+                               std::string(kSnapshotBoundFinalizer)};
+  added.metadata.has_finalizers_field = true;
+  EXPECT_FALSE(ShouldSyncSnapshotUpdate(old_snapshot, added));
+  VolumeSnapshot removed = Next(added);
+  removed.metadata.finalizers = {std::string(kSnapshotAsSourceFinalizer)};
+  EXPECT_FALSE(ShouldSyncSnapshotUpdate(added, removed));
+  VolumeSnapshot none_left = Next(removed);
+  none_left.metadata.finalizers.clear();
+  none_left.metadata.has_finalizers_field = false;
+  EXPECT_FALSE(ShouldSyncSnapshotUpdate(removed, none_left));
+}
+
+TEST(ShouldSyncSnapshotUpdateTest, AnotherWritersFinalizerCounts) {
+  VolumeSnapshot old_snapshot = MakeSnapshot("default", "s");
+  old_snapshot.metadata.finalizers = {std::string(kSnapshotAsSourceFinalizer)};
+  old_snapshot.metadata.has_finalizers_field = true;
+  VolumeSnapshot new_snapshot = Next(old_snapshot);
+  new_snapshot.metadata.finalizers.push_back("example.com/backup");
+  EXPECT_TRUE(ShouldSyncSnapshotUpdate(old_snapshot, new_snapshot));
+}
+
+TEST(ShouldSyncSnapshotUpdateTest, OwnWriteTogetherWithAnotherChangeCounts) {
+  VolumeSnapshot old_snapshot = MakeSnapshot("default", "s");
+  VolumeSnapshot new_snapshot = Next(old_snapshot);
+  new_snapshot.status.emplace();
+  new_snapshot.status->ready_to_use = false;
+  new_snapshot.metadata.labels["team"] = "a";
+  EXPECT_TRUE(ShouldSyncSnapshotUpdate(old_snapshot, new_snapshot));
+}
+
+TEST(ShouldSyncSnapshotUpdateTest, DeletionSpecAndAnnotationsCount) {
+  VolumeSnapshot old_snapshot = MakeSnapshot("default", "s");
+  VolumeSnapshot deleted = Next(old_snapshot);
+  deleted.metadata.deletion_timestamp = kDeletionTime;
+  EXPECT_TRUE(ShouldSyncSnapshotUpdate(old_snapshot, deleted));
+  VolumeSnapshot classed = Next(old_snapshot);
+  classed.spec.volume_snapshot_class_name = "class-1";
+  EXPECT_TRUE(ShouldSyncSnapshotUpdate(old_snapshot, classed));
+  VolumeSnapshot annotated = Next(old_snapshot);
+  annotated.metadata.annotations["example.com/note"] = "x";
+  EXPECT_TRUE(ShouldSyncSnapshotUpdate(old_snapshot, annotated));
+}
+
+// --- content updates (§9.3) ---
+
+TEST(ShouldSyncContentUpdateTest, ResyncAlwaysCounts) {
+  VolumeSnapshotContent content = MakeContent("c");
+  EXPECT_TRUE(ShouldSyncContentUpdate(content, content));
+}
+
+TEST(ShouldSyncContentUpdateTest, OwnBeingDeletedAnnotationDoesNotCount) {
+  VolumeSnapshotContent old_content = MakeContent("c");
+  old_content.metadata.annotations["example.com/note"] = "x";
+  VolumeSnapshotContent new_content = Next(old_content);
+  new_content.metadata.annotations[snapshotter::kBeingDeletedAnnotation] = "yes";
+  EXPECT_FALSE(ShouldSyncContentUpdate(old_content, new_content));
+}
+
+TEST(ShouldSyncContentUpdateTest, OwnBoundFinalizerAddedDoesNotCount) {
+  VolumeSnapshotContent old_content = MakeContent("c");
+  VolumeSnapshotContent new_content = Next(old_content);
+  new_content.metadata.finalizers = {std::string(snapshotter::kContentFinalizer)};
+  new_content.metadata.has_finalizers_field = true;
+  EXPECT_FALSE(ShouldSyncContentUpdate(old_content, new_content));
+}
+
+// The sidecar removes it once the snapshot is deleted.
+TEST(ShouldSyncContentUpdateTest, BoundFinalizerRemovedCounts) {
+  VolumeSnapshotContent old_content = MakeContent("c");
+  old_content.metadata.finalizers = {std::string(snapshotter::kContentFinalizer)};
+  old_content.metadata.has_finalizers_field = true;
+  old_content.metadata.deletion_timestamp = kDeletionTime;
+  VolumeSnapshotContent new_content = Next(old_content);
+  new_content.metadata.finalizers.clear();
+  EXPECT_TRUE(ShouldSyncContentUpdate(old_content, new_content));
+}
+
+// The controller mirrors the sidecar's status into the VolumeSnapshot (§4.4).
+TEST(ShouldSyncContentUpdateTest, SidecarsStatusWriteCounts) {
+  VolumeSnapshotContent old_content = MakeContent("c");
+  VolumeSnapshotContent created = Next(old_content);
+  created.status.emplace();
+  created.status->snapshot_handle = "snap-handle";
+  created.status->ready_to_use = false;
+  EXPECT_TRUE(ShouldSyncContentUpdate(old_content, created));
+  VolumeSnapshotContent ready = Next(created);
+  ready.status->ready_to_use = true;
+  EXPECT_TRUE(ShouldSyncContentUpdate(created, ready));
+}
+
+TEST(ShouldSyncContentUpdateTest, SpecOtherAnnotationsAndFinalizersCount) {
+  VolumeSnapshotContent old_content = MakeContent("c");
+  VolumeSnapshotContent rebound = Next(old_content);
+  rebound.spec.volume_snapshot_ref.uid = "uid-2";
+  EXPECT_TRUE(ShouldSyncContentUpdate(old_content, rebound));
+  VolumeSnapshotContent annotated = Next(old_content);
+  annotated.metadata.annotations[snapshotter::kBeingCreatedAnnotation] = "yes";
+  EXPECT_TRUE(ShouldSyncContentUpdate(old_content, annotated));
+  VolumeSnapshotContent other_finalizer = Next(old_content);
+  other_finalizer.metadata.finalizers = {"example.com/keep"};
+  other_finalizer.metadata.has_finalizers_field = true;
+  EXPECT_TRUE(ShouldSyncContentUpdate(old_content, other_finalizer));
+}
+
+TEST(ShouldSyncContentUpdateTest, OwnWriteTogetherWithStatusCounts) {
+  VolumeSnapshotContent old_content = MakeContent("c");
+  VolumeSnapshotContent new_content = Next(old_content);
+  new_content.metadata.finalizers = {std::string(snapshotter::kContentFinalizer)};
+  new_content.metadata.has_finalizers_field = true;
+  new_content.status.emplace();
+  new_content.status->ready_to_use = true;
+  EXPECT_TRUE(ShouldSyncContentUpdate(old_content, new_content));
+}
+
+// --- lanes (§9.5) ---
+
+TEST(SnapshotLaneTest, SnapshotsThatNeedActionAreUrgent) {
+  EXPECT_EQ(SnapshotLane(MakeSnapshot("default", "s")), Lane::kUrgent);  // no status yet
+  VolumeSnapshot unready = MakeReadySnapshot("default", "s", "c");
+  unready.status->ready_to_use = false;
+  EXPECT_EQ(SnapshotLane(unready), Lane::kUrgent);
+  VolumeSnapshot deleted = MakeReadySnapshot("default", "s", "c");
+  deleted.metadata.deletion_timestamp = kDeletionTime;
+  EXPECT_EQ(SnapshotLane(deleted), Lane::kUrgent);
+}
+
+TEST(SnapshotLaneTest, ReadySnapshotsAreNormal) {
+  EXPECT_EQ(SnapshotLane(MakeReadySnapshot("default", "s", "c")), Lane::kNormal);
+}
+
+TEST(ContentLaneTest, ContentsThatNeedActionAreUrgent) {
+  EXPECT_EQ(ContentLane(MakeContent("c")), Lane::kUrgent);  // no status yet
+  VolumeSnapshotContent deleted = MakeReadyContent("c");
+  deleted.metadata.finalizers = {std::string(snapshotter::kContentFinalizer)};
+  deleted.metadata.deletion_timestamp = kDeletionTime;
+  EXPECT_EQ(ContentLane(deleted), Lane::kUrgent);
+}
+
+// A pre-provisioned content may be ready before its VolumeSnapshot binds it.
+TEST(ContentLaneTest, ReadyBoundContentWithoutFinalizerIsUrgent) {
+  EXPECT_EQ(ContentLane(MakeReadyContent("c")), Lane::kUrgent);
+}
+
+TEST(ContentLaneTest, ReadyContentsWithFinalizerOrUnboundAreNormal) {
+  VolumeSnapshotContent protected_content = MakeReadyContent("c");
+  protected_content.metadata.finalizers = {std::string(snapshotter::kContentFinalizer)};
+  EXPECT_EQ(ContentLane(protected_content), Lane::kNormal);
+  VolumeSnapshotContent unbound = MakeReadyContent("c");
+  unbound.spec.volume_snapshot_ref.uid.clear();  // waits for its VolumeSnapshot's sync
+  EXPECT_EQ(ContentLane(unbound), Lane::kNormal);
+}
+
+// --- cross-queue keys (§4.2) ---
+
+TEST(SnapshotKeyOfTest, NamespaceSlashNameOfTheRef) {
+  EXPECT_EQ(SnapshotKeyOf(MakeContent("c")), "default/snap-1");
+  VolumeSnapshotContent unnamed = MakeContent("c");
+  unnamed.spec.volume_snapshot_ref = {};
+  EXPECT_EQ(SnapshotKeyOf(unnamed), std::nullopt);
+}
+
+TEST(BoundContentOfTest, TheStatusBoundContentName) {
+  EXPECT_EQ(BoundContentOf(MakeReadySnapshot("default", "s", "c")), "c");
+  EXPECT_EQ(BoundContentOf(MakeSnapshot("default", "s")), std::nullopt);
+  EXPECT_EQ(BoundContentOf(MakeReadySnapshot("default", "s", "")), std::nullopt);
+}
+
+}  // namespace
+}  // namespace snapshot_controller
