@@ -1,0 +1,56 @@
+#include "snapshot_controller/run_controller.h"
+
+#include "base/clock.h"
+#include "base/log.h"
+#include "kube/runtime/lister_watcher.h"
+#include "kube/tools/event_api.h"
+#include "kube/tools/event_recorder.h"
+#include "snapshot_controller/caches.h"
+#include "snapshot_controller/common_handler.h"
+#include "snapshot_controller/controller.h"
+#include "snapshot_controller/controller_api.h"
+#include "snapshot_controller/controller_events.h"
+
+namespace snapshot_controller {
+
+void RunController(const RunControllerOptions& options, kube::Client& client,
+                   OperationMetrics& metrics, std::stop_token stop) {
+  base::Clock& clock = base::Clock::Real();
+  ControllerStores stores;
+  const Caches caches{.snapshots = stores.snapshots,
+                      .contents = stores.contents,
+                      .classes = stores.classes,
+                      .claims = stores.claims,
+                      .volumes = stores.volumes};
+
+  ControllerApiClient api(client);
+  kube::ClientEventApi event_api(client);
+  // Upstream's Events name the component and no host (§4.2).
+  kube::EventRecorderOptions event_source;
+  event_source.component = "snapshot-controller";
+  kube::EventRecorder event_recorder(event_api, clock, std::move(event_source));
+  RecordedControllerEvents events(event_recorder);
+  CommonHandler handler(api, caches, events, metrics, options.handler, clock);
+  Controller controller(handler, stores,
+                        {.worker_threads = options.worker_threads,
+                         .retry_interval_start = options.retry_interval_start,
+                         .retry_interval_max = options.retry_interval_max,
+                         .resync_period = options.resync_period},
+                        clock);
+
+  kube::ClientListerWatcher<kube::VolumeSnapshot> snapshot_source(client, "");
+  kube::ClientListerWatcher<kube::VolumeSnapshotContent> content_source(client, "");
+  kube::ClientListerWatcher<kube::VolumeSnapshotClass> class_source(client, "");
+  kube::ClientListerWatcher<kube::PersistentVolumeClaim> claim_source(client, "");
+  kube::ClientListerWatcher<kube::PersistentVolume> volume_source(client, "");
+  LOG_INFO("Starting snapshot controller");
+  controller.Run({.snapshots = snapshot_source,
+                  .contents = content_source,
+                  .classes = class_source,
+                  .claims = claim_source,
+                  .volumes = volume_source},
+                 stop);
+  LOG_INFO("Shutting snapshot controller");
+}
+
+}  // namespace snapshot_controller
