@@ -3,6 +3,7 @@
 // handler only reads. `nodes` is null unless distributed snapshotting is on.
 #pragma once
 
+#include "kube/api/core/v1/node.h"
 #include "kube/api/core/v1/persistent_volume.h"
 #include "kube/api/core/v1/persistent_volume_claim.h"
 #include "kube/api/snapshot/v1/volume_snapshot.h"
@@ -18,6 +19,7 @@ struct Caches {
   const kube::Store<kube::VolumeSnapshotClass>& classes;
   const kube::Store<kube::PersistentVolumeClaim>& claims;
   const kube::Store<kube::PersistentVolume>& volumes;
+  const kube::Store<kube::Node>* nodes = nullptr;
 };
 
 }  // namespace snapshot_controller

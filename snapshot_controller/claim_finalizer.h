@@ -1,13 +1,18 @@
 // ClaimFinalizer: the `pvc-as-source-protection` finalizer that keeps a
 // PersistentVolumeClaim while a snapshot is being taken of it
 // (docs/snapshots.md §4.3 step 1 and createSnapshotContent step 1, §4.5
-// step 6). The claim is read fresh and replaced whole (Update), as the RBAC
-// grants no patch on claims; a write conflict is retried from a fresh read.
+// step 6). The claim is taken from the cache and replaced whole (Update), as
+// the RBAC grants no patch on claims; a write conflict is retried from a
+// fresh read (GET), a few times. Errors read as upstream's: "snapshot
+// controller failed to update <name> on API server: <reason>".
+//
+// Thread-safe: it keeps no state of its own.
 #pragma once
 
 #include <string_view>
 
 #include "base/result.h"
+#include "kube/api/core/v1/persistent_volume_claim.h"
 #include "kube/api/snapshot/v1/volume_snapshot.h"
 #include "snapshot_controller/caches.h"
 #include "snapshot_controller/controller_api.h"
@@ -22,16 +27,27 @@ class ClaimFinalizer {
   ClaimFinalizer(ControllerApi& api, const Caches& caches) : api_(api), caches_(caches) {}
 
   // Adds the finalizer to the snapshot's source claim unless it is there.
-  // Error "cannot add finalizer on claim because it is being deleted" when
-  // the claim has a deletionTimestamp.
+  // Errors: the claim is not in the cache ("cannot get claim from
+  // snapshot"), or it has a deletionTimestamp ("cannot add finalizer on
+  // claim because it is being deleted"), or the write failed.
   base::Status Add(const kube::VolumeSnapshot& snapshot);
   // Removes it from the snapshot's source claim when no unready
   // VolumeSnapshot in the namespace other than `snapshot` (by the cache)
-  // takes that claim as its source. Nothing for a pre-provisioned snapshot
-  // or a claim that is gone.
+  // takes that claim as its source: the check of a snapshot's deletion
+  // (§4.5 step 6). Nothing for a pre-provisioned snapshot or a claim that is
+  // gone.
   base::Status RemoveIfUnused(const kube::VolumeSnapshot& snapshot);
+  // The same, `snapshot` itself counting while it is not ready: the check at
+  // the start of every VolumeSnapshot sync (§4.3 step 1).
+  base::Status RemoveIfNoUnreadySnapshot(const kube::VolumeSnapshot& snapshot);
 
  private:
+  base::Status Remove(const kube::VolumeSnapshot& snapshot, bool count_snapshot);
+  // Whether an unready snapshot of `snapshot`'s namespace (`snapshot` itself
+  // only when `count_snapshot`) takes `claim_name` as its source.
+  bool InUse(const kube::VolumeSnapshot& snapshot, const std::string& claim_name,
+             bool count_snapshot) const;
+
   ControllerApi& api_;
   const Caches& caches_;
 };

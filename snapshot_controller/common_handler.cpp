@@ -7,6 +7,7 @@ namespace snapshot_controller {
 CommonHandler::CommonHandler(ControllerApi& api, const Caches& caches, ControllerEvents& events,
                              OperationMetrics& metrics, HandlerOptions options, base::Clock& clock)
     : caches_(caches),
+      events_(events),
       metrics_(metrics),
       claim_finalizer_(api, caches),
       snapshot_sync_(api, caches, claim_finalizer_, events, metrics, options, clock),
@@ -14,7 +15,11 @@ CommonHandler::CommonHandler(ControllerApi& api, const Caches& caches, Controlle
       content_sync_(api, caches, events) {}
 
 base::Status CommonHandler::SyncSnapshot(const kube::VolumeSnapshot& snapshot) {
-  if (auto released = claim_finalizer_.RemoveIfUnused(snapshot); !released.ok()) return released;
+  // Upstream reports a failure here and carries on with the sync (§4.3 step 1).
+  if (!claim_finalizer_.RemoveIfNoUnreadySnapshot(snapshot).ok()) {
+    events_.Record(kube::ReferenceTo(snapshot), kube::kEventTypeWarning, "ErrorPVCFinalizer",
+                   "Error check and remove PVC Finalizer for VolumeSnapshot");
+  }
   if (!snapshot.metadata.deletion_timestamp.empty()) return deletion_.Delete(snapshot);
   return snapshot_sync_.Sync(snapshot);
 }

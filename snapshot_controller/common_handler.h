@@ -1,7 +1,8 @@
 // CommonHandler: the snapshot-controller's ControllerHandler, composed of the
 // syncs of docs/snapshots.md §4.3-§4.5. Every VolumeSnapshot sync first lets
 // go of the source claim's finalizer when no unready snapshot needs it
-// (§4.3 step 1), then deletes (SnapshotDeletion) or syncs (SnapshotSync).
+// (§4.3 step 1; a failure is a Warning ErrorPVCFinalizer and the sync goes
+// on), then deletes (SnapshotDeletion) or syncs (SnapshotSync).
 // A snapshot leaving the cache ends its DeleteSnapshot operation (§4.6).
 #pragma once
 
@@ -31,6 +32,7 @@ class CommonHandler final : public ControllerHandler {
 
  private:
   const Caches& caches_;
+  ControllerEvents& events_;
   OperationMetrics& metrics_;
   ClaimFinalizer claim_finalizer_;
   SnapshotSync snapshot_sync_;

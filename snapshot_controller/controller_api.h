@@ -5,8 +5,10 @@
 // (ControllerApiClient). Everything else the handler reads comes from the
 // informers' stores (caches.h). Errors are kube::Client's (api_error.h).
 //
-// PersistentVolumeClaims are only ever replaced whole (Update): the
-// controller's RBAC grants `update` on them, not `patch` (§5).
+// PersistentVolumeClaims are only ever replaced (Update): the controller's
+// RBAC grants `update` on them, not `patch` (§5). Only their finalizers
+// change; as kube::PersistentVolumeClaim keeps only part of a claim, the
+// rest is sent as the API server has it, never from the decoded copy.
 #pragma once
 
 #include <string>
@@ -43,10 +45,12 @@ class ControllerApi {
                                                                  bool status) = 0;
   virtual base::Status DeleteContent(const std::string& name) = 0;
 
-  // PersistentVolumeClaims: read fresh before a finalizer change, then replaced.
+  // PersistentVolumeClaims, read fresh after a write conflict.
   virtual base::Result<kube::PersistentVolumeClaim> GetClaim(const std::string& ns,
                                                              const std::string& name) = 0;
-  virtual base::Result<kube::PersistentVolumeClaim> UpdateClaim(
+  // Replaces the claim's finalizers with `claim`'s, guarded by its
+  // resourceVersion (409 Conflict when the claim has changed since).
+  virtual base::Result<kube::PersistentVolumeClaim> UpdateClaimFinalizers(
       const kube::PersistentVolumeClaim& claim) = 0;
 
   // A PersistentVolume the cache does not hold (yet).
@@ -88,10 +92,11 @@ class ControllerApiClient final : public ControllerApi {
                                                      const std::string& name) override {
     return client_.Get<kube::PersistentVolumeClaim>(ns, name);
   }
-  base::Result<kube::PersistentVolumeClaim> UpdateClaim(
-      const kube::PersistentVolumeClaim& claim) override {
-    return client_.Update(claim);
-  }
+  // A GET of the claim as JSON, then a PUT of that JSON with `claim`'s
+  // finalizers and resourceVersion, so no field the decoder drops is lost
+  // (a claim's spec is immutable, and its ownerReferences matter).
+  base::Result<kube::PersistentVolumeClaim> UpdateClaimFinalizers(
+      const kube::PersistentVolumeClaim& claim) override;
   base::Result<kube::PersistentVolume> GetVolume(const std::string& name) override {
     return client_.Get<kube::PersistentVolume>("", name);
   }

@@ -1,9 +1,10 @@
-// ObjectMeta: the part of metadata.* the attacher and its caches read or write.
-// Everything else (managedFields, ownerReferences, generation, ...) is dropped
-// on decode. Missing fields decode to empty values; timestamps stay RFC 3339
+// ObjectMeta: the part of metadata.* the sidecars, the controller and their
+// caches read or write. Everything else (managedFields, generation, ...) is
+// dropped on decode. Missing fields decode to empty values; timestamps stay RFC 3339
 // strings because they are only compared for presence or passed through.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -12,6 +13,30 @@
 #include "kube/api/string_map.h"
 
 namespace kube {
+
+// An entry of metadata.ownerReferences, e.g. the VolumeGroupSnapshot a
+// member VolumeSnapshot belongs to.
+struct OwnerReference {
+  std::string api_version;
+  std::string kind;
+  std::string name;
+  std::string uid;
+  std::optional<bool> controller = {};
+  std::optional<bool> block_owner_deletion = {};
+
+  bool operator==(const OwnerReference&) const = default;
+
+  static constexpr auto Fields() {
+    return std::tuple{
+        Field("apiVersion", &OwnerReference::api_version, Emit::kAlways),
+        Field("kind", &OwnerReference::kind, Emit::kAlways),
+        Field("name", &OwnerReference::name, Emit::kAlways),
+        Field("uid", &OwnerReference::uid, Emit::kAlways),
+        Field("controller", &OwnerReference::controller),
+        Field("blockOwnerDeletion", &OwnerReference::block_owner_deletion),
+    };
+  }
+};
 
 struct ObjectMeta {
   std::string name;
@@ -23,6 +48,7 @@ struct ObjectMeta {
   StringMap labels;
   StringMap annotations;
   std::vector<std::string> finalizers;
+  std::vector<OwnerReference> owner_references = {};
   // Whether `finalizers` was present and non-null in the JSON. A JSON patch
   // guarding the list must test `null` for an absent list but `[]` for an
   // empty one. Encoding, like Go's omitempty, never writes an empty list.
@@ -42,6 +68,7 @@ struct ObjectMeta {
         Field("annotations", &ObjectMeta::annotations),
         Field("finalizers", &ObjectMeta::finalizers)
             .RecordingPresenceIn(&ObjectMeta::has_finalizers_field),
+        Field("ownerReferences", &ObjectMeta::owner_references),
     };
   }
 };

@@ -15,7 +15,7 @@
 namespace testsupport {
 
 struct ApiCall {
-  std::string verb;         // "patch" or "get"
+  std::string verb;         // "create", "update", "patch", "get" or "delete"
   std::string resource;     // e.g. "volumeattachments", "secrets"
   std::string name;         // "<namespace>/<name>" for namespaced objects
   std::string subresource;  // "" or "status"
@@ -56,6 +56,9 @@ class ApiCallLog {
     }
     return std::nullopt;
   }
+
+  // Scripts one more failure, after those already there.
+  void AddFailure(ApiFailure failure) { failures_.push_back(std::move(failure)); }
 
   const std::vector<ApiCall>& calls() const { return calls_; }
   void Clear() { calls_.clear(); }

@@ -98,6 +98,9 @@ TEST(PersistentVolumeCodec, DecodesNodeAffinityTerms) {
                   NodeSelectorRequirement{
                       "topology.kubernetes.io/zone", "In", {"us-east-1b", "us-east-1c"}},
                   NodeSelectorRequirement{"node.kubernetes.io/instance-type", "Exists", {}}));
+  EXPECT_TRUE(terms[0].match_fields.empty());
+  EXPECT_THAT(terms[1].match_fields,
+              ElementsAre(NodeSelectorRequirement{"metadata.name", "In", {"n1"}}));
 }
 
 TEST(PersistentVolumeCodec, CsiVolumeRoundTrips) {

@@ -112,5 +112,28 @@ TEST(VolumeSnapshotCodec, DecodesSourceAndQuantityStatus) {
   EXPECT_EQ(*again, *snapshot);
 }
 
+TEST(VolumeSnapshotCodec, OwnerReferencesNameTheGroupAMemberBelongsTo) {
+  auto snapshot = DecodeObject<VolumeSnapshot>(R"json({
+    "metadata": {"name": "snapshot-9a", "namespace": "default",
+                 "ownerReferences": [{"apiVersion": "groupsnapshot.storage.k8s.io/v1",
+                                      "kind": "VolumeGroupSnapshot", "name": "group-1",
+                                      "uid": "g-1", "controller": true}]},
+    "spec": {"source": {"persistentVolumeClaimName": "claim-1"}}})json");
+  ASSERT_TRUE(snapshot.ok()) << snapshot.error().message;
+  ASSERT_EQ(snapshot->metadata.owner_references.size(), 1u);
+  EXPECT_EQ(snapshot->metadata.owner_references[0],
+            (OwnerReference{.api_version = "groupsnapshot.storage.k8s.io/v1",
+                            .kind = "VolumeGroupSnapshot",
+                            .name = "group-1",
+                            .uid = "g-1",
+                            .controller = true}));
+
+  auto again = DecodeObject<VolumeSnapshot>(EncodeObject(*snapshot));
+  ASSERT_TRUE(again.ok()) << again.error().message;
+  EXPECT_EQ(*again, *snapshot);
+  EXPECT_FALSE(nlohmann::json::parse(EncodeObject(VolumeSnapshot{}))["metadata"].contains(
+      "ownerReferences"));
+}
+
 }  // namespace
 }  // namespace kube

@@ -1,12 +1,8 @@
-// Fakes for the content handler tests, in the style of upstream's
-// snapshotReactor: a SnapshotApi that keeps the contents the way the API
-// server does (JSON Patch with Kubernetes' `test` semantics, merge patches
-// with the resourceVersion precondition, status subresource vs main
-// resource, a new resourceVersion per write, a deleted content gone once its
-// last finalizer goes) and records every call as (verb, resource, name,
-// subresource, patch type, body); a SnapshotDriver that records requests and
-// answers from per-method scripts; ContentEvents that records what is
-// reported. Calls are strings so a mismatch prints readably.
+// Fakes for the content handler tests: a SnapshotApi that keeps the contents
+// the way the API server does (testsupport::FakeObjectServer) and records
+// every call as (verb, resource, name, subresource, patch type, body); a
+// SnapshotDriver that records requests and answers from per-method scripts;
+// ContentEvents that records what is reported. Calls are strings so a mismatch prints readably.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -20,11 +16,11 @@
 #include <string>
 #include <vector>
 
-#include "kube/api/codec.h"
 #include "snapshotter/content_events.h"
 #include "snapshotter/snapshot_api.h"
 #include "snapshotter/snapshot_driver.h"
 #include "tests/support/api_call_log.h"
+#include "tests/support/fake_object_server.h"
 
 namespace snapshotter::testing {
 
@@ -51,7 +47,7 @@ class FakeSnapshotApi final : public SnapshotApi {
   // Stores `content` as the API server's copy.
   void Put(const kube::VolumeSnapshotContent& content) {
     std::lock_guard lock(mu_);
-    contents_[content.metadata.name] = nlohmann::json(content);
+    server_.Put(content);
   }
   void AddSecret(kube::Secret secret) {
     std::lock_guard lock(mu_);
@@ -60,14 +56,12 @@ class FakeSnapshotApi final : public SnapshotApi {
   // Another writer changed the content: only its resourceVersion moves.
   void BumpResourceVersion(const std::string& name) {
     std::lock_guard lock(mu_);
-    BumpLocked(contents_.at(name));
+    server_.BumpResourceVersion<kube::VolumeSnapshotContent>("", name);
   }
   // The API server's copy; nullopt once the content is gone.
   std::optional<kube::VolumeSnapshotContent> Stored(const std::string& name) const {
     std::lock_guard lock(mu_);
-    auto it = contents_.find(name);
-    if (it == contents_.end()) return std::nullopt;
-    return Decode(it->second);
+    return server_.Stored<kube::VolumeSnapshotContent>("", name);
   }
 
   std::vector<ApiCall> calls() const {
@@ -90,114 +84,29 @@ class FakeSnapshotApi final : public SnapshotApi {
                  status ? "status" : "",
                  type == kube::PatchType::kJson ? "json" : "merge",
                  patch};
-    if (auto error = Record(call)) return *error;
-    auto it = contents_.find(name);
-    if (it == contents_.end()) return NotFound(name);
-    nlohmann::json patched;
-    if (type == kube::PatchType::kJson) {
-      auto applied = ApplyJsonPatch(it->second, nlohmann::json::parse(patch));
-      if (!applied.ok()) return applied.error();
-      patched = std::move(*applied);
-    } else {
-      nlohmann::json merge = nlohmann::json::parse(patch);
-      const nlohmann::json* rv =
-          merge.contains("metadata") ? &merge["metadata"]["resourceVersion"] : nullptr;
-      if (rv && !rv->is_null() && *rv != it->second["metadata"]["resourceVersion"]) {
-        return base::Error::Http(409,
-                                 "Operation cannot be fulfilled on volumesnapshotcontents."
-                                 "snapshot.storage.k8s.io \"" +
-                                     name +
-                                     "\": the object has been modified; please apply your "
-                                     "changes to the latest version and try again");
-      }
-      patched = it->second;
-      patched.merge_patch(merge);
-    }
-    // The status subresource writes only status; the main resource everything else.
-    nlohmann::json& stored = it->second;
-    if (status) {
-      if (patched.contains("status")) {
-        stored["status"] = patched["status"];
-      } else {
-        stored.erase("status");
-      }
-    } else {
-      nlohmann::json kept_status = stored.value("status", nlohmann::json());
-      stored = patched;
-      stored.erase("status");
-      if (!kept_status.is_null()) stored["status"] = kept_status;
-    }
-    BumpLocked(stored);
-    kube::VolumeSnapshotContent written = Decode(stored);
-    if (!written.metadata.deletion_timestamp.empty() && written.metadata.finalizers.empty()) {
-      contents_.erase(it);  // the last finalizer went: the API server deletes it
-    }
-    return written;
+    if (auto error = log_.Record(call)) return *error;
+    return server_.Patch<kube::VolumeSnapshotContent>("", name, type, patch, status);
   }
 
   base::Result<kube::VolumeSnapshotContent> GetContent(const std::string& name) override {
     std::lock_guard lock(mu_);
-    if (auto error = Record({"get", "volumesnapshotcontents", name, "", "", ""})) return *error;
-    auto it = contents_.find(name);
-    if (it == contents_.end()) return NotFound(name);
-    return Decode(it->second);
+    if (auto error = log_.Record(testing::GetContent(name))) return *error;
+    return server_.Get<kube::VolumeSnapshotContent>("", name);
   }
 
   base::Result<kube::Secret> GetSecret(const std::string& ns, const std::string& name) override {
     std::lock_guard lock(mu_);
-    if (auto error = Record(testing::GetSecret(ns, name))) return *error;
+    if (auto error = log_.Record(testing::GetSecret(ns, name))) return *error;
     auto it = secrets_.find(ns + "/" + name);
     if (it == secrets_.end()) return base::Error::Http(404, "secrets \"" + name + "\" not found");
     return it->second;
   }
 
  private:
-  static kube::VolumeSnapshotContent Decode(const nlohmann::json& j) {
-    auto decoded = kube::ObjectFromJson<kube::VolumeSnapshotContent>(j);
-    EXPECT_TRUE(decoded.ok()) << decoded.error().message;
-    return decoded.ok() ? *decoded : kube::VolumeSnapshotContent{};
-  }
-  static base::Error NotFound(const std::string& name) {
-    return base::Error::Http(
-        404, "volumesnapshotcontents.snapshot.storage.k8s.io \"" + name + "\" not found");
-  }
-  static void BumpLocked(nlohmann::json& object) {
-    std::string rv = object["metadata"].value("resourceVersion", "0");
-    object["metadata"]["resourceVersion"] = std::to_string(std::stoll(rv) + 1);
-  }
-
-  // RFC 6902 as the API server applies it: a `test` for null also passes
-  // when the path is absent.
-  static base::Result<nlohmann::json> ApplyJsonPatch(const nlohmann::json& doc,
-                                                     const nlohmann::json& ops) {
-    nlohmann::json rest = nlohmann::json::array();
-    for (const nlohmann::json& op : ops) {
-      if (op["op"] != "test") {
-        rest.push_back(op);
-        continue;
-      }
-      nlohmann::json::json_pointer path(op["path"].get<std::string>());
-      nlohmann::json actual = doc.contains(path) ? doc[path] : nlohmann::json();
-      if (actual != op["value"]) {
-        return base::Error::Http(422,
-                                 "the server rejected our request due to an error in our "
-                                 "request: test failed at " +
-                                     op["path"].get<std::string>());
-      }
-    }
-    try {
-      return doc.patch(rest);
-    } catch (const std::exception& e) {
-      return base::Error::Http(422, e.what());
-    }
-  }
-
-  std::optional<base::Error> Record(const ApiCall& call) { return log_.Record(call); }
-
   mutable std::mutex mu_;
-  testsupport::ApiCallLog log_;                     // guarded by mu_
-  std::map<std::string, nlohmann::json> contents_;  // guarded by mu_
-  std::map<std::string, kube::Secret> secrets_;     // guarded by mu_
+  testsupport::ApiCallLog log_;                  // guarded by mu_
+  testsupport::FakeObjectServer server_;         // guarded by mu_
+  std::map<std::string, kube::Secret> secrets_;  // guarded by mu_
 };
 
 // CSI calls as compact JSON: method, then the request's fields.

@@ -53,14 +53,19 @@ struct NodeSelectorRequirement {
   }
 };
 
-// matchFields are not kept: topology is expressed with matchExpressions.
+// Topology is expressed with matchExpressions (node labels); matchFields
+// name nodes by metadata.name (node_affinity.h).
 struct NodeSelectorTerm {
   std::vector<NodeSelectorRequirement> match_expressions;
+  std::vector<NodeSelectorRequirement> match_fields = {};
 
   bool operator==(const NodeSelectorTerm&) const = default;
 
   static constexpr auto Fields() {
-    return std::tuple{Field("matchExpressions", &NodeSelectorTerm::match_expressions)};
+    return std::tuple{
+        Field("matchExpressions", &NodeSelectorTerm::match_expressions),
+        Field("matchFields", &NodeSelectorTerm::match_fields),
+    };
   }
 };
 

@@ -1,0 +1,108 @@
+#include "snapshot_controller/claim_finalizer.h"
+
+#include <algorithm>
+#include <string>
+
+#include "kube/api/metadata_patch.h"
+#include "kube/client/api_error.h"
+
+namespace snapshot_controller {
+namespace {
+
+// Upstream retries a conflicting claim update this many times in all.
+constexpr int kUpdateAttempts = 5;
+
+base::Error UpdateFailed(const std::string& name, const base::Error& error) {
+  return error.Wrap("snapshot controller failed to update " + name + " on API server");
+}
+
+bool IsReady(const kube::VolumeSnapshot& snapshot) {
+  return snapshot.status && snapshot.status->ready_to_use.value_or(false);
+}
+
+// Edits `claim` and replaces it, from a fresh read after a conflict. `edit`
+// answers false when the claim needs no write, or an error that ends it.
+template <class Edit>
+base::Status UpdateWithRetry(ControllerApi& api, kube::PersistentVolumeClaim claim,
+                             const Edit& edit) {
+  for (int attempt = 1;; ++attempt) {
+    auto edited = edit(claim);
+    if (!edited.ok()) return edited.error();
+    if (!*edited) return base::Status::Ok();
+    auto updated = api.UpdateClaimFinalizers(claim);
+    if (updated.ok()) return base::Status::Ok();
+    if (!kube::IsConflict(updated.error()) || attempt == kUpdateAttempts) {
+      return UpdateFailed(claim.metadata.name, updated.error());
+    }
+    auto fresh = api.GetClaim(claim.metadata.namespace_, claim.metadata.name);
+    if (!fresh.ok()) return UpdateFailed(claim.metadata.name, fresh.error());
+    claim = std::move(*fresh);
+  }
+}
+
+}  // namespace
+
+base::Status ClaimFinalizer::Add(const kube::VolumeSnapshot& snapshot) {
+  const auto& claim_name = snapshot.spec.source.persistent_volume_claim_name;
+  if (!claim_name) return base::Status::Ok();
+  auto cached = caches_.claims.Get(snapshot.metadata.namespace_, *claim_name);
+  if (!cached) {
+    return UpdateFailed(snapshot.metadata.name, base::Error("cannot get claim from snapshot"));
+  }
+  return UpdateWithRetry(
+      api_, *cached, [](kube::PersistentVolumeClaim& claim) -> base::Result<bool> {
+        if (kube::HasFinalizer(claim.metadata, kClaimAsSourceFinalizer)) return false;
+        if (!claim.metadata.deletion_timestamp.empty()) {
+          return UpdateFailed(
+              claim.metadata.name,
+              base::Error("cannot add finalizer on claim because it is being deleted"));
+        }
+        claim.metadata.finalizers.emplace_back(kClaimAsSourceFinalizer);
+        return true;
+      });
+}
+
+base::Status ClaimFinalizer::RemoveIfUnused(const kube::VolumeSnapshot& snapshot) {
+  return Remove(snapshot, /*count_snapshot=*/false);
+}
+
+base::Status ClaimFinalizer::RemoveIfNoUnreadySnapshot(const kube::VolumeSnapshot& snapshot) {
+  return Remove(snapshot, /*count_snapshot=*/true);
+}
+
+base::Status ClaimFinalizer::Remove(const kube::VolumeSnapshot& snapshot, bool count_snapshot) {
+  const auto& claim_name = snapshot.spec.source.persistent_volume_claim_name;
+  if (!claim_name) return base::Status::Ok();
+  auto cached = caches_.claims.Get(snapshot.metadata.namespace_, *claim_name);
+  if (!cached || !kube::HasFinalizer(cached->metadata, kClaimAsSourceFinalizer)) {
+    return base::Status::Ok();
+  }
+  if (InUse(snapshot, *claim_name, count_snapshot)) return base::Status::Ok();
+  auto removed = UpdateWithRetry(api_, *cached, [](kube::PersistentVolumeClaim& claim) {
+    auto& finalizers = claim.metadata.finalizers;
+    auto kept = std::remove(finalizers.begin(), finalizers.end(), kClaimAsSourceFinalizer);
+    if (kept == finalizers.end()) return base::Result<bool>(false);
+    finalizers.erase(kept, finalizers.end());
+    return base::Result<bool>(true);
+  });
+  // A claim deleted meanwhile needs no finalizer removed.
+  if (!removed.ok() && kube::IsNotFound(removed.error())) return base::Status::Ok();
+  return removed;
+}
+
+bool ClaimFinalizer::InUse(const kube::VolumeSnapshot& snapshot, const std::string& claim_name,
+                           bool count_snapshot) const {
+  if (count_snapshot && !IsReady(snapshot)) return true;
+  for (const auto& other : caches_.snapshots.List()) {
+    if (other->metadata.namespace_ != snapshot.metadata.namespace_ ||
+        other->metadata.name == snapshot.metadata.name) {
+      continue;
+    }
+    if (other->spec.source.persistent_volume_claim_name == claim_name && !IsReady(*other)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace snapshot_controller

@@ -1,0 +1,32 @@
+#include "snapshot_controller/controller_api.h"
+
+#include <nlohmann/json.hpp>
+
+#include "kube/api/codec.h"
+#include "kube/api/resource.h"
+
+namespace snapshot_controller {
+
+base::Result<kube::PersistentVolumeClaim> ControllerApiClient::UpdateClaimFinalizers(
+    const kube::PersistentVolumeClaim& claim) {
+  const std::string path = kube::ResourcePath<kube::PersistentVolumeClaim>(
+      claim.metadata.namespace_, claim.metadata.name);
+  auto body = client_.Request("GET", path);
+  if (!body.ok()) return body.error();
+  nlohmann::json stored = nlohmann::json::parse(*body, nullptr, /*allow_exceptions=*/false);
+  if (!stored.is_object() || !stored.value("metadata", nlohmann::json()).is_object()) {
+    return base::Error("decoding PersistentVolumeClaim: not an object with metadata");
+  }
+  nlohmann::json& metadata = stored["metadata"];
+  if (claim.metadata.finalizers.empty()) {
+    metadata.erase("finalizers");
+  } else {
+    metadata["finalizers"] = claim.metadata.finalizers;
+  }
+  metadata["resourceVersion"] = claim.metadata.resource_version;
+  auto updated = client_.Request("PUT", path, stored.dump(), "application/json");
+  if (!updated.ok()) return updated.error();
+  return kube::DecodeObject<kube::PersistentVolumeClaim>(*updated);
+}
+
+}  // namespace snapshot_controller
