@@ -53,6 +53,23 @@ SidecarUnderTest OurSidecar() {
           .binary = []() -> base::Result<std::string> { return std::string(SNAPSHOTTER_BIN); }};
 }
 
+ControllerUnderTest UpstreamController() {
+  return {.name = "Upstream", .binary = [] {
+            return FindSnapshotPeer("UPSTREAM_SNAPSHOT_CONTROLLER_BIN", "snapshot");
+          }};
+}
+
+ControllerUnderTest OurController() {
+  return {.name = "Ours", .binary = []() -> base::Result<std::string> {
+#ifdef SNAPSHOT_CONTROLLER_BIN
+            return std::string(SNAPSHOT_CONTROLLER_BIN);
+#else
+            return base::Error(
+                "this build has no snapshot-controller target (cmd/snapshot-controller)");
+#endif
+          }};
+}
+
 void SnapshotTest::StartControlPlane(bool with_snapshot_crds) {
   testsupport::ControlPlaneOptions options;
   if (with_snapshot_crds) {
@@ -126,21 +143,21 @@ void SnapshotTest::TearDown() {
       std::cerr << "---- " << name << " log tail (" << process.log_file() << ") ----\n"
                 << process.LogTail(kLogTailLines) << "\n";
     };
-    for (const auto& sidecar : sidecars_) {
-      if (sidecar) show("sidecar", *sidecar);
-    }
-    if (controller_) show("snapshot-controller", *controller_);
+    for (const auto& sidecar : sidecars_) show("sidecar", *sidecar);
+    for (const auto& controller : controllers_) show("snapshot-controller", *controller);
     if (driver_) show("driver", *driver_);
   }
   sidecars_.clear();
-  controller_.reset();
+  controllers_.clear();
   driver_.reset();
 }
 
-std::unique_ptr<testsupport::Process> SnapshotTest::Spawn(const std::string& name,
-                                                          std::vector<std::string> argv) {
-  auto process = testsupport::Process::Spawn(
-      {.argv = std::move(argv), .log_file = work_dir_ + "/" + name + ".log"});
+std::unique_ptr<testsupport::Process> SnapshotTest::Spawn(
+    const std::string& name, std::vector<std::string> argv,
+    std::vector<std::pair<std::string, std::string>> env) {
+  auto process = testsupport::Process::Spawn({.argv = std::move(argv),
+                                              .env = std::move(env),
+                                              .log_file = work_dir_ + "/" + name + ".log"});
   if (!process.ok()) {
     ADD_FAILURE() << "start " << name << ": " << process.error().message;
     return nullptr;
@@ -170,9 +187,13 @@ void SnapshotTest::StartFaultDriver(const std::string& driver, const std::string
 }
 
 void SnapshotTest::StartSnapshotController(std::vector<std::string> extra_args) {
-  auto binary = FindSnapshotPeer("UPSTREAM_SNAPSHOT_CONTROLLER_BIN", "snapshot");
-  ASSERT_TRUE(binary.ok()) << binary.error().message;
-  std::vector<std::string> argv = {*binary,
+  ASSERT_NE(StartControllerOf(UpstreamController(), std::move(extra_args)), nullptr);
+}
+
+testsupport::Process* SnapshotTest::StartController(
+    const std::string& binary, std::vector<std::string> extra_args,
+    std::vector<std::pair<std::string, std::string>> env, const std::string& log_name) {
+  std::vector<std::string> argv = {binary,
                                    "--kubeconfig=" + controller_kubeconfig_,
                                    "--leader-election=false",
                                    "--retry-interval-start=200ms",
@@ -181,8 +202,10 @@ void SnapshotTest::StartSnapshotController(std::vector<std::string> extra_args) 
                                    "--kube-api-burst=200",
                                    "--v=5"};
   argv.insert(argv.end(), extra_args.begin(), extra_args.end());
-  controller_ = Spawn("snapshot-controller", std::move(argv));
-  ASSERT_NE(controller_, nullptr);
+  auto process = Spawn(log_name, std::move(argv), std::move(env));
+  if (!process) return nullptr;
+  controllers_.push_back(std::move(process));
+  return controllers_.back().get();
 }
 
 testsupport::Process* SnapshotTest::StartSidecar(
@@ -198,14 +221,9 @@ testsupport::Process* SnapshotTest::StartSidecar(
                                    "--kube-api-burst=200",
                                    "--v=5"};
   argv.insert(argv.end(), extra_args.begin(), extra_args.end());
-  auto process = testsupport::Process::Spawn({.argv = std::move(argv),
-                                              .env = std::move(env),
-                                              .log_file = work_dir_ + "/" + log_name + ".log"});
-  if (!process.ok()) {
-    ADD_FAILURE() << "start " << log_name << ": " << process.error().message;
-    return nullptr;
-  }
-  sidecars_.push_back(std::move(process).value());
+  auto process = Spawn(log_name, std::move(argv), std::move(env));
+  if (!process) return nullptr;
+  sidecars_.push_back(std::move(process));
   return sidecars_.back().get();
 }
 
@@ -214,23 +232,36 @@ std::string SnapshotTest::SidecarLog() const {
   return log.ok() ? *log : "";
 }
 
-testsupport::Process* SnapshotPairTest::StartSidecarUnderTest(std::vector<std::string> extra_args) {
-  auto binary = GetParam().binary();
+testsupport::Process* SnapshotTest::StartControllerOf(
+    const ControllerUnderTest& controller, std::vector<std::string> extra_args,
+    std::vector<std::pair<std::string, std::string>> env, const std::string& log_name) {
+  auto binary = controller.binary();
   if (!binary.ok()) {
-    ADD_FAILURE() << GetParam().name << " csi-snapshotter: " << binary.error().message;
+    ADD_FAILURE() << controller.name << " snapshot-controller: " << binary.error().message;
     return nullptr;
   }
-  return StartSidecar(*binary, std::move(extra_args));
+  return StartController(*binary, std::move(extra_args), std::move(env), log_name);
 }
 
-std::string SnapshotPairTest::Unique(const std::string& base) const {
-  std::string suffix = GetParam().name;
+testsupport::Process* SnapshotTest::StartSidecarOf(
+    const SidecarUnderTest& sidecar, std::vector<std::string> extra_args,
+    std::vector<std::pair<std::string, std::string>> env, const std::string& log_name) {
+  auto binary = sidecar.binary();
+  if (!binary.ok()) {
+    ADD_FAILURE() << sidecar.name << " csi-snapshotter: " << binary.error().message;
+    return nullptr;
+  }
+  return StartSidecar(*binary, std::move(extra_args), std::move(env), log_name);
+}
+
+std::string SnapshotTest::OwnName(const std::string& base, const std::string& owner) {
+  std::string suffix = owner;
   for (char& c : suffix) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return base + "-" + suffix;
 }
 
-SnapshotPairTest::Names SnapshotPairTest::NamesFor(const std::string& base) const {
-  const std::string own = Unique(base);
+SnapshotTest::Names SnapshotTest::OwnNames(const std::string& base, const std::string& owner) {
+  const std::string own = OwnName(base, owner);
   return {.driver = own + ".csi.example.com",
           .pvc = "pvc-" + own,
           .pv = "pv-" + own,
@@ -283,10 +314,9 @@ void SnapshotTest::CreateSnapshotClass(const std::string& name, const std::strin
   ASSERT_TRUE(created.ok()) << "create VolumeSnapshotClass: " << created.error().message;
 }
 
-kube::VolumeSnapshot SnapshotTest::CreateVolumeSnapshot(const std::string& ns,
-                                                        const std::string& name,
-                                                        const std::string& pvc_name,
-                                                        const std::string& class_name) {
+kube::VolumeSnapshot SnapshotTest::CreateVolumeSnapshot(
+    const std::string& ns, const std::string& name, const std::string& pvc_name,
+    const std::optional<std::string>& class_name) {
   kube::VolumeSnapshot snapshot;
   snapshot.metadata.namespace_ = ns;
   snapshot.metadata.name = name;

@@ -1,12 +1,11 @@
 // The snapshot stack end to end: a real control plane with the snapshot CRDs
 // and both RBAC manifests of deploy/kubernetes/ (csi-snapshotter/,
 // snapshot-controller/) applied, a CSI driver (the Kubernetes e2e mock driver,
-// or tests/fault_csi_driver for failures a real driver will not produce),
-// upstream's snapshot-controller, and csi-snapshotter sidecar binaries given by
-// path (so the same tests run upstream's or ours). Each component runs as its
-// own RBAC-limited ServiceAccount. One control plane per test suite; a driver,
-// controller and sidecars per test, stopped (log tails shown on failure) when
-// the test ends.
+// or tests/fault_csi_driver for failures a real driver will not produce), and
+// snapshot-controller and csi-snapshotter binaries given by path (so the same
+// tests run upstream's or ours). Each component runs as its own RBAC-limited
+// ServiceAccount. One control plane per test suite; a driver, controllers and
+// sidecars per test, stopped (log tails shown on failure) when the test ends.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -59,6 +58,22 @@ SidecarUnderTest UpstreamSidecar();
 // Ours, cmd/csi-snapshotter of this build.
 SidecarUnderTest OurSidecar();
 
+// A snapshot-controller binary, as SidecarUnderTest is a sidecar.
+struct ControllerUnderTest {
+  std::string name;
+  std::function<base::Result<std::string>()> binary;
+
+  friend void PrintTo(const ControllerUnderTest& controller, std::ostream* out) {
+    *out << controller.name;
+  }
+};
+// Upstream's, from $UPSTREAM_SNAPSHOT_CONTROLLER_BIN or tools/peers/build.sh
+// snapshot.
+ControllerUnderTest UpstreamController();
+// Ours, cmd/snapshot-controller of this build; an error when this build has
+// no such target.
+ControllerUnderTest OurController();
+
 class SnapshotTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() { StartControlPlane(/*with_snapshot_crds=*/true); }
@@ -70,9 +85,10 @@ class SnapshotTest : public ::testing::Test {
   void SetUp() override;
   void TearDown() override;
 
-  // Processes; the drivers and the controller fail the test fatally if they
-  // cannot start (call them under ASSERT_NO_FATAL_FAILURE), a sidecar fails
-  // it and is null. A driver is waited for until its socket exists.
+  // Processes; the drivers and StartSnapshotController fail the test
+  // fatally if they cannot start (call them under ASSERT_NO_FATAL_FAILURE),
+  // StartController and StartSidecar fail it and are null. A driver is
+  // waited for until its socket exists.
   // The e2e mock driver named `driver`, with `volumes` created volumes (IDs
   // 4, 5, ..., 100 GiB each).
   void StartMockDriver(const std::string& driver, int volumes = 1);
@@ -81,8 +97,16 @@ class SnapshotTest : public ::testing::Test {
   // saw.
   void StartFaultDriver(const std::string& driver, const std::string& volumes,
                         std::vector<std::string> extra_args = {});
-  // Upstream's snapshot-controller as the snapshot-controller ServiceAccount.
+  // Upstream's snapshot-controller, as StartController starts it.
   void StartSnapshotController(std::vector<std::string> extra_args = {});
+  // The snapshot-controller at `binary` as the snapshot-controller
+  // ServiceAccount, without leader election, with short retry intervals and
+  // -v=5; `extra_args` come last, so they override those. Logged as
+  // `<log_name>.log`; fails the test and is null if it cannot start.
+  testsupport::Process* StartController(const std::string& binary,
+                                        std::vector<std::string> extra_args = {},
+                                        std::vector<std::pair<std::string, std::string>> env = {},
+                                        const std::string& log_name = "snapshot-controller");
   // The csi-snapshotter at `binary` as the csi-snapshotter ServiceAccount,
   // talking to the driver's socket, with --timeout=10s, short retry
   // intervals and -v=5; `extra_args` come last, so they override those (Go
@@ -93,6 +117,16 @@ class SnapshotTest : public ::testing::Test {
                                      std::vector<std::pair<std::string, std::string>> env = {},
                                      const std::string& log_name = "sidecar");
   testsupport::Process& sidecar() const { return *sidecars_.front(); }
+  // StartController and StartSidecar of a binary under test, once it is
+  // found (the test fails saying why not).
+  testsupport::Process* StartControllerOf(const ControllerUnderTest& controller,
+                                          std::vector<std::string> extra_args = {},
+                                          std::vector<std::pair<std::string, std::string>> env = {},
+                                          const std::string& log_name = "snapshot-controller");
+  testsupport::Process* StartSidecarOf(const SidecarUnderTest& sidecar,
+                                       std::vector<std::string> extra_args = {},
+                                       std::vector<std::pair<std::string, std::string>> env = {},
+                                       const std::string& log_name = "sidecar");
   std::string SidecarLog() const;
 
   // Objects, created as admin; each fails the test if the server refuses.
@@ -103,10 +137,11 @@ class SnapshotTest : public ::testing::Test {
                                              const std::string& volume_handle);
   void CreateSnapshotClass(const std::string& name, const std::string& driver,
                            const std::string& deletion_policy, kube::StringMap parameters = {});
-  // Returns the created VolumeSnapshot (its UID names the snapshot).
+  // Returns the created VolumeSnapshot (its UID names the snapshot); without
+  // `class_name` the controller picks the default class.
   kube::VolumeSnapshot CreateVolumeSnapshot(const std::string& ns, const std::string& name,
                                             const std::string& pvc_name,
-                                            const std::string& class_name);
+                                            const std::optional<std::string>& class_name);
   void CreateSecret(const std::string& ns, const std::string& name, kube::StringMap data);
   // Gives the sidecar's ServiceAccount `get` on the Secrets of `ns`, as an
   // operator does for classes that name secrets (the RBAC manifest only
@@ -179,6 +214,16 @@ class SnapshotTest : public ::testing::Test {
   // A client acting as a ServiceAccount of the manifests.
   static std::unique_ptr<kube::Client> ClientFor(const std::string& kubeconfig);
 
+  // The names of one test's objects, made `owner`'s own (tests of several
+  // parameters share the suite's control plane).
+  struct Names {
+    std::string driver;                             // <base>-<owner>.csi.example.com
+    std::string pvc, pv, snapshot_class, snapshot;  // pvc-<base>-<owner>, ...
+  };
+  // `base` made `owner`'s own ("pvc-a", "Ours" → "pvc-a-ours").
+  static std::string OwnName(const std::string& base, const std::string& owner);
+  static Names OwnNames(const std::string& base, const std::string& owner);
+
   const std::string& work_dir() const { return work_dir_; }
   const std::string& socket() const { return socket_; }
   std::string fault_dir() const { return work_dir_ + "/faults"; }
@@ -190,9 +235,11 @@ class SnapshotTest : public ::testing::Test {
   static inline std::string controller_kubeconfig_;
 
  private:
-  // Spawns `argv` with its log in the work directory, or fails the test.
-  std::unique_ptr<testsupport::Process> Spawn(const std::string& name,
-                                              std::vector<std::string> argv);
+  // Spawns `argv` with `env` and its log in the work directory, or fails the
+  // test.
+  std::unique_ptr<testsupport::Process> Spawn(
+      const std::string& name, std::vector<std::string> argv,
+      std::vector<std::pair<std::string, std::string>> env = {});
 
   static inline bool suite_ready_ = false;  // SetUpTestSuite got to its end
   static inline int tests_started_ = 0;     // numbers the sockets
@@ -201,7 +248,7 @@ class SnapshotTest : public ::testing::Test {
   std::string socket_;
   bool fault_driver_ = false;  // the driver is tests/fault_csi_driver
   std::unique_ptr<testsupport::Process> driver_;
-  std::unique_ptr<testsupport::Process> controller_;
+  std::vector<std::unique_ptr<testsupport::Process>> controllers_;
   std::vector<std::unique_ptr<testsupport::Process>> sidecars_;
 };
 
@@ -228,16 +275,14 @@ class SnapshotPairTest : public SnapshotTest,
                          public ::testing::WithParamInterface<SidecarUnderTest> {
  protected:
   // Finds the sidecar under test and starts it (StartSidecar).
-  testsupport::Process* StartSidecarUnderTest(std::vector<std::string> extra_args = {});
+  testsupport::Process* StartSidecarUnderTest(std::vector<std::string> extra_args = {}) {
+    return StartSidecarOf(GetParam(), std::move(extra_args));
+  }
   // `base` made the sidecar's own ("pvc-a" → "pvc-a-ours"): both sidecars'
   // tests share the suite's control plane.
-  std::string Unique(const std::string& base) const;
+  std::string Unique(const std::string& base) const { return OwnName(base, GetParam().name); }
   // The names of one test's objects, made the sidecar's own.
-  struct Names {
-    std::string driver;                             // <base>-<sidecar>.csi.example.com
-    std::string pvc, pv, snapshot_class, snapshot;  // pvc-<base>-<sidecar>, ...
-  };
-  Names NamesFor(const std::string& base) const;
+  Names NamesFor(const std::string& base) const { return OwnNames(base, GetParam().name); }
 };
 
 }  // namespace snapshot_it
