@@ -1,0 +1,58 @@
+// A snapshot-controller started without the snapshot CRDs (docs/snapshots.md
+// §4.1): it retries listing VolumeSnapshots, classes and contents for
+// --retry-crd-interval-max, then exits 1. Unlike the sidecar it never waits
+// for them. On a control plane of its own that never gets the CRDs; ours and
+// upstream's.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cctype>
+#include <chrono>
+
+#include "base/file.h"
+#include "tests/integration/snapshotter/snapshot_fixture.h"
+
+namespace snapshot_it {
+namespace {
+
+using namespace std::chrono_literals;
+
+class ControllerWithoutCrdsTest : public SnapshotTest,
+                                  public ::testing::WithParamInterface<ControllerUnderTest> {
+ protected:
+  static void SetUpTestSuite() { StartControlPlane(/*with_snapshot_crds=*/false); }
+};
+
+TEST_P(ControllerWithoutCrdsTest, ExitsOneAfterRetryCrdIntervalMax) {
+  const auto started = std::chrono::steady_clock::now();
+  testsupport::Process* controller = StartControllerOf(GetParam(), {"--retry-crd-interval-max=3s"});
+  ASSERT_NE(controller, nullptr);
+  ASSERT_TRUE(Eventually([&] { return !controller->IsRunning(); }, 60s))
+      << "still running a minute after start";
+  const auto ran = std::chrono::steady_clock::now() - started;
+  EXPECT_EQ(controller->exit_status(), 1);
+  EXPECT_GE(ran, 3s) << "it gave up before --retry-crd-interval-max";
+
+  auto log = base::ReadFile(controller->log_file());
+  ASSERT_TRUE(log.ok());
+  if (GetParam().name == "Upstream") {
+    EXPECT_NE(log->find("Exiting due to failure to ensure CRDs exist during startup"),
+              std::string::npos)
+        << *log;
+  } else {
+    // Ours words it its own way; it names what is missing.
+    std::string lower = *log;
+    std::ranges::transform(lower, lower.begin(),
+                           [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    EXPECT_NE(lower.find("volumesnapshot"), std::string::npos) << *log;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Controllers, ControllerWithoutCrdsTest,
+                         ::testing::Values(OurController(), UpstreamController()),
+                         [](const ::testing::TestParamInfo<ControllerUnderTest>& info) {
+                           return info.param.name;
+                         });
+
+}  // namespace
+}  // namespace snapshot_it
