@@ -1,0 +1,414 @@
+#include "snapshot_controller/snapshot_sync.h"
+
+#include <algorithm>
+#include <optional>
+#include <variant>
+#include <vector>
+
+#include "kube/api/json_patch.h"
+#include "kube/api/meta_time.h"
+#include "kube/client/api_error.h"
+#include "snapshot_controller/driver_of.h"
+#include "snapshot_controller/managed_by_node.h"
+#include "snapshot_controller/names.h"
+#include "snapshot_controller/source_volume.h"
+#include "snapshotter/default_snapshot_class.h"
+#include "snapshotter/dynamic_content.h"
+#include "snapshotter/snapshot_status.h"
+
+namespace snapshot_controller {
+namespace {
+
+constexpr std::string_view kGroupSnapshotApiVersion = "groupsnapshot.storage.k8s.io/v1";
+
+std::string KeyOf(const kube::VolumeSnapshot& snapshot) {
+  return snapshot.metadata.namespace_ + "/" + snapshot.metadata.name;
+}
+
+bool IsReady(const kube::VolumeSnapshot& snapshot) {
+  return snapshot.status && snapshot.status->ready_to_use.value_or(false);
+}
+
+bool IsCreated(const kube::VolumeSnapshot& snapshot) {
+  return snapshot.status && snapshot.status->creation_time;
+}
+
+const std::string* BoundContentName(const kube::VolumeSnapshot& snapshot) {
+  if (!snapshot.status || !snapshot.status->bound_volume_snapshot_content_name ||
+      snapshot.status->bound_volume_snapshot_content_name->empty()) {
+    return nullptr;
+  }
+  return &*snapshot.status->bound_volume_snapshot_content_name;
+}
+
+bool IsGroupMember(const kube::VolumeSnapshot& snapshot) {
+  const auto& owners = snapshot.metadata.owner_references;
+  return std::any_of(owners.begin(), owners.end(), [](const kube::OwnerReference& owner) {
+    return owner.kind == "VolumeGroupSnapshot" && owner.api_version == kGroupSnapshotApiVersion;
+  });
+}
+
+// The content's reference names the snapshot, UID included.
+bool PointsBackTo(const kube::VolumeSnapshotContent& content,
+                  const kube::VolumeSnapshot& snapshot) {
+  const kube::ObjectReference& ref = content.spec.volume_snapshot_ref;
+  return ref.name == snapshot.metadata.name && ref.namespace_ == snapshot.metadata.namespace_ &&
+         ref.uid == snapshot.metadata.uid;
+}
+
+std::string Misbound(const std::string& content_name) {
+  return "VolumeSnapshotContent [" + content_name + "] is bound to a different snapshot";
+}
+
+// What upstream's lister says of a class it does not hold.
+base::Error ClassNotFound(const std::string& name) {
+  return base::Error("volumesnapshotclass.snapshot.storage.k8s.io \"" + name + "\" not found");
+}
+
+}  // namespace
+
+base::Status SnapshotSync::Sync(const kube::VolumeSnapshot& snapshot) {
+  SnapshotWriter writer(api_, snapshot);
+  if (auto classed = EnsureClass(writer); !classed.ok()) return classed;
+
+  const auto& source = writer.snapshot().spec.source;
+  if (source.persistent_volume_claim_name.has_value() ==
+      source.volume_snapshot_content_name.has_value()) {
+    const std::string message =
+        "Exactly one of PersistentVolumeClaimName and VolumeSnapshotContentName should be "
+        "specified";
+    (void)ReportError(writer, true, "SnapshotValidationError", message);
+    return base::Error(message);
+  }
+
+  if (auto finalized = AddFinalizers(writer); !finalized.ok()) {
+    events_.Record(kube::ReferenceTo(writer.snapshot()), kube::kEventTypeWarning,
+                   "SnapshotFinalizerError",
+                   "Failed to check and update snapshot: " + finalized.error().message);
+    return finalized;
+  }
+
+  if (!IsReady(writer.snapshot()) || !BoundContentName(writer.snapshot())) {
+    return SyncUnready(writer);
+  }
+  return SyncReady(writer);
+}
+
+base::Status SnapshotSync::EnsureClass(SnapshotWriter& writer) {
+  const kube::VolumeSnapshot& snapshot = writer.snapshot();
+  if (const auto& class_name = snapshot.spec.volume_snapshot_class_name) {
+    if (caches_.classes.Get("", *class_name)) return base::Status::Ok();
+    base::Error missing = ClassNotFound(*class_name);
+    (void)ReportError(writer, false, "GetSnapshotClassFailed",
+                      "Failed to get snapshot class with error " + missing.message);
+    return missing;
+  }
+  if (snapshot.spec.source.volume_snapshot_content_name || IsGroupMember(snapshot)) {
+    return base::Status::Ok();
+  }
+
+  auto default_class = [&]() -> base::Result<snapshotter::SnapshotClassPtr> {
+    auto volume = SourceVolumeOf(snapshot, caches_, api_);
+    if (!volume.ok()) return volume.error();
+    const auto* csi = std::get_if<kube::CSIPersistentVolumeSource>(&volume->spec.source);
+    if (csi == nullptr) {
+      return base::Error("snapshotting non-CSI volumes is not supported, snapshot:" +
+                         KeyOf(snapshot));
+    }
+    return snapshotter::DefaultSnapshotClassFor(caches_.classes.List(), csi->driver);
+  }();
+  if (!default_class.ok()) {
+    (void)ReportError(
+        writer, false, "SetDefaultSnapshotClassFailed",
+        "Failed to set default snapshot class with error " + default_class.error().message);
+    return default_class.error();
+  }
+  return writer.SetClass((*default_class)->metadata.name);
+}
+
+base::Status SnapshotSync::AddFinalizers(SnapshotWriter& writer) {
+  const kube::VolumeSnapshot& snapshot = writer.snapshot();
+  auto content = snapshot.spec.source.volume_snapshot_content_name ? PreProvisionedContent(writer)
+                                                                   : DynamicContent(writer);
+  if (!content.ok()) return content.error();
+  // The bound finalizer keeps the snapshot while its content may still
+  // delete the backend snapshot.
+  if (*content && BoundContentName(snapshot) &&
+      (*content)->spec.deletion_policy == kube::kDeletionPolicyDelete) {
+    return writer.AddFinalizers({kSnapshotAsSourceFinalizer, kSnapshotBoundFinalizer});
+  }
+  return writer.AddFinalizers({kSnapshotAsSourceFinalizer});
+}
+
+base::Status SnapshotSync::SyncReady(SnapshotWriter& writer) {
+  const kube::VolumeSnapshot& snapshot = writer.snapshot();
+  auto content = caches_.contents.Get("", *BoundContentName(snapshot));
+  if (!content) {
+    return ReportError(writer, true, "SnapshotContentMissing", "VolumeSnapshotContent is missing");
+  }
+  if (!PointsBackTo(*content, snapshot)) {
+    return ReportError(writer, true, "SnapshotMisbound",
+                       "VolumeSnapshotContent is not bound to the VolumeSnapshot correctly");
+  }
+  return base::Status::Ok();
+}
+
+base::Status SnapshotSync::SyncUnready(SnapshotWriter& writer) {
+  const kube::VolumeSnapshot& snapshot = writer.snapshot();
+  const bool pre_provisioned = snapshot.spec.source.volume_snapshot_content_name.has_value();
+  const std::string driver = DriverOf(snapshot, caches_);
+  const SnapshotType type =
+      pre_provisioned ? SnapshotType::kPreProvisioned : SnapshotType::kDynamic;
+  if (!IsCreated(snapshot)) {
+    metrics_.Start(kCreateSnapshotOperation, snapshot.metadata.uid, driver, type);
+  }
+  metrics_.Start(kCreateSnapshotAndReadyOperation, snapshot.metadata.uid, driver, type);
+
+  if (pre_provisioned) return SyncPreProvisioned(writer);
+  if (IsGroupMember(snapshot)) return SyncGroupMember(writer);
+  return SyncDynamic(writer);
+}
+
+base::Status SnapshotSync::SyncPreProvisioned(SnapshotWriter& writer) {
+  auto content = PreProvisionedContent(writer);
+  if (!content.ok()) return content.error();
+  const kube::VolumeSnapshot& snapshot = writer.snapshot();
+  const std::string& content_name = *snapshot.spec.source.volume_snapshot_content_name;
+  if (!*content) {
+    (void)ReportError(writer, true, "SnapshotContentMissing", "VolumeSnapshotContent is missing");
+    return base::Error("snapshot " + KeyOf(snapshot) + " requests an non-existing content " +
+                       content_name);
+  }
+  auto bound = Bind(snapshot, **content);
+  if (!bound.ok()) {
+    (void)ReportError(writer, true, "SnapshotBindFailed",
+                      "Snapshot failed to bind VolumeSnapshotContent, " + bound.error().message);
+    return base::Error("snapshot " + KeyOf(snapshot) + " is bound, but VolumeSnapshotContent " +
+                       content_name + " is not bound to the VolumeSnapshot correctly, " +
+                       bound.error().message);
+  }
+  if (auto copied = CopyStatus(writer, *bound); !copied.ok()) {
+    (void)ReportError(writer, false, "SnapshotStatusUpdateFailed",
+                      "Snapshot status update failed, " + copied.error().message);
+    return copied;
+  }
+  return base::Status::Ok();
+}
+
+base::Status SnapshotSync::SyncGroupMember(SnapshotWriter& writer) {
+  const kube::VolumeSnapshot& snapshot = writer.snapshot();
+  const std::string* content_name = BoundContentName(snapshot);
+  if (!content_name) {
+    return base::Error("detected group snapshot member " + KeyOf(snapshot) +
+                       " with no content, retrying");
+  }
+  auto content = caches_.contents.Get("", *content_name);
+  if (!content) {
+    return base::Error("group snapshot member " + KeyOf(snapshot) +
+                       " requests an non-existing content " + *content_name);
+  }
+  if (auto copied = CopyStatus(writer, *content); !copied.ok()) {
+    (void)ReportError(writer, false, "SnapshotStatusUpdateFailed",
+                      "Snapshot status update failed, " + copied.error().message);
+    return copied;
+  }
+  return base::Status::Ok();
+}
+
+base::Status SnapshotSync::SyncDynamic(SnapshotWriter& writer) {
+  auto existing = DynamicContent(writer);
+  if (!existing.ok()) return existing.error();
+  const kube::VolumeSnapshot& snapshot = writer.snapshot();
+  if (*existing) {
+    if ((*existing)->spec.source.snapshot_handle) {
+      (void)ReportError(writer, true, "SnapshotHandleSet",
+                        "Snapshot handle should not be set in content " + KeyOf(snapshot) +
+                            " for dynamic provisioning");
+      return base::Error(
+          "snapshotHandle should not be set in the content for dynamic provisioning for "
+          "snapshot " +
+          KeyOf(snapshot));
+    }
+    if (auto copied = CopyStatus(writer, **existing); !copied.ok()) {
+      (void)ReportError(writer, true, "SnapshotStatusUpdateFailed",
+                        "Snapshot status update failed, " + copied.error().message);
+      return copied;
+    }
+    return base::Status::Ok();
+  }
+
+  if (!snapshot.spec.source.persistent_volume_claim_name) {
+    (void)ReportError(writer, true, "SnapshotPVCSourceMissing",
+                      "PVC source for snapshot " + KeyOf(snapshot) + " is missing");
+    return base::Error("expected PVC source for snapshot " + KeyOf(snapshot) + " but got nil");
+  }
+  auto created = CreateContent(snapshot);
+  if (!created.ok()) {
+    (void)ReportError(writer, true, "SnapshotContentCreationFailed",
+                      "Failed to create snapshot content with error " + created.error().message);
+    return created.error();
+  }
+  if (auto copied = CopyStatus(writer, *created); !copied.ok()) {
+    (void)ReportError(writer, false, "SnapshotStatusUpdateFailed",
+                      "Snapshot status update failed, " + copied.error().message);
+    return copied;
+  }
+  return base::Status::Ok();
+}
+
+base::Result<SnapshotSync::ContentPtr> SnapshotSync::PreProvisionedContent(SnapshotWriter& writer) {
+  const kube::VolumeSnapshot& snapshot = writer.snapshot();
+  const std::string& name = *snapshot.spec.source.volume_snapshot_content_name;
+  if (name.empty()) {
+    return base::Error("empty VolumeSnapshotContentName for snapshot " + KeyOf(snapshot));
+  }
+  ContentPtr content = caches_.contents.Get("", name);
+  if (!content) return content;
+  if (!content->spec.source.snapshot_handle) {
+    (void)ReportError(
+        writer, true, "SnapshotContentMismatch",
+        "VolumeSnapshotContent is dynamically provisioned while expecting a pre-provisioned one");
+    return base::Error("snapshot " + KeyOf(snapshot) +
+                       " expects a pre-provisioned VolumeSnapshotContent " + name +
+                       " but gets a dynamically provisioned one");
+  }
+  // A pre-provisioned content may not know the snapshot's UID yet.
+  const kube::ObjectReference& ref = content->spec.volume_snapshot_ref;
+  if (ref.name != snapshot.metadata.name || ref.namespace_ != snapshot.metadata.namespace_ ||
+      (!ref.uid.empty() && ref.uid != snapshot.metadata.uid)) {
+    (void)ReportError(writer, true, "SnapshotContentMisbound", Misbound(name));
+    return base::Error(Misbound(name));
+  }
+  return content;
+}
+
+base::Result<SnapshotSync::ContentPtr> SnapshotSync::DynamicContent(SnapshotWriter& writer) {
+  const kube::VolumeSnapshot& snapshot = writer.snapshot();
+  const std::string name = snapshotter::DynamicContentNameFor(snapshot);
+  ContentPtr content = caches_.contents.Get("", name);
+  if (!content) return content;
+  if (!content->spec.source.volume_handle) {
+    (void)ReportError(writer, true, "SnapshotContentMismatch",
+                      "VolumeSnapshotContent " + name +
+                          " is pre-provisioned while expecting a dynamically provisioned one");
+    return base::Error("snapshot " + KeyOf(snapshot) +
+                       " expects a dynamically provisioned VolumeSnapshotContent " + name +
+                       " but gets a pre-provisioned one");
+  }
+  if (!PointsBackTo(*content, snapshot)) {
+    (void)ReportError(writer, true, "SnapshotContentMisbound", Misbound(name));
+    return base::Error(Misbound(name));
+  }
+  return content;
+}
+
+base::Result<kube::VolumeSnapshotContent> SnapshotSync::Bind(
+    const kube::VolumeSnapshot& snapshot, const kube::VolumeSnapshotContent& content) {
+  const kube::ObjectReference& ref = content.spec.volume_snapshot_ref;
+  if (ref.name != snapshot.metadata.name ||
+      (!ref.uid.empty() && ref.uid != snapshot.metadata.uid)) {
+    return base::Error("Could not bind snapshot " + snapshot.metadata.name + " and content " +
+                       content.metadata.name + ", the VolumeSnapshotRef does not match");
+  }
+  if (!ref.uid.empty() && content.spec.volume_snapshot_class_name) return content;
+
+  kube::JsonPatch patch;
+  patch.Replace("/spec/volumeSnapshotRef/uid", snapshot.metadata.uid);
+  if (const auto& class_name = snapshot.spec.volume_snapshot_class_name) {
+    patch.Replace("/spec/volumeSnapshotClassName", *class_name);
+  }
+  return api_.PatchContent(content.metadata.name, kube::PatchType::kJson, patch.Serialize(),
+                           /*status=*/false);
+}
+
+base::Result<kube::VolumeSnapshotContent> SnapshotSync::CreateContent(
+    const kube::VolumeSnapshot& snapshot) {
+  if (auto protected_claim = claim_finalizer_.Add(snapshot); !protected_claim.ok()) {
+    return protected_claim.error();
+  }
+  auto content = ContentToCreate(snapshot);
+  if (!content.ok()) return content.error();
+
+  auto created = api_.CreateContent(*content);
+  // A content left by an earlier sync whose answer was lost is the one we want.
+  if (!created.ok() && !kube::IsConflict(created.error())) {
+    events_.Record(kube::ReferenceTo(snapshot), kube::kEventTypeWarning,
+                   "CreateSnapshotContentFailed",
+                   "Error creating volume snapshot content object for snapshot " + KeyOf(snapshot) +
+                       ": " + created.error().message + ".");
+    return created.error().Wrap("snapshot controller failed to update " + KeyOf(snapshot) +
+                                " on API server");
+  }
+  events_.Record(kube::ReferenceTo(snapshot), kube::kEventTypeNormal, "CreatingSnapshot",
+                 "Waiting for a snapshot " + KeyOf(snapshot) + " to be created by the CSI driver.");
+  return created.ok() ? std::move(*created) : std::move(*content);
+}
+
+base::Result<kube::VolumeSnapshotContent> SnapshotSync::ContentToCreate(
+    const kube::VolumeSnapshot& snapshot) {
+  const auto& class_name = snapshot.spec.volume_snapshot_class_name;
+  if (!class_name) {
+    return snapshotter::CreateInputError(
+        snapshot, base::Error("failed to take snapshot " + snapshot.metadata.name +
+                              " without a snapshot class"));
+  }
+  auto snapshot_class = caches_.classes.Get("", *class_name);
+  if (!snapshot_class) return snapshotter::CreateInputError(snapshot, ClassNotFound(*class_name));
+  auto volume = SourceVolumeOf(snapshot, caches_, api_);
+  if (!volume.ok()) return snapshotter::CreateInputError(snapshot, volume.error());
+
+  snapshotter::DynamicContentOptions options{.prevent_volume_mode_conversion =
+                                                 options_.prevent_volume_mode_conversion};
+  if (options_.enable_distributed_snapshotting && caches_.nodes) {
+    options.managed_by_node = ManagedByNode(*volume, *caches_.nodes);
+  }
+  return snapshotter::DynamicContentFor(snapshot, *snapshot_class, *volume, options);
+}
+
+base::Status SnapshotSync::CopyStatus(SnapshotWriter& writer,
+                                      const kube::VolumeSnapshotContent& content) {
+  std::vector<snapshotter::SnapshotNormalEvent> changes;
+  auto written = writer.WriteStatus(
+      [&](const kube::VolumeSnapshot& current) -> std::optional<kube::VolumeSnapshotStatus> {
+        // No group caches: the group's name is never filled in (§9.13).
+        auto change = snapshotter::SnapshotStatusFromContent(current, content, "");
+        if (!change) return std::nullopt;
+        changes = std::move(change->events);
+        return std::move(change->status);
+      });
+  if (!written.ok()) return written;
+  const kube::VolumeSnapshot& snapshot = writer.snapshot();
+  for (const snapshotter::SnapshotNormalEvent& change : changes) {
+    if (change.reason == "SnapshotCreated") {
+      metrics_.Record(kCreateSnapshotOperation, snapshot.metadata.uid, OperationStatus::kSuccess,
+                      content.spec.driver);
+    } else if (change.reason == "SnapshotReady") {
+      metrics_.Record(kCreateSnapshotAndReadyOperation, snapshot.metadata.uid,
+                      OperationStatus::kSuccess, content.spec.driver);
+    }
+    events_.Record(kube::ReferenceTo(snapshot), kube::kEventTypeNormal, change.reason,
+                   change.message);
+  }
+  return base::Status::Ok();
+}
+
+base::Status SnapshotSync::ReportError(SnapshotWriter& writer, bool set_not_ready,
+                                       std::string_view reason, const std::string& message) {
+  auto has_message = [&](const kube::VolumeSnapshot& snapshot) {
+    return snapshot.status && snapshot.status->error && snapshot.status->error->message == message;
+  };
+  if (has_message(writer.snapshot())) return base::Status::Ok();
+  const std::string now = kube::FormatMetaTime(clock_.WallNow());
+  auto written = writer.WriteStatus(
+      [&](const kube::VolumeSnapshot& current) -> std::optional<kube::VolumeSnapshotStatus> {
+        if (has_message(current)) return std::nullopt;
+        kube::VolumeSnapshotStatus status = current.status.value_or(kube::VolumeSnapshotStatus{});
+        status.error = kube::VolumeSnapshotError{.time = now, .message = message};
+        if (set_not_ready) status.ready_to_use = false;
+        return status;
+      });
+  events_.Record(kube::ReferenceTo(writer.snapshot()), kube::kEventTypeWarning, reason, message);
+  return written;
+}
+
+}  // namespace snapshot_controller

@@ -1,0 +1,56 @@
+// SnapshotWriter: the writes of one sync to one VolumeSnapshot, each computed
+// from the snapshot as this sync last saw it - the cached copy, then each
+// write's answer - so no write needs a GET first (docs/snapshots.md §9.4):
+//   - finalizers change through a JSON Patch whose `test` ops guard the list
+//     (kube/api/metadata_patch.h), the class through a JSON Patch `replace`;
+//   - status changes through one merge patch on the status subresource that
+//     carries metadata.resourceVersion as a precondition; on 409 Conflict the
+//     snapshot is read again, the status computed again from it and the
+//     patch retried, at most twice.
+// A failed finalizer or status write reads "snapshot controller failed to
+// update <namespace>/<name> on API server: <error>", a failed read "error get
+// snapshot <namespace>/<name> from api server: <error>", as upstream's. Not
+// thread-safe: one sync owns it.
+#pragma once
+
+#include <functional>
+#include <initializer_list>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "base/result.h"
+#include "kube/api/snapshot/v1/volume_snapshot.h"
+#include "snapshot_controller/controller_api.h"
+
+namespace snapshot_controller {
+
+class SnapshotWriter {
+ public:
+  SnapshotWriter(ControllerApi& api, kube::VolumeSnapshot snapshot)
+      : api_(api), snapshot_(std::move(snapshot)) {}
+
+  // The snapshot as the last write (or read) returned it.
+  const kube::VolumeSnapshot& snapshot() const { return snapshot_; }
+
+  // Adds those of `finalizers` the snapshot lacks, in that order, in one patch.
+  base::Status AddFinalizers(std::initializer_list<std::string_view> finalizers);
+  // Sets spec.volumeSnapshotClassName; the error is the API's as it is.
+  base::Status SetClass(const std::string& class_name);
+
+  // The status `change` computes from the snapshot it is given; nullopt, or
+  // the current status itself, means no change. `change` runs again on the
+  // fresh copy after a conflict.
+  using StatusChange =
+      std::function<std::optional<kube::VolumeSnapshotStatus>(const kube::VolumeSnapshot&)>;
+  base::Status WriteStatus(const StatusChange& change);
+
+ private:
+  base::Status Patch(const std::string& patch);
+  std::string Key() const;
+
+  ControllerApi& api_;
+  kube::VolumeSnapshot snapshot_;
+};
+
+}  // namespace snapshot_controller

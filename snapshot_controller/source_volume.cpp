@@ -1,0 +1,56 @@
+#include "snapshot_controller/source_volume.h"
+
+#include <string>
+
+#include "base/strconv.h"
+
+namespace snapshot_controller {
+namespace {
+
+// Whether the volume is bound (or pre-bound) to the claim: same name and
+// namespace, and the same UID when the volume records one.
+bool IsBoundToClaim(const kube::PersistentVolume& volume,
+                    const kube::PersistentVolumeClaim& claim) {
+  const auto& ref = volume.spec.claim_ref;
+  return ref && ref->name == claim.metadata.name && ref->namespace_ == claim.metadata.namespace_ &&
+         (ref->uid.empty() || ref->uid == claim.metadata.uid);
+}
+
+}  // namespace
+
+base::Result<kube::PersistentVolume> SourceVolumeOf(const kube::VolumeSnapshot& snapshot,
+                                                    const Caches& caches, ControllerApi& api) {
+  const auto& claim_name = snapshot.spec.source.persistent_volume_claim_name;
+  if (!claim_name) return base::Error("the snapshot source PVC name is not specified");
+  if (claim_name->empty()) {
+    return base::Error("the PVC name is not specified in snapshot " + snapshot.metadata.namespace_ +
+                       "/" + snapshot.metadata.name);
+  }
+  auto claim = caches.claims.Get(snapshot.metadata.namespace_, *claim_name);
+  if (!claim) {
+    return base::Error("failed to retrieve PVC " + *claim_name + " from the lister: " +
+                       base::GoQuote("persistentvolumeclaim \"" + *claim_name + "\" not found"));
+  }
+  if (claim->status.phase != "Bound") {
+    return base::Error("the PVC " + *claim_name +
+                       " is not yet bound to a PV, will not attempt to take a snapshot");
+  }
+  const std::string& volume_name = claim->spec.volume_name;
+  kube::PersistentVolume volume;
+  if (auto cached = caches.volumes.Get("", volume_name)) {
+    volume = *cached;
+  } else {
+    auto read = api.GetVolume(volume_name);
+    if (!read.ok()) {
+      return base::Error("failed to retrieve PV " + volume_name +
+                         " from the API server: " + base::GoQuote(read.error().message));
+    }
+    volume = std::move(*read);
+  }
+  if (!IsBoundToClaim(volume, *claim)) {
+    return base::Error("claim in dataSource not bound or invalid");
+  }
+  return volume;
+}
+
+}  // namespace snapshot_controller

@@ -1,0 +1,445 @@
+// SnapshotSync of dynamic snapshots (docs/snapshots.md §4.3 steps 0, 3 and
+// createSnapshotContent; SNAPSHOTTER.md §6 item 5): the class, validation,
+// the content's creation and every failure on the way, with upstream's
+// Event reasons and messages.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "tests/unit/snapshot_controller/snapshot_sync_fixture.h"
+
+namespace snapshot_controller::testing {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+using ::testing::IsEmpty;
+
+// The content the default snapshot gets, its reference naming the snapshot
+// as the finalizer patch left it (resourceVersion 6).
+kube::VolumeSnapshotContent ContentToPost(const Edit<kube::VolumeSnapshotContent>& edit = {}) {
+  kube::VolumeSnapshotContent content = Content([](kube::VolumeSnapshotContent& c) {
+    c.metadata.resource_version.clear();
+    c.spec.volume_snapshot_ref.resource_version = "6";
+  });
+  return Edited(std::move(content), edit);
+}
+
+const nlohmann::json kBoundUnready = {{"boundVolumeSnapshotContentName", kContentName},
+                                      {"readyToUse", false}};
+
+// The calls of a sync that fails creating the content, up to the error status.
+std::vector<ApiCall> FailedCreate(const std::string& message) {
+  return {AddSnapshotFinalizers(false), UpdateClaimAddingFinalizer(),
+          PatchSnapshotStatus("6", {{"error", ErrorStatus(message)}, {"readyToUse", false}})};
+}
+
+// --- §4.3 step 0: the class ---------------------------------------------------
+
+TEST_F(SnapshotSyncTest, DefaultClassOfTheVolumesDriverIsPatchedInThenTheContentCreated) {
+  Have(Claim());
+  Have(Volume());
+  Have(DefaultClass("gold", std::string(kDriver)));
+  Have(DefaultClass("other-driver", "other.csi.example.com"));
+  Have(Class([](auto& c) { c.metadata.name = "silver"; }));  // same driver, not default
+
+  ASSERT_TRUE(Sync(Snapshot([](auto& s) { s.spec.volume_snapshot_class_name.reset(); })).ok());
+
+  EXPECT_THAT(api_.calls(), ElementsAre(PatchSnapshot({{{"op", "replace"},
+                                                        {"path", "/spec/volumeSnapshotClassName"},
+                                                        {"value", "gold"}}}),
+                                        AddSnapshotFinalizers(false), UpdateClaimAddingFinalizer(),
+                                        CreateCall(kContents, ContentToPost([](auto& c) {
+                                                     c.spec.volume_snapshot_ref.resource_version =
+                                                         "7";
+                                                   })),
+                                        PatchSnapshotStatus("7", kBoundUnready)));
+  EXPECT_THAT(events_.events(), ElementsAre(CreatingSnapshot()));
+  EXPECT_EQ(StoredSnapshot()->spec.volume_snapshot_class_name, "gold");
+}
+
+TEST_F(SnapshotSyncTest, NoDefaultClassForTheDriverIsSetDefaultSnapshotClassFailed) {
+  Have(Claim());
+  Have(Volume());
+  Have(DefaultClass("other-driver", "other.csi.example.com"));
+
+  auto synced = Sync(Snapshot([](auto& s) { s.spec.volume_snapshot_class_name.reset(); }));
+
+  ASSERT_FALSE(synced.ok());
+  EXPECT_EQ(synced.error().message, "cannot find default snapshot class");
+  const std::string message =
+      "Failed to set default snapshot class with error cannot find default snapshot class";
+  // readyToUse is left as it is.
+  EXPECT_THAT(api_.calls(),
+              ElementsAre(PatchSnapshotStatus("5", {{"error", ErrorStatus(message)}})));
+  EXPECT_THAT(events_.events(), ElementsAre(Warning("SetDefaultSnapshotClassFailed", message)));
+}
+
+TEST_F(SnapshotSyncTest, TwoDefaultClassesForTheDriverAreSetDefaultSnapshotClassFailed) {
+  Have(Claim());
+  Have(Volume());
+  Have(DefaultClass("gold", std::string(kDriver)));
+  Have(DefaultClass("platinum", std::string(kDriver)));
+
+  auto synced = Sync(Snapshot([](auto& s) { s.spec.volume_snapshot_class_name.reset(); }));
+
+  ASSERT_FALSE(synced.ok());
+  EXPECT_THAT(events_.events(),
+              ElementsAre(Warning("SetDefaultSnapshotClassFailed",
+                                  "Failed to set default snapshot class with error 2 default "
+                                  "snapshot classes were found")));
+}
+
+TEST_F(SnapshotSyncTest, DefaultClassNeedsTheSourceClaim) {
+  Have(DefaultClass("gold", std::string(kDriver)));
+
+  auto synced = Sync(Snapshot([](auto& s) { s.spec.volume_snapshot_class_name.reset(); }));
+
+  ASSERT_FALSE(synced.ok());
+  EXPECT_THAT(
+      events_.events(),
+      ElementsAre(Warning(
+          "SetDefaultSnapshotClassFailed",
+          R"(Failed to set default snapshot class with error failed to retrieve PVC claim-1 )"
+          R"(from the lister: "persistentvolumeclaim \"claim-1\" not found")")));
+}
+
+TEST_F(SnapshotSyncTest, DefaultClassOfANonCsiVolumeIsRefused) {
+  Have(Claim());
+  Have(Volume([](auto& v) { v.spec.source = kube::OtherVolumeSource{"nfs"}; }));
+  Have(DefaultClass("gold", std::string(kDriver)));
+
+  ASSERT_FALSE(Sync(Snapshot([](auto& s) { s.spec.volume_snapshot_class_name.reset(); })).ok());
+  EXPECT_THAT(events_.events(),
+              ElementsAre(Warning("SetDefaultSnapshotClassFailed",
+                                  "Failed to set default snapshot class with error snapshotting "
+                                  "non-CSI volumes is not supported, snapshot:default/snap-1")));
+}
+
+TEST_F(SnapshotSyncTest, MissingNamedClassIsGetSnapshotClassFailed) {
+  HaveSource();
+
+  auto synced = Sync(Snapshot([](auto& s) { s.spec.volume_snapshot_class_name = "gone"; }));
+
+  ASSERT_FALSE(synced.ok());
+  const std::string message =
+      R"(Failed to get snapshot class with error volumesnapshotclass.snapshot.storage.k8s.io )"
+      R"("gone" not found)";
+  EXPECT_THAT(api_.calls(),
+              ElementsAre(PatchSnapshotStatus("5", {{"error", ErrorStatus(message)}})));
+  EXPECT_THAT(events_.events(), ElementsAre(Warning("GetSnapshotClassFailed", message)));
+}
+
+TEST_F(SnapshotSyncTest, DefaultClassPatchFailureIsRetried) {
+  Have(Claim());
+  Have(Volume());
+  Have(DefaultClass("gold", std::string(kDriver)));
+  api_.Fail({"patch", "volumesnapshots", "", base::Error::Http(500, "etcd down")});
+
+  auto synced = Sync(Snapshot([](auto& s) { s.spec.volume_snapshot_class_name.reset(); }));
+
+  ASSERT_FALSE(synced.ok());
+  EXPECT_EQ(synced.error().message, "etcd down");
+  EXPECT_EQ(api_.calls().size(), 1u);
+}
+
+// --- §4.3 step 3: validation ------------------------------------------------
+
+TEST_F(SnapshotSyncTest, BothSourcesAreASnapshotValidationError) {
+  HaveSource();
+
+  auto synced = Sync(Snapshot([](auto& s) { s.spec.source.volume_snapshot_content_name = "c"; }));
+
+  ASSERT_FALSE(synced.ok());
+  const std::string message =
+      "Exactly one of PersistentVolumeClaimName and VolumeSnapshotContentName should be specified";
+  EXPECT_EQ(synced.error().message, message);
+  EXPECT_THAT(api_.calls(), ElementsAre(PatchSnapshotStatus(
+                                "5", {{"error", ErrorStatus(message)}, {"readyToUse", false}})));
+  EXPECT_THAT(events_.events(), ElementsAre(Warning("SnapshotValidationError", message)));
+}
+
+TEST_F(SnapshotSyncTest, NoSourceIsASnapshotValidationError) {
+  HaveSource();
+  ASSERT_FALSE(Sync(Snapshot([](auto& s) { s.spec.source = {}; })).ok());
+  ASSERT_EQ(events_.events().size(), 1u);
+  EXPECT_EQ(events_.events()[0].reason, "SnapshotValidationError");
+}
+
+// --- createSnapshotContent ----------------------------------------------------
+
+TEST_F(SnapshotSyncTest, FirstSyncProtectsSnapshotAndClaimThenPostsTheContentAndBindsIt) {
+  HaveSource();
+
+  ASSERT_TRUE(Sync(Snapshot()).ok());
+
+  EXPECT_THAT(api_.calls(), ElementsAre(AddSnapshotFinalizers(false), UpdateClaimAddingFinalizer(),
+                                        CreateCall(kContents, ContentToPost()),
+                                        PatchSnapshotStatus("6", kBoundUnready)));
+  EXPECT_THAT(events_.events(), ElementsAre(CreatingSnapshot()));
+  auto stored = StoredSnapshot();
+  ASSERT_TRUE(stored);
+  EXPECT_THAT(stored->metadata.finalizers, ElementsAre(kAsSource));
+  EXPECT_EQ(stored->status,
+            (kube::VolumeSnapshotStatus{.bound_volume_snapshot_content_name = kContentName,
+                                        .ready_to_use = false}));
+  EXPECT_TRUE(api_.Stored<kube::VolumeSnapshotContent>("", kContentName));
+}
+
+TEST_F(SnapshotSyncTest, ContentRecordsTheVolumeModeAndTheDeletionSecret) {
+  Have(Claim());
+  Have(Volume([](auto& v) { v.spec.volume_mode = "Block"; }));
+  Have(Class([](auto& c) {
+    c.parameters = {{"csi.storage.k8s.io/snapshotter-secret-name", "creds-${volumesnapshot.name}"},
+                    {"csi.storage.k8s.io/snapshotter-secret-namespace", "secrets"}};
+  }));
+
+  ASSERT_TRUE(Sync(Snapshot()).ok());
+
+  EXPECT_EQ(
+      api_.calls()[2],
+      CreateCall(kContents, ContentToPost([](auto& c) {
+                   c.spec.source_volume_mode = "Block";
+                   c.metadata.annotations = {
+                       {"snapshot.storage.kubernetes.io/deletion-secret-name", "creds-snap-1"},
+                       {"snapshot.storage.kubernetes.io/"
+                        "deletion-secret-namespace",
+                        "secrets"}};
+                 })));
+}
+
+TEST_F(SnapshotSyncTest, WithoutPreventVolumeModeConversionTheModeIsNotRecorded) {
+  options_.prevent_volume_mode_conversion = false;
+  Have(Claim());
+  Have(Volume([](auto& v) { v.spec.volume_mode = "Block"; }));
+  Have(Class());
+
+  ASSERT_TRUE(Sync(Snapshot()).ok());
+
+  EXPECT_EQ(api_.calls()[2], CreateCall(kContents, ContentToPost()));
+}
+
+TEST_F(SnapshotSyncTest, DistributedSnapshottingLabelsTheContentWithTheVolumesNode) {
+  options_.enable_distributed_snapshotting = true;
+  caches_.UseNodes();
+  Have(NodeWithLabels("node-a", {{"kubernetes.io/hostname", "node-a"}}));
+  Have(NodeWithLabels("node-b", {{"kubernetes.io/hostname", "node-b"}}));
+  Have(Claim());
+  Have(Volume([](auto& v) {
+    v.spec.node_affinity = {kube::NodeSelectorTerm{{{"kubernetes.io/hostname", "In", {"node-b"}}}}};
+  }));
+  Have(Class());
+
+  ASSERT_TRUE(Sync(Snapshot()).ok());
+
+  EXPECT_EQ(
+      api_.calls()[2],
+      CreateCall(kContents, ContentToPost([](auto& c) {
+                   c.metadata.labels = {{"snapshot.storage.kubernetes.io/managed-by", "node-b"}};
+                 })));
+}
+
+TEST_F(SnapshotSyncTest, TheVolumeIsReadFromTheApiWhenTheCacheLacksIt) {
+  Have(Claim());
+  api_.Put(Volume());
+  Have(Class());
+
+  ASSERT_TRUE(Sync(Snapshot()).ok());
+
+  EXPECT_THAT(api_.calls(),
+              ElementsAre(AddSnapshotFinalizers(false), UpdateClaimAddingFinalizer(),
+                          GetCall(kVolumes, "pv-1"), CreateCall(kContents, ContentToPost()),
+                          PatchSnapshotStatus("6", kBoundUnready)));
+}
+
+TEST_F(SnapshotSyncTest, MissingVolumeIsSnapshotContentCreationFailed) {
+  Have(Claim());
+  Have(Class());
+
+  auto synced = Sync(Snapshot());
+
+  ASSERT_FALSE(synced.ok());
+  const std::string message =
+      R"(Failed to create snapshot content with error failed to get input parameters to create )"
+      R"(snapshot snap-1: "failed to retrieve PV pv-1 from the API server: \"persistentvolumes )"
+      R"(\\\"pv-1\\\" not found\"")";
+  std::vector<ApiCall> want = FailedCreate(message);
+  want.insert(want.begin() + 2, GetCall(kVolumes, "pv-1"));
+  EXPECT_EQ(api_.calls(), want);
+  EXPECT_THAT(events_.events(), ElementsAre(Warning("SnapshotContentCreationFailed", message)));
+  EXPECT_FALSE(api_.Stored<kube::VolumeSnapshotContent>("", kContentName));
+}
+
+TEST_F(SnapshotSyncTest, MissingClaimIsSnapshotContentCreationFailed) {
+  Have(Volume());
+  Have(Class());
+
+  ASSERT_FALSE(Sync(Snapshot()).ok());
+
+  const std::string message =
+      "Failed to create snapshot content with error snapshot controller failed to update snap-1 "
+      "on API server: cannot get claim from snapshot";
+  EXPECT_THAT(api_.calls(), ElementsAre(AddSnapshotFinalizers(false),
+                                        PatchSnapshotStatus("6", {{"error", ErrorStatus(message)},
+                                                                  {"readyToUse", false}})));
+  EXPECT_THAT(events_.events(), ElementsAre(Warning("SnapshotContentCreationFailed", message)));
+}
+
+TEST_F(SnapshotSyncTest, UnboundClaimIsSnapshotContentCreationFailed) {
+  Have(Claim([](auto& c) {
+    c.spec.volume_name.clear();
+    c.status.phase = "Pending";
+  }));
+  Have(Class());
+
+  ASSERT_FALSE(Sync(Snapshot()).ok());
+
+  EXPECT_THAT(events_.events(),
+              ElementsAre(Warning(
+                  "SnapshotContentCreationFailed",
+                  R"(Failed to create snapshot content with error failed to get input parameters )"
+                  R"(to create snapshot snap-1: "the PVC claim-1 is not yet bound to a PV, will )"
+                  R"(not attempt to take a snapshot")")));
+}
+
+TEST_F(SnapshotSyncTest, ClaimBeingDeletedIsSnapshotContentCreationFailed) {
+  Have(Claim([](auto& c) { c.metadata.deletion_timestamp = "2023-11-14T22:00:00Z"; }));
+  Have(Volume());
+  Have(Class());
+
+  ASSERT_FALSE(Sync(Snapshot()).ok());
+
+  const std::string message =
+      "Failed to create snapshot content with error snapshot controller failed to update claim-1 "
+      "on API server: cannot add finalizer on claim because it is being deleted";
+  EXPECT_THAT(api_.calls(), ElementsAre(AddSnapshotFinalizers(false),
+                                        PatchSnapshotStatus("6", {{"error", ErrorStatus(message)},
+                                                                  {"readyToUse", false}})));
+  EXPECT_THAT(events_.events(), ElementsAre(Warning("SnapshotContentCreationFailed", message)));
+}
+
+TEST_F(SnapshotSyncTest, VolumeBoundToAnotherClaimIsSnapshotContentCreationFailed) {
+  Have(Claim());
+  Have(Volume([](auto& v) { v.spec.claim_ref->uid = "another-claim"; }));
+  Have(Class());
+
+  ASSERT_FALSE(Sync(Snapshot()).ok());
+
+  EXPECT_THAT(events_.events(),
+              ElementsAre(Warning(
+                  "SnapshotContentCreationFailed",
+                  R"(Failed to create snapshot content with error failed to get input parameters )"
+                  R"(to create snapshot snap-1: "claim in dataSource not bound or invalid")")));
+}
+
+TEST_F(SnapshotSyncTest, FailedContentPostIsCreateSnapshotContentFailedThenCreationFailed) {
+  HaveSource();
+  api_.Fail({"create", "volumesnapshotcontents", "", base::Error::Http(500, "etcd down")});
+
+  auto synced = Sync(Snapshot());
+
+  ASSERT_FALSE(synced.ok());
+  const std::string message =
+      "Failed to create snapshot content with error snapshot controller failed to update "
+      "default/snap-1 on API server: etcd down";
+  std::vector<ApiCall> want = FailedCreate(message);
+  want.insert(want.begin() + 2, CreateCall(kContents, ContentToPost()));
+  EXPECT_EQ(api_.calls(), want);
+  EXPECT_THAT(events_.events(),
+              ElementsAre(Warning("CreateSnapshotContentFailed",
+                                  "Error creating volume snapshot content object for snapshot "
+                                  "default/snap-1: etcd down."),
+                          Warning("SnapshotContentCreationFailed", message)));
+}
+
+TEST_F(SnapshotSyncTest, ContentThatAlreadyExistsCountsAsCreated) {
+  HaveSource();
+  api_.Put(Content());  // an earlier sync's POST whose answer was lost
+
+  ASSERT_TRUE(Sync(Snapshot()).ok());
+
+  EXPECT_THAT(api_.calls(), ElementsAre(AddSnapshotFinalizers(false), UpdateClaimAddingFinalizer(),
+                                        CreateCall(kContents, ContentToPost()),
+                                        PatchSnapshotStatus("6", kBoundUnready)));
+  EXPECT_THAT(events_.events(), ElementsAre(CreatingSnapshot()));
+}
+
+TEST_F(SnapshotSyncTest, FailedStatusWriteIsSnapshotStatusUpdateFailedEvenWhenItsRecordFails) {
+  HaveSource();
+  api_.Fail({"patch", "volumesnapshots", "status", base::Error::Http(500, "etcd down")});
+
+  auto synced = Sync(Snapshot());
+
+  ASSERT_FALSE(synced.ok());
+  const std::string message =
+      "Snapshot status update failed, snapshot controller failed to update default/snap-1 on "
+      "API server: etcd down";
+  EXPECT_EQ(synced.error().message,
+            "snapshot controller failed to update default/snap-1 on API server: etcd down");
+  EXPECT_THAT(
+      api_.calls(),
+      ElementsAre(AddSnapshotFinalizers(false), UpdateClaimAddingFinalizer(),
+                  CreateCall(kContents, ContentToPost()), PatchSnapshotStatus("6", kBoundUnready),
+                  // readyToUse is left alone for this error
+                  PatchSnapshotStatus("6", {{"error", ErrorStatus(message)}})));
+  EXPECT_THAT(events_.events(),
+              ElementsAre(CreatingSnapshot(), Warning("SnapshotStatusUpdateFailed", message)));
+}
+
+TEST_F(SnapshotSyncTest, StatusConflictIsRetriedFromAFreshRead) {
+  HaveSource();
+  Have(Content());
+  auto protected_snapshot = Snapshot([](auto& s) { s.metadata.finalizers = {kAsSource}; });
+  api_.Put(Decoded(protected_snapshot));
+  api_.BumpResourceVersion<kube::VolumeSnapshot>("default", "snap-1");  // another writer: rv 6
+
+  ASSERT_TRUE(SyncFromCache(protected_snapshot).ok());
+
+  // The cached copy (rv 5) is stale: one 409, a GET, and the patch again.
+  EXPECT_THAT(api_.calls(), ElementsAre(PatchSnapshotStatus("5", kBoundUnready),
+                                        GetCall(kSnapshots, kSnapshotKey),
+                                        PatchSnapshotStatus("6", kBoundUnready)));
+  EXPECT_THAT(events_.events(), IsEmpty());
+}
+
+TEST_F(SnapshotSyncTest, StatusConflictsGiveUpAfterTwoRetries) {
+  HaveSource();
+  Have(Content());
+  api_.Fail({"patch", "volumesnapshots", "status", base::Error::Http(409, "conflict")});
+
+  auto synced = Sync(Snapshot([](auto& s) { s.metadata.finalizers = {kAsSource}; }));
+
+  ASSERT_FALSE(synced.ok());
+  int patches = 0;
+  for (const ApiCall& call : api_.calls()) patches += call.subresource == "status";
+  // Three tries to copy the status, three to record the failure.
+  EXPECT_EQ(patches, 6);
+}
+
+// --- Metrics (§4.6) ------------------------------------------------------------
+
+TEST_F(SnapshotSyncTest, AnUnreadySnapshotStartsBothCreateOperationsWithItsDriver) {
+  HaveSource();
+  ASSERT_TRUE(Sync(Snapshot()).ok());
+  EXPECT_EQ(metrics_.InFlight(), 2u);
+
+  // Recorded once the content reports the snapshot cut and ready.
+  Have(Content([](auto& c) {
+    c.status = kube::VolumeSnapshotContentStatus{.creation_time = 1700000000'000000000,
+                                                 .ready_to_use = true};
+  }));
+  clock_.Advance(std::chrono::seconds(3));
+  ASSERT_TRUE(sync_->Sync(*StoredSnapshot()).ok());
+
+  EXPECT_EQ(metrics_.InFlight(), 0u);
+  for (const char* operation : {"CreateSnapshot", "CreateSnapshotAndReady"}) {
+    EXPECT_THAT(Metrics(), HasSubstr(std::string("snapshot_controller_operation_total_seconds_sum{"
+                                                 "driver_name=\"csi.example.com\","
+                                                 "operation_name=\"") +
+                                     operation +
+                                     "\",operation_status=\"success\","
+                                     "snapshot_type=\"dynamic\"} 3\n"));
+  }
+}
+
+}  // namespace
+}  // namespace snapshot_controller::testing

@@ -1,0 +1,150 @@
+// The fixture of the SnapshotSync tests, in the style of upstream's
+// controllerTest: objects in (each both in the informers' caches and on the
+// fake API server, as decoded from JSON like an informer's copy), one Sync,
+// then the exact API calls, Events, metrics and outcome out.
+#pragma once
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "base/clock.h"
+#include "kube/api/codec.h"
+#include "metrics/registry.h"
+#include "snapshot_controller/claim_finalizer.h"
+#include "snapshot_controller/names.h"
+#include "snapshot_controller/snapshot_sync.h"
+#include "tests/unit/snapshot_controller/fakes.h"
+#include "tests/unit/snapshot_controller/objects.h"
+
+namespace snapshot_controller::testing {
+
+// FakeClock's wall time as metav1.Time writes it.
+inline constexpr std::string_view kNow = "2023-11-14T22:13:20Z";
+inline const std::string kAsSource(kSnapshotAsSourceFinalizer);
+inline const std::string kBound(kSnapshotBoundFinalizer);
+inline const std::string kSnapshotKey = "default/snap-1";
+
+// `object` as an informer or the API server would hand it out.
+template <class T>
+T Decoded(const T& object) {
+  auto decoded = kube::ObjectFromJson<T>(nlohmann::json(object));
+  EXPECT_TRUE(decoded.ok()) << decoded.error().message;
+  return decoded.ok() ? *decoded : T{};
+}
+
+inline kube::VolumeSnapshotClass DefaultClass(std::string name, std::string driver) {
+  return Class([&](kube::VolumeSnapshotClass& c) {
+    c.metadata.name = std::move(name);
+    c.driver = std::move(driver);
+    c.metadata.annotations = {{std::string(kube::kIsDefaultSnapshotClassAnnotation), "true"}};
+  });
+}
+
+inline void WithFinalizers(kube::VolumeSnapshot& s) { s.metadata.finalizers = {kAsSource, kBound}; }
+
+// The snapshot's status as the controller leaves it, bound to `content`.
+inline void BoundTo(kube::VolumeSnapshot& s, const std::string& content, bool ready) {
+  s.status = kube::VolumeSnapshotStatus{.bound_volume_snapshot_content_name = content,
+                                        .ready_to_use = ready};
+}
+
+// --- Expected calls --------------------------------------------------------
+
+inline ApiCall PatchSnapshot(const nlohmann::json& ops) {
+  return PatchCall(kSnapshots, kSnapshotKey, "json", ops.dump());
+}
+// A status merge patch guarded by resourceVersion `rv`.
+inline ApiCall PatchSnapshotStatus(const std::string& rv, const nlohmann::json& status) {
+  return PatchCall(
+      kSnapshots, kSnapshotKey, "merge",
+      nlohmann::json{{"metadata", {{"resourceVersion", rv}}}, {"status", status}}.dump(),
+      /*status=*/true);
+}
+// The finalizers a snapshot without any gets: as-source, and bound too when `bound`.
+inline ApiCall AddSnapshotFinalizers(bool bound) {
+  nlohmann::json ops = {{{"op", "test"}, {"path", "/metadata/finalizers"}, {"value", nullptr}},
+                        {{"op", "add"},
+                         {"path", "/metadata/finalizers"},
+                         {"value", nlohmann::json::array({kAsSource})}}};
+  if (bound) {
+    ops.push_back({{"op", "test"},
+                   {"path", "/metadata/finalizers"},
+                   {"value", nlohmann::json::array({kAsSource})}});
+    ops.push_back({{"op", "add"}, {"path", "/metadata/finalizers/-"}, {"value", kBound}});
+  }
+  return PatchSnapshot(ops);
+}
+inline nlohmann::json ErrorStatus(const std::string& message) {
+  return {{"message", message}, {"time", kNow}};
+}
+inline ApiCall UpdateClaimAddingFinalizer() {
+  return UpdateCall(kClaims, Decoded(Claim([](kube::PersistentVolumeClaim& c) {
+                      c.metadata.finalizers = {std::string(kClaimAsSourceFinalizer)};
+                    })));
+}
+inline RecordedEvent Warning(std::string reason, std::string message) {
+  return {"Warning", std::move(reason), std::move(message), "VolumeSnapshot", "default", "snap-1"};
+}
+inline RecordedEvent Normal(std::string reason, std::string message) {
+  return {"Normal", std::move(reason), std::move(message), "VolumeSnapshot", "default", "snap-1"};
+}
+inline RecordedEvent CreatingSnapshot() {
+  return Normal("CreatingSnapshot",
+                "Waiting for a snapshot default/snap-1 to be created by the CSI driver.");
+}
+
+class SnapshotSyncTest : public ::testing::Test {
+ protected:
+  // `object`, decoded, in the caches and on the API server.
+  template <class T>
+  void Have(const T& object) {
+    InCache(object);
+    api_.Put(Decoded(object));
+  }
+  template <class T>
+  void InCache(const T& object) {
+    caches_.Add(Decoded(object));
+  }
+  // The objects of a dynamic snapshot's source: claim, volume, class gold.
+  void HaveSource() {
+    Have(Claim());
+    Have(Volume());
+    Have(Class());
+  }
+
+  // Stores `snapshot` (cache and server) and syncs the cached copy.
+  base::Status Sync(const kube::VolumeSnapshot& snapshot) {
+    api_.Put(Decoded(snapshot));
+    return SyncFromCache(snapshot);
+  }
+  // Syncs `snapshot` as the cache holds it, whatever the server has.
+  base::Status SyncFromCache(const kube::VolumeSnapshot& snapshot) {
+    InCache(snapshot);
+    sync_ = std::make_unique<SnapshotSync>(api_, caches_.caches(), claim_finalizer_, events_,
+                                           metrics_, options_, clock_);
+    auto cached = caches_.snapshots().Get(snapshot.metadata.namespace_, snapshot.metadata.name);
+    return sync_->Sync(*cached);
+  }
+
+  std::optional<kube::VolumeSnapshot> StoredSnapshot() {
+    return api_.Stored<kube::VolumeSnapshot>("default", "snap-1");
+  }
+  std::string Metrics() const { return registry_.Expose(); }
+
+  HandlerOptions options_;
+  FakeCaches caches_;
+  FakeControllerApi api_;
+  FakeControllerEvents events_;
+  metrics::Registry registry_;
+  base::FakeClock clock_;
+  OperationMetrics metrics_{registry_, clock_};
+  ClaimFinalizer claim_finalizer_{api_, caches_.caches()};
+  std::unique_ptr<SnapshotSync> sync_;
+};
+
+}  // namespace snapshot_controller::testing
