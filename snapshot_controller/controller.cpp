@@ -1,5 +1,6 @@
 #include "snapshot_controller/controller.h"
 
+#include <optional>
 #include <thread>
 #include <utility>
 
@@ -121,6 +122,8 @@ void Controller::Run(const ControllerSources& sources, std::stop_token stop) {
                                                      clock_);
   kube::Informer<kube::PersistentVolume> volumes(sources.volumes, stores_.volumes, read_only,
                                                  clock_);
+  std::optional<kube::Informer<kube::Node>> nodes;
+  if (sources.nodes) nodes.emplace(*sources.nodes, stores_.nodes, read_only, clock_);
   snapshots.AddEventHandler(snapshot_changes);
   contents.AddEventHandler(content_changes);
   snapshots.Start();
@@ -128,7 +131,9 @@ void Controller::Run(const ControllerSources& sources, std::stop_token stop) {
   classes.Start();
   claims.Start();
   volumes.Start();
+  if (nodes) nodes->Start();
   if (!kube::WaitForCacheSync(stop, snapshots, contents, classes, claims, volumes)) return;
+  if (nodes && !kube::WaitForCacheSync(stop, *nodes)) return;
   LOG_INFO("Caches synced, starting workers").With("workers", options_.worker_threads);
   // Both pools watch `stop`; each shuts its queue the moment it is requested.
   std::jthread content_workers([this, stop] { content_workers_.Run(stop); });

@@ -41,6 +41,7 @@
 
 #include "base/clock.h"
 #include "base/result.h"
+#include "kube/api/core/v1/node.h"
 #include "kube/api/core/v1/persistent_volume.h"
 #include "kube/api/core/v1/persistent_volume_claim.h"
 #include "kube/api/snapshot/v1/volume_snapshot.h"
@@ -69,6 +70,7 @@ struct ControllerStores {
   kube::Store<kube::VolumeSnapshotClass> classes;
   kube::Store<kube::PersistentVolumeClaim> claims;
   kube::Store<kube::PersistentVolume> volumes;
+  kube::Store<kube::Node> nodes;  // filled only when ControllerSources::nodes is set
 };
 
 // Where the informers list and watch; each must outlive Run().
@@ -78,6 +80,9 @@ struct ControllerSources {
   kube::ListerWatcher<kube::VolumeSnapshotClass>& classes;
   kube::ListerWatcher<kube::PersistentVolumeClaim>& claims;
   kube::ListerWatcher<kube::PersistentVolume>& volumes;
+  // With distributed snapshotting only: dynamic contents name the node of
+  // their volume (§4.3 createSnapshotContent step 3).
+  kube::ListerWatcher<kube::Node>* nodes = nullptr;
 };
 
 class Controller {

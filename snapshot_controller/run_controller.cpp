@@ -17,11 +17,13 @@ void RunController(const RunControllerOptions& options, kube::Client& client,
                    OperationMetrics& metrics, std::stop_token stop) {
   base::Clock& clock = base::Clock::Real();
   ControllerStores stores;
-  const Caches caches{.snapshots = stores.snapshots,
-                      .contents = stores.contents,
-                      .classes = stores.classes,
-                      .claims = stores.claims,
-                      .volumes = stores.volumes};
+  const Caches caches{
+      .snapshots = stores.snapshots,
+      .contents = stores.contents,
+      .classes = stores.classes,
+      .claims = stores.claims,
+      .volumes = stores.volumes,
+      .nodes = options.handler.enable_distributed_snapshotting ? &stores.nodes : nullptr};
 
   ControllerApiClient api(client);
   kube::ClientEventApi event_api(client);
@@ -43,12 +45,14 @@ void RunController(const RunControllerOptions& options, kube::Client& client,
   kube::ClientListerWatcher<kube::VolumeSnapshotClass> class_source(client, "");
   kube::ClientListerWatcher<kube::PersistentVolumeClaim> claim_source(client, "");
   kube::ClientListerWatcher<kube::PersistentVolume> volume_source(client, "");
+  kube::ClientListerWatcher<kube::Node> node_source(client, "");
   LOG_INFO("Starting snapshot controller");
   controller.Run({.snapshots = snapshot_source,
                   .contents = content_source,
                   .classes = class_source,
                   .claims = claim_source,
-                  .volumes = volume_source},
+                  .volumes = volume_source,
+                  .nodes = caches.nodes ? &node_source : nullptr},
                  stop);
   LOG_INFO("Shutting snapshot controller");
 }

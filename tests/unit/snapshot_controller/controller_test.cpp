@@ -423,6 +423,27 @@ TEST_F(ControllerTest, WaitsForEveryCacheBeforeWorking) {
   Stop();
 }
 
+// §4.3 createSnapshotContent step 3: with distributed snapshotting the
+// Nodes are cached too, complete before the first sync.
+TEST_F(ControllerTest, WithANodeSourceNodesAreCachedBeforeTheFirstSync) {
+  testsupport::FakeListerWatcher<kube::Node> node_lister;
+  kube::Node node;
+  node.metadata.name = "node-1";
+  node.metadata.resource_version = "1";
+  node_lister.SetItems({node});
+  node_lister.FailLists(1);
+  sources_.nodes = &node_lister;
+  Start(1, {MakeSnapshot("default", "s")}, {});
+  // Only the Node reflector backs off, and the workers wait for it.
+  ASSERT_TRUE(clock_.AwaitSleeperDeadlines({kStart + 800ms}, kTimerWait));
+  EXPECT_TRUE(handler_.Calls().empty());
+  EXPECT_EQ(stores_.nodes.Size(), 0u);
+  clock_.Advance(800ms);
+  ASSERT_TRUE(handler_.snapshots().AwaitFinished("default/s", 1));
+  Stop();
+  EXPECT_NE(stores_.nodes.Get("", "node-1"), nullptr);
+}
+
 TEST_F(ControllerTest, StopBeforeCachesSyncedReturns) {
   volume_lister_.FailLists(1000);
   Start(1, {MakeSnapshot("default", "s")}, {MakeContent("c")});
