@@ -50,12 +50,18 @@ JsonPatch RemoveAnnotationPatch(const ObjectMeta& meta, std::string_view key) {
 
 JsonPatch RemoveFinalizerPatch(const ObjectMeta& meta, std::string_view finalizer) {
   JsonPatch patch;
+  ObjectMeta remaining = meta;
+  RemoveFinalizerOps(remaining, finalizer, patch);
+  return patch;
+}
+
+void RemoveFinalizerOps(ObjectMeta& meta, std::string_view finalizer, JsonPatch& patch) {
   auto it = std::find(meta.finalizers.begin(), meta.finalizers.end(), finalizer);
-  if (it == meta.finalizers.end()) return patch;
+  if (it == meta.finalizers.end()) return;
   std::string path =
       std::string(kFinalizersPath) + "/" + std::to_string(it - meta.finalizers.begin());
   patch.Test(path, finalizer).Remove(path);
-  return patch;
+  meta.finalizers.erase(it);
 }
 
 std::string RemoveFinalizerMergePatch(const ObjectMeta& meta, std::string_view finalizer) {

@@ -42,6 +42,11 @@ JsonPatch RemoveAnnotationPatch(const ObjectMeta& meta, std::string_view key);
 // test + remove of `finalizer` at its index; an empty patch when it is absent.
 JsonPatch RemoveFinalizerPatch(const ObjectMeta& meta, std::string_view finalizer);
 
+// Appends those ops for `finalizer` to `patch` and takes it out of `meta`, so
+// the ops of a next finalizer are computed on the list as these leave it:
+// several finalizers go in one patch. Nothing when `meta` lacks it.
+void RemoveFinalizerOps(ObjectMeta& meta, std::string_view finalizer, JsonPatch& patch);
+
 // The merge patch dropping `finalizer` from the list: the remaining list, or
 // `"finalizers":null` when none remains.
 std::string RemoveFinalizerMergePatch(const ObjectMeta& meta, std::string_view finalizer);

@@ -105,6 +105,22 @@ TEST(MetadataPatch, RemoveFinalizerTestsItsIndexOrIsEmptyWhenAbsent) {
   EXPECT_TRUE(RemoveFinalizerPatch(meta, "missing").empty());
 }
 
+TEST(MetadataPatch, RemoveFinalizerOpsOfSeveralFinalizersTestEachAtItsIndexAfterTheOnesBefore) {
+  ObjectMeta meta;
+  meta.finalizers = {"a", "x", "b"};
+  JsonPatch patch;
+  RemoveFinalizerOps(meta, "a", patch);
+  RemoveFinalizerOps(meta, "missing", patch);
+  RemoveFinalizerOps(meta, "b", patch);
+  // The ops apply in order: once "a" is gone, "b" is at index 1.
+  EXPECT_EQ(Ops(patch), nlohmann::json::parse(R"([
+      {"op": "test", "path": "/metadata/finalizers/0", "value": "a"},
+      {"op": "remove", "path": "/metadata/finalizers/0"},
+      {"op": "test", "path": "/metadata/finalizers/1", "value": "b"},
+      {"op": "remove", "path": "/metadata/finalizers/1"}])"));
+  EXPECT_EQ(meta.finalizers, std::vector<std::string>{"x"});
+}
+
 TEST(MetadataPatch, RemoveFinalizerMergePatchSendsTheRestOrNull) {
   ObjectMeta meta;
   meta.finalizers = {"x", "f"};
