@@ -1,9 +1,20 @@
 // ContentSync: the controller's side of a VolumeSnapshotContent
-// (docs/snapshots.md §4.4): validate the source, wait for a bound snapshot's
-// UID, add the bound-protection finalizer, mark the content once its
-// snapshot is being deleted, and ask for the snapshot's sync when its status
-// lags the content's. A snapshot missing from the cache never causes a
-// deletion.
+// (docs/snapshots.md §4.4), in one pass:
+//   1. not exactly one of volumeHandle and snapshotHandle: a Warning
+//      ContentValidationError on the content and an error (retried), as
+//      upstream; nothing is written to the content;
+//   2. volumeSnapshotRef.uid empty: done, the VolumeSnapshot's sync binds it;
+//   3. the volumesnapshotcontent-bound-protection finalizer added unless the
+//      content has it or is being deleted;
+//   4. the VolumeSnapshot the ref names, from the cache and with the same
+//      UID: being deleted with a finalizer of the deletion flow left
+//      (IsDeletionCandidate) -> the content is marked being deleted;
+//   5. kSyncSnapshot when that snapshot's status lags the content's
+//      (snapshotter::SnapshotStatusLagsContent).
+// Our own writes bring no new sync (§9.3), so steps 4 and 5 follow step 3's
+// write in the same call where upstream waits for the update. A snapshot
+// missing from the cache (or one of another UID under the same name) never
+// causes a deletion: YAML copied into another cluster must not delete data.
 //
 // Thread-safe: many workers sync different contents at once.
 #pragma once
@@ -19,9 +30,15 @@ namespace snapshot_controller {
 
 class ContentSync {
  public:
-  ContentSync(ControllerApi& api, const Caches& caches, ControllerEvents& events);
+  ContentSync(ControllerApi& api, const Caches& caches, ControllerEvents& events)
+      : api_(api), caches_(caches), events_(events) {}
 
   base::Result<ContentSyncOutcome> Sync(const kube::VolumeSnapshotContent& content);
+
+ private:
+  ControllerApi& api_;
+  const Caches& caches_;
+  ControllerEvents& events_;
 };
 
 }  // namespace snapshot_controller
