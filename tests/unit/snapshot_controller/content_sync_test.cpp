@@ -15,6 +15,7 @@ namespace snapshot_controller::testing {
 namespace {
 
 using ::testing::ElementsAre;
+using namespace nlohmann::literals;
 using ::testing::IsEmpty;
 
 constexpr char kDeletionTimestamp[] = "2024-01-01T00:00:00Z";
@@ -42,10 +43,10 @@ kube::VolumeSnapshot SnapshotInStep(const Edit<kube::VolumeSnapshot>& edit = {})
   return Edited(std::move(snapshot), edit);
 }
 
-const char kAddFinalizerToNone[] = R"([
+const nlohmann::json kAddFinalizerToNone = R"([
     {"op": "test", "path": "/metadata/finalizers", "value": null},
     {"op": "add", "path": "/metadata/finalizers",
-     "value": ["snapshot.storage.kubernetes.io/volumesnapshotcontent-bound-protection"]}])";
+     "value": ["snapshot.storage.kubernetes.io/volumesnapshotcontent-bound-protection"]}])"_json;
 
 class ContentSyncTest : public HandlerTest {
  protected:
@@ -92,7 +93,7 @@ TEST_F(ContentSyncTest, BoundContentGetsTheBoundProtectionFinalizer) {
   auto synced = Sync(ReadyContent([](auto& c) { c.metadata.finalizers.clear(); }));
 
   ASSERT_TRUE(synced.ok());
-  EXPECT_THAT(api_.calls(), ElementsAre(PatchContentCall(kContentName, kAddFinalizerToNone)));
+  EXPECT_THAT(api_.calls(), ElementsAre(PatchContent(kContentName, kAddFinalizerToNone)));
   auto stored = StoredContent(kContentName);
   ASSERT_TRUE(stored);
   EXPECT_THAT(stored->metadata.finalizers, ElementsAre(kContentFinalizer));
@@ -103,10 +104,10 @@ TEST_F(ContentSyncTest, BoundProtectionJoinsOtherFinalizersGuardedByTheCachedLis
   auto synced = Sync(ReadyContent([](auto& c) { c.metadata.finalizers = {"example.com/keep"}; }));
 
   ASSERT_TRUE(synced.ok());
-  EXPECT_THAT(api_.calls(), ElementsAre(PatchContentCall(kContentName, R"([
+  EXPECT_THAT(api_.calls(), ElementsAre(PatchContent(kContentName, R"([
       {"op": "test", "path": "/metadata/finalizers", "value": ["example.com/keep"]},
       {"op": "add", "path": "/metadata/finalizers/-",
-       "value": "snapshot.storage.kubernetes.io/volumesnapshotcontent-bound-protection"}])")));
+       "value": "snapshot.storage.kubernetes.io/volumesnapshotcontent-bound-protection"}])"_json)));
 }
 
 TEST_F(ContentSyncTest, BoundProtectionAlreadyAddedThroughAFresherCopyIsNotAddedTwice) {
@@ -117,7 +118,7 @@ TEST_F(ContentSyncTest, BoundProtectionAlreadyAddedThroughAFresherCopyIsNotAdded
   auto synced = sync_.Sync(Decoded(ReadyContent([](auto& c) { c.metadata.finalizers.clear(); })));
 
   ASSERT_TRUE(synced.ok());
-  EXPECT_THAT(api_.calls(), ElementsAre(PatchContentCall(kContentName, kAddFinalizerToNone),
+  EXPECT_THAT(api_.calls(), ElementsAre(PatchContent(kContentName, kAddFinalizerToNone),
                                         GetCall(kContents, kContentName)));
   auto stored = StoredContent(kContentName);
   ASSERT_TRUE(stored);
@@ -152,8 +153,8 @@ TEST_F(ContentSyncTest, SnapshotBeingDeletedMarksTheContentInTheSamePassAsTheFin
 
   ASSERT_TRUE(synced.ok());
   EXPECT_EQ(*synced, ContentSyncOutcome::kDone);
-  EXPECT_THAT(api_.calls(), ElementsAre(PatchContentCall(kContentName, kAddFinalizerToNone),
-                                        MarkBeingDeletedCall(kContentName)));
+  EXPECT_THAT(api_.calls(), ElementsAre(PatchContent(kContentName, kAddFinalizerToNone),
+                                        MarkBeingDeleted(kContentName)));
   auto stored = StoredContent(kContentName);
   ASSERT_TRUE(stored);
   EXPECT_THAT(stored->metadata.finalizers, ElementsAre(kContentFinalizer));
@@ -234,7 +235,7 @@ TEST_F(ContentSyncTest, LaggingSnapshotIsSyncedAfterTheFinalizerIsAddedInTheSame
 
   ASSERT_TRUE(synced.ok());
   EXPECT_EQ(*synced, ContentSyncOutcome::kSyncSnapshot);
-  EXPECT_THAT(api_.calls(), ElementsAre(PatchContentCall(kContentName, kAddFinalizerToNone)));
+  EXPECT_THAT(api_.calls(), ElementsAre(PatchContent(kContentName, kAddFinalizerToNone)));
 }
 
 }  // namespace

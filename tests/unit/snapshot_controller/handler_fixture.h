@@ -1,17 +1,23 @@
-// What the tables of the deletion and content-sync tests share, in the style
-// of upstream's controllerTest: objects in (on the fake API server and, as an
-// informer decodes them, in the caches), then the exact API calls and Events
-// out. Patch bodies are written as the JSON Patch they must be.
+// What the tables of the handler's parts (SnapshotSync, SnapshotDeletion,
+// ContentSync) share, in the style of upstream's controllerTest: objects in
+// (on the fake API server and, decoded as an informer's copy, in the caches),
+// then the exact API calls, Events and metrics out. Patch bodies are written
+// as the JSON Patch they must be.
 #pragma once
 
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <string_view>
 
+#include "base/clock.h"
 #include "kube/api/codec.h"
+#include "metrics/registry.h"
+#include "snapshot_controller/claim_finalizer.h"
 #include "snapshot_controller/names.h"
+#include "snapshot_controller/operation_metrics.h"
 #include "snapshotter/names.h"
 #include "tests/unit/snapshot_controller/fakes.h"
 #include "tests/unit/snapshot_controller/objects.h"
@@ -33,23 +39,28 @@ T Decoded(const T& object) {
   return decoded.ok() ? *decoded : T{};
 }
 
-inline ApiCall PatchSnapshotCall(const char* ops) {
-  return PatchCall(kSnapshots, kSnapshotKey, "json", nlohmann::json::parse(ops).dump());
+// JSON Patches of default/snap-1 and of a content, e.g.
+// PatchSnapshot(R"([{"op": "remove", ...}])"_json).
+inline ApiCall PatchSnapshot(const nlohmann::json& ops) {
+  return PatchCall(kSnapshots, kSnapshotKey, "json", ops.dump());
 }
-inline ApiCall PatchContentCall(const std::string& name, const char* ops) {
-  return PatchCall(kContents, name, "json", nlohmann::json::parse(ops).dump());
+inline ApiCall PatchContent(const std::string& name, const nlohmann::json& ops) {
+  return PatchCall(kContents, name, "json", ops.dump());
 }
-
 // The being-deleted annotation on a content without annotations.
-inline ApiCall MarkBeingDeletedCall(const std::string& content) {
-  return PatchContentCall(content, R"([
-      {"op": "test", "path": "/metadata/annotations", "value": null},
-      {"op": "add", "path": "/metadata/annotations",
-       "value": {"snapshot.storage.kubernetes.io/volumesnapshot-being-deleted": "yes"}}])");
+inline ApiCall MarkBeingDeleted(const std::string& content) {
+  return PatchContent(
+      content,
+      {{{"op", "test"}, {"path", "/metadata/annotations"}, {"value", nullptr}},
+       {{"op", "add"}, {"path", "/metadata/annotations"}, {"value", {{kBeingDeleted, "yes"}}}}});
 }
 
-inline RecordedEvent SnapshotWarning(std::string reason, std::string message) {
+// Events about default/snap-1.
+inline RecordedEvent Warning(std::string reason, std::string message) {
   return {"Warning", std::move(reason), std::move(message), "VolumeSnapshot", "default", "snap-1"};
+}
+inline RecordedEvent Normal(std::string reason, std::string message) {
+  return {"Normal", std::move(reason), std::move(message), "VolumeSnapshot", "default", "snap-1"};
 }
 
 class HandlerTest : public ::testing::Test {
@@ -72,10 +83,15 @@ class HandlerTest : public ::testing::Test {
   std::optional<kube::VolumeSnapshotContent> StoredContent(const std::string& name) {
     return api_.Stored<kube::VolumeSnapshotContent>("", name);
   }
+  std::string Metrics() const { return registry_.Expose(); }
 
   FakeCaches caches_;
   FakeControllerApi api_;
   FakeControllerEvents events_;
+  metrics::Registry registry_;
+  base::FakeClock clock_;
+  OperationMetrics metrics_{registry_, clock_};
+  ClaimFinalizer claim_finalizer_{api_, caches_.caches()};
 };
 
 }  // namespace snapshot_controller::testing

@@ -11,16 +11,13 @@
 #include <chrono>
 #include <string>
 
-#include "base/clock.h"
-#include "metrics/registry.h"
-#include "snapshot_controller/claim_finalizer.h"
-#include "snapshot_controller/operation_metrics.h"
 #include "tests/unit/snapshot_controller/handler_fixture.h"
 
 namespace snapshot_controller::testing {
 namespace {
 
 using ::testing::ElementsAre;
+using namespace nlohmann::literals;
 using ::testing::HasSubstr;
 using ::testing::IsEmpty;
 
@@ -81,20 +78,20 @@ kube::PersistentVolumeClaim RestoringClaim(const Edit<kube::PersistentVolumeClai
 }
 
 // The patches of the snapshot's finalizers, on the list [as-source, bound].
-const char kRemoveAsSource[] = R"([
+const nlohmann::json kRemoveAsSource = R"([
     {"op": "test", "path": "/metadata/finalizers/0",
      "value": "snapshot.storage.kubernetes.io/volumesnapshot-as-source-protection"},
-    {"op": "remove", "path": "/metadata/finalizers/0"}])";
-const char kRemoveBoth[] = R"([
+    {"op": "remove", "path": "/metadata/finalizers/0"}])"_json;
+const nlohmann::json kRemoveBoth = R"([
     {"op": "test", "path": "/metadata/finalizers/0",
      "value": "snapshot.storage.kubernetes.io/volumesnapshot-as-source-protection"},
     {"op": "remove", "path": "/metadata/finalizers/0"},
     {"op": "test", "path": "/metadata/finalizers/0",
      "value": "snapshot.storage.kubernetes.io/volumesnapshot-bound-protection"},
-    {"op": "remove", "path": "/metadata/finalizers/0"}])";
+    {"op": "remove", "path": "/metadata/finalizers/0"}])"_json;
 
 RecordedEvent DeletePending(std::string message) {
-  return SnapshotWarning("SnapshotDeletePending", std::move(message));
+  return Warning("SnapshotDeletePending", std::move(message));
 }
 const char kRestorePending[] = "Snapshot is being used to restore PVC default/restore-1";
 
@@ -111,17 +108,13 @@ class SnapshotDeletionTest : public HandlerTest {
     return deletion_.Delete(Decoded(snapshot));
   }
 
-  // The count of DeleteSnapshot observations with these labels once the
-  // operation is recorded as a success (what SnapshotDeleted does).
-  std::string RecordedDeleteLabels() {
+  // The metrics once the DeleteSnapshot operation is recorded as a success
+  // (what CommonHandler::SnapshotDeleted does).
+  std::string MetricsOnceDeleted() {
     metrics_.Record(kDeleteSnapshotOperation, kSnapshotUid, OperationStatus::kSuccess, "");
-    return registry_.Expose();
+    return Metrics();
   }
 
-  base::FakeClock clock_;
-  metrics::Registry registry_;
-  OperationMetrics metrics_{registry_, clock_};
-  ClaimFinalizer claim_finalizer_{api_, caches_.caches()};
   SnapshotDeletion deletion_{api_, caches_.caches(), claim_finalizer_, events_, metrics_, clock_};
 };
 
@@ -134,8 +127,8 @@ TEST_F(SnapshotDeletionTest,
   ASSERT_TRUE(Delete(DeletingSnapshot()).ok());
 
   EXPECT_THAT(api_.calls(),
-              ElementsAre(MarkBeingDeletedCall(kContentName), DeleteCall(kContents, kContentName),
-                          PatchSnapshotCall(kRemoveAsSource)));
+              ElementsAre(MarkBeingDeleted(kContentName), DeleteCall(kContents, kContentName),
+                          PatchSnapshot(kRemoveAsSource)));
   EXPECT_THAT(events_.events(), IsEmpty());
   auto snapshot = StoredSnapshot();
   ASSERT_TRUE(snapshot);
@@ -151,10 +144,10 @@ TEST_F(SnapshotDeletionTest, DynamicDeletePolicyRemovesTheBoundFinalizerOnceTheC
   // the backend snapshot and the content is gone.
   ASSERT_TRUE(Delete(DeletingSnapshot([](auto& s) { s.metadata.finalizers = {kBound}; })).ok());
 
-  EXPECT_THAT(api_.calls(), ElementsAre(PatchSnapshotCall(R"([
+  EXPECT_THAT(api_.calls(), ElementsAre(PatchSnapshot(R"([
       {"op": "test", "path": "/metadata/finalizers/0",
        "value": "snapshot.storage.kubernetes.io/volumesnapshot-bound-protection"},
-      {"op": "remove", "path": "/metadata/finalizers/0"}])")));
+      {"op": "remove", "path": "/metadata/finalizers/0"}])"_json)));
   EXPECT_FALSE(StoredSnapshot()) << "the last finalizer went, so the API server deleted it";
 }
 
@@ -164,7 +157,7 @@ TEST_F(SnapshotDeletionTest, DynamicRetainPolicyMarksTheContentAndRemovesBothFin
   ASSERT_TRUE(Delete(DeletingSnapshot()).ok());
 
   EXPECT_THAT(api_.calls(),
-              ElementsAre(MarkBeingDeletedCall(kContentName), PatchSnapshotCall(kRemoveBoth)));
+              ElementsAre(MarkBeingDeleted(kContentName), PatchSnapshot(kRemoveBoth)));
   EXPECT_FALSE(StoredSnapshot());
   auto content = StoredContent(kContentName);
   ASSERT_TRUE(content);
@@ -178,8 +171,8 @@ TEST_F(SnapshotDeletionTest, PreProvisionedDeletePolicyMarksAndDeletesTheContent
   ASSERT_TRUE(Delete(DeletingImportedSnapshot()).ok());
 
   EXPECT_THAT(api_.calls(),
-              ElementsAre(MarkBeingDeletedCall("imported-1"), DeleteCall(kContents, "imported-1"),
-                          PatchSnapshotCall(kRemoveAsSource)));
+              ElementsAre(MarkBeingDeleted("imported-1"), DeleteCall(kContents, "imported-1"),
+                          PatchSnapshot(kRemoveAsSource)));
   auto snapshot = StoredSnapshot();
   ASSERT_TRUE(snapshot);
   EXPECT_THAT(snapshot->metadata.finalizers, ElementsAre(kBound));
@@ -191,7 +184,7 @@ TEST_F(SnapshotDeletionTest, PreProvisionedRetainPolicyMarksTheContentAndRemoves
   ASSERT_TRUE(Delete(DeletingImportedSnapshot()).ok());
 
   EXPECT_THAT(api_.calls(),
-              ElementsAre(MarkBeingDeletedCall("imported-1"), PatchSnapshotCall(kRemoveBoth)));
+              ElementsAre(MarkBeingDeleted("imported-1"), PatchSnapshot(kRemoveBoth)));
   EXPECT_FALSE(StoredSnapshot());
   EXPECT_TRUE(StoredContent("imported-1"));
 }
@@ -204,14 +197,14 @@ TEST_F(SnapshotDeletionTest, DynamicContentTheStatusDoesNotNameYetIsFoundByItsNa
   ASSERT_TRUE(Delete(DeletingSnapshot([](auto& s) { s.status.reset(); })).ok());
 
   EXPECT_THAT(api_.calls(),
-              ElementsAre(MarkBeingDeletedCall(kContentName), DeleteCall(kContents, kContentName),
-                          PatchSnapshotCall(kRemoveAsSource)));
+              ElementsAre(MarkBeingDeleted(kContentName), DeleteCall(kContents, kContentName),
+                          PatchSnapshot(kRemoveAsSource)));
 }
 
 TEST_F(SnapshotDeletionTest, NoContentRemovesBothFinalizers) {
   ASSERT_TRUE(Delete(DeletingSnapshot()).ok());
 
-  EXPECT_THAT(api_.calls(), ElementsAre(PatchSnapshotCall(kRemoveBoth)));
+  EXPECT_THAT(api_.calls(), ElementsAre(PatchSnapshot(kRemoveBoth)));
   EXPECT_FALSE(StoredSnapshot());
 }
 
@@ -229,7 +222,7 @@ TEST_F(SnapshotDeletionTest, ContentBoundToAnotherSnapshotIsLeftAloneAndBothFina
 
     ASSERT_TRUE(Delete(DeletingSnapshot()).ok());
 
-    EXPECT_THAT(api_.calls(), ElementsAre(PatchSnapshotCall(kRemoveBoth)));
+    EXPECT_THAT(api_.calls(), ElementsAre(PatchSnapshot(kRemoveBoth)));
     auto kept = StoredContent(kContentName);
     ASSERT_TRUE(kept);
     EXPECT_TRUE(kept->metadata.deletion_timestamp.empty());
@@ -257,7 +250,7 @@ TEST_F(SnapshotDeletionTest, ContentGoneFromTheApiServerButNotTheCacheRemovesBot
   ASSERT_TRUE(Delete(DeletingSnapshot()).ok());
 
   EXPECT_THAT(api_.calls(),
-              ElementsAre(MarkBeingDeletedCall(kContentName), PatchSnapshotCall(kRemoveBoth)));
+              ElementsAre(MarkBeingDeleted(kContentName), PatchSnapshot(kRemoveBoth)));
   EXPECT_FALSE(StoredSnapshot());
 }
 
@@ -269,8 +262,8 @@ TEST_F(SnapshotDeletionTest, ContentDeletedMeanwhileCountsAsGoneAndTheBoundFinal
   ASSERT_TRUE(Delete(DeletingSnapshot()).ok());
 
   EXPECT_THAT(api_.calls(),
-              ElementsAre(MarkBeingDeletedCall(kContentName), DeleteCall(kContents, kContentName),
-                          PatchSnapshotCall(kRemoveBoth)));
+              ElementsAre(MarkBeingDeleted(kContentName), DeleteCall(kContents, kContentName),
+                          PatchSnapshot(kRemoveBoth)));
   EXPECT_THAT(events_.events(), IsEmpty());
 }
 
@@ -284,14 +277,14 @@ TEST_F(SnapshotDeletionTest, StaleCachedFinalizersAreRecomputedFromAFreshReadKee
 
   ASSERT_TRUE(deletion_.Delete(Decoded(DeletingSnapshot())).ok());
 
-  EXPECT_THAT(api_.calls(), ElementsAre(PatchSnapshotCall(kRemoveBoth),
-                                        GetCall(kSnapshots, kSnapshotKey), PatchSnapshotCall(R"([
+  EXPECT_THAT(api_.calls(), ElementsAre(PatchSnapshot(kRemoveBoth),
+                                        GetCall(kSnapshots, kSnapshotKey), PatchSnapshot(R"([
       {"op": "test", "path": "/metadata/finalizers/1",
        "value": "snapshot.storage.kubernetes.io/volumesnapshot-as-source-protection"},
       {"op": "remove", "path": "/metadata/finalizers/1"},
       {"op": "test", "path": "/metadata/finalizers/1",
        "value": "snapshot.storage.kubernetes.io/volumesnapshot-bound-protection"},
-      {"op": "remove", "path": "/metadata/finalizers/1"}])")));
+      {"op": "remove", "path": "/metadata/finalizers/1"}])"_json)));
   auto snapshot = StoredSnapshot();
   ASSERT_TRUE(snapshot);
   EXPECT_THAT(snapshot->metadata.finalizers, ElementsAre("example.com/keep"));
@@ -305,11 +298,11 @@ TEST_F(SnapshotDeletionTest, BeingDeletedAnnotationJoinsTheContentsOwnAnnotation
 
   ASSERT_TRUE(Delete(DeletingSnapshot()).ok());
 
-  EXPECT_THAT(api_.calls(), ElementsAre(PatchContentCall(kContentName, R"([
+  EXPECT_THAT(api_.calls(), ElementsAre(PatchContent(kContentName, R"([
       {"op": "add",
        "path": "/metadata/annotations/snapshot.storage.kubernetes.io~1volumesnapshot-being-deleted",
-       "value": "yes"}])"),
-                                        PatchSnapshotCall(kRemoveBoth)));
+       "value": "yes"}])"_json),
+                                        PatchSnapshot(kRemoveBoth)));
   auto content = StoredContent(kContentName);
   ASSERT_TRUE(content);
   EXPECT_EQ(content->metadata.annotations,
@@ -331,10 +324,9 @@ TEST_F(SnapshotDeletionTest, ClaimFinalizerIsReleasedAfterTheContentAndBeforeThe
 
   ASSERT_TRUE(Delete(DeletingSnapshot()).ok());
 
-  EXPECT_THAT(
-      api_.calls(),
-      ElementsAre(MarkBeingDeletedCall(kContentName), DeleteCall(kContents, kContentName),
-                  UpdateCall(kClaims, Decoded(Claim())), PatchSnapshotCall(kRemoveAsSource)));
+  EXPECT_THAT(api_.calls(),
+              ElementsAre(MarkBeingDeleted(kContentName), DeleteCall(kContents, kContentName),
+                          UpdateCall(kClaims, Decoded(Claim())), PatchSnapshot(kRemoveAsSource)));
 }
 
 TEST_F(SnapshotDeletionTest, ClaimFinalizerFailureIsErrorPVCFinalizerAndKeepsTheSnapshots) {
@@ -348,8 +340,8 @@ TEST_F(SnapshotDeletionTest, ClaimFinalizerFailureIsErrorPVCFinalizerAndKeepsThe
             "snapshot controller failed to update snap-1 on API server: snapshot controller failed "
             "to update claim-1 on API server: boom");
   EXPECT_THAT(events_.events(),
-              ElementsAre(SnapshotWarning(
-                  "ErrorPVCFinalizer", "Error check and remove PVC Finalizer for VolumeSnapshot")));
+              ElementsAre(Warning("ErrorPVCFinalizer",
+                                  "Error check and remove PVC Finalizer for VolumeSnapshot")));
   auto snapshot = StoredSnapshot();
   ASSERT_TRUE(snapshot);
   EXPECT_THAT(snapshot->metadata.finalizers, ElementsAre(kAsSource, kBound));
@@ -378,10 +370,10 @@ TEST_F(SnapshotDeletionTest, ContentDeleteFailureIsSnapshotContentObjectDeleteEr
   EXPECT_EQ(deleted.error().message, "failed to delete VolumeSnapshotContent " + kContentName +
                                          " from API server: \"mock delete error\"");
   EXPECT_THAT(events_.events(),
-              ElementsAre(SnapshotWarning("SnapshotContentObjectDeleteError",
-                                          "Failed to delete snapshot content API object")));
+              ElementsAre(Warning("SnapshotContentObjectDeleteError",
+                                  "Failed to delete snapshot content API object")));
   EXPECT_THAT(api_.calls(),
-              ElementsAre(MarkBeingDeletedCall(kContentName), DeleteCall(kContents, kContentName)));
+              ElementsAre(MarkBeingDeleted(kContentName), DeleteCall(kContents, kContentName)));
   auto snapshot = StoredSnapshot();
   ASSERT_TRUE(snapshot);
   EXPECT_THAT(snapshot->metadata.finalizers, ElementsAre(kAsSource, kBound));
@@ -405,8 +397,8 @@ TEST_F(SnapshotDeletionTest, RestorePendingHoldsTheDeletionWithAnEventNamingTheC
   Have(RestoringClaim([](auto& c) { c.status.phase = "Bound"; }));
   ASSERT_TRUE(Delete(DeletingSnapshot()).ok());
   EXPECT_THAT(api_.calls(),
-              ElementsAre(MarkBeingDeletedCall(kContentName), DeleteCall(kContents, kContentName),
-                          PatchSnapshotCall(kRemoveAsSource)));
+              ElementsAre(MarkBeingDeleted(kContentName), DeleteCall(kContents, kContentName),
+                          PatchSnapshot(kRemoveAsSource)));
 }
 
 TEST_F(SnapshotDeletionTest, RestorePendingEventIsRecordedAtMostOncePerFiveMinutesPerSnapshot) {
@@ -484,7 +476,7 @@ TEST_F(SnapshotDeletionTest, RestorePendingWithoutAContentDoesNotHoldTheDeletion
 
   ASSERT_TRUE(Delete(DeletingSnapshot()).ok());
 
-  EXPECT_THAT(api_.calls(), ElementsAre(PatchSnapshotCall(kRemoveBoth)));
+  EXPECT_THAT(api_.calls(), ElementsAre(PatchSnapshot(kRemoveBoth)));
   EXPECT_THAT(events_.events(), IsEmpty());
 }
 
@@ -518,7 +510,7 @@ TEST_F(SnapshotDeletionTest, DeletionStartsTheDeleteSnapshotOperationOfADynamicS
   ASSERT_TRUE(Delete(DeletingSnapshot([](auto& s) { s.metadata.finalizers = {kBound}; })).ok());
   EXPECT_EQ(metrics_.InFlight(), 1u);
 
-  EXPECT_THAT(RecordedDeleteLabels(),
+  EXPECT_THAT(MetricsOnceDeleted(),
               HasSubstr("snapshot_controller_operation_total_seconds_sum{driver_name=\"" +
                         std::string(kDriver) +
                         "\",operation_name=\"DeleteSnapshot\",operation_status=\"success\","
@@ -530,7 +522,7 @@ TEST_F(SnapshotDeletionTest, DeletionStartsTheDeleteSnapshotOperationOfAPreProvi
   ASSERT_TRUE(Delete(DeletingImportedSnapshot()).ok());
 
   // The driver comes from the bound content (the snapshot names no class).
-  EXPECT_THAT(RecordedDeleteLabels(),
+  EXPECT_THAT(MetricsOnceDeleted(),
               HasSubstr("snapshot_controller_operation_total_seconds_count{driver_name=\"" +
                         std::string(kDriver) +
                         "\",operation_name=\"DeleteSnapshot\",operation_status=\"success\","

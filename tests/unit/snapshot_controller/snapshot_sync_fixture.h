@@ -1,7 +1,5 @@
-// The fixture of the SnapshotSync tests, in the style of upstream's
-// controllerTest: objects in (each both in the informers' caches and on the
-// fake API server, as decoded from JSON like an informer's copy), one Sync,
-// then the exact API calls, Events, metrics and outcome out.
+// The fixture of the SnapshotSync tests (HandlerTest's objects in, calls,
+// Events and metrics out), with one Sync in between.
 #pragma once
 
 #include <gmock/gmock.h>
@@ -18,25 +16,12 @@
 #include "snapshot_controller/claim_finalizer.h"
 #include "snapshot_controller/names.h"
 #include "snapshot_controller/snapshot_sync.h"
-#include "tests/unit/snapshot_controller/fakes.h"
-#include "tests/unit/snapshot_controller/objects.h"
+#include "tests/unit/snapshot_controller/handler_fixture.h"
 
 namespace snapshot_controller::testing {
 
 // FakeClock's wall time as metav1.Time writes it.
 inline constexpr std::string_view kNow = "2023-11-14T22:13:20Z";
-inline const std::string kAsSource(kSnapshotAsSourceFinalizer);
-inline const std::string kBound(kSnapshotBoundFinalizer);
-inline const std::string kSnapshotKey = "default/snap-1";
-
-// `object` as an informer or the API server would hand it out.
-template <class T>
-T Decoded(const T& object) {
-  auto decoded = kube::ObjectFromJson<T>(nlohmann::json(object));
-  EXPECT_TRUE(decoded.ok()) << decoded.error().message;
-  return decoded.ok() ? *decoded : T{};
-}
-
 inline kube::VolumeSnapshotClass DefaultClass(std::string name, std::string driver) {
   return Class([&](kube::VolumeSnapshotClass& c) {
     c.metadata.name = std::move(name);
@@ -55,9 +40,6 @@ inline void BoundTo(kube::VolumeSnapshot& s, const std::string& content, bool re
 
 // --- Expected calls --------------------------------------------------------
 
-inline ApiCall PatchSnapshot(const nlohmann::json& ops) {
-  return PatchCall(kSnapshots, kSnapshotKey, "json", ops.dump());
-}
 // A status merge patch guarded by resourceVersion `rv`.
 inline ApiCall PatchSnapshotStatus(const std::string& rv, const nlohmann::json& status) {
   return PatchCall(
@@ -87,29 +69,13 @@ inline ApiCall UpdateClaimAddingFinalizer() {
                       c.metadata.finalizers = {std::string(kClaimAsSourceFinalizer)};
                     })));
 }
-inline RecordedEvent Warning(std::string reason, std::string message) {
-  return {"Warning", std::move(reason), std::move(message), "VolumeSnapshot", "default", "snap-1"};
-}
-inline RecordedEvent Normal(std::string reason, std::string message) {
-  return {"Normal", std::move(reason), std::move(message), "VolumeSnapshot", "default", "snap-1"};
-}
 inline RecordedEvent CreatingSnapshot() {
   return Normal("CreatingSnapshot",
                 "Waiting for a snapshot default/snap-1 to be created by the CSI driver.");
 }
 
-class SnapshotSyncTest : public ::testing::Test {
+class SnapshotSyncTest : public HandlerTest {
  protected:
-  // `object`, decoded, in the caches and on the API server.
-  template <class T>
-  void Have(const T& object) {
-    InCache(object);
-    api_.Put(Decoded(object));
-  }
-  template <class T>
-  void InCache(const T& object) {
-    caches_.Add(Decoded(object));
-  }
   // The objects of a dynamic snapshot's source: claim, volume, class gold.
   void HaveSource() {
     Have(Claim());
@@ -131,19 +97,7 @@ class SnapshotSyncTest : public ::testing::Test {
     return sync_->Sync(*cached);
   }
 
-  std::optional<kube::VolumeSnapshot> StoredSnapshot() {
-    return api_.Stored<kube::VolumeSnapshot>("default", "snap-1");
-  }
-  std::string Metrics() const { return registry_.Expose(); }
-
   HandlerOptions options_;
-  FakeCaches caches_;
-  FakeControllerApi api_;
-  FakeControllerEvents events_;
-  metrics::Registry registry_;
-  base::FakeClock clock_;
-  OperationMetrics metrics_{registry_, clock_};
-  ClaimFinalizer claim_finalizer_{api_, caches_.caches()};
   std::unique_ptr<SnapshotSync> sync_;
 };
 
