@@ -30,11 +30,10 @@ base::Result<ContentSyncOutcome> CommonHandler::SyncContent(
 }
 
 void CommonHandler::SnapshotDeleted(const kube::VolumeSnapshot& snapshot) {
-  const std::string driver = DriverOf(snapshot, caches_);
-  // Upstream records nothing when it cannot tell the driver.
-  if (driver.empty()) return;
+  // A driver no cache can tell any more ("") keeps the one the deletion
+  // started with, as upstream's.
   metrics_.Record(kDeleteSnapshotOperation, snapshot.metadata.uid, OperationStatus::kSuccess,
-                  driver);
+                  DriverOf(snapshot, caches_));
 }
 
 }  // namespace snapshot_controller

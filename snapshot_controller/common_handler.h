@@ -3,7 +3,8 @@
 // go of the source claim's finalizer when no unready snapshot needs it
 // (§4.3 step 1; a failure is a Warning ErrorPVCFinalizer and the sync goes
 // on), then deletes (SnapshotDeletion) or syncs (SnapshotSync).
-// A snapshot leaving the cache ends its DeleteSnapshot operation (§4.6).
+// A snapshot leaving the cache ends its DeleteSnapshot operation as a
+// success, and its creates still pending as cancel (§4.6).
 #pragma once
 
 #include "base/clock.h"
