@@ -72,7 +72,7 @@ base::Status SnapshotDeletion::Delete(const kube::VolumeSnapshot& snapshot) {
 
   bool keep_bound = false;
   if (content) {
-    auto deleted = DeleteContent(snapshot, *content);
+    auto deleted = MarkAndDeleteContent(snapshot, *content);
     if (!deleted.ok()) return deleted.error();
     keep_bound = *deleted;
   }
@@ -126,8 +126,8 @@ base::Error SnapshotDeletion::Pending(const kube::VolumeSnapshot& snapshot,
   return error;
 }
 
-base::Result<bool> SnapshotDeletion::DeleteContent(const kube::VolumeSnapshot& snapshot,
-                                                   const kube::VolumeSnapshotContent& content) {
+base::Result<bool> SnapshotDeletion::MarkAndDeleteContent(
+    const kube::VolumeSnapshot& snapshot, const kube::VolumeSnapshotContent& content) {
   const std::string& name = content.metadata.name;
   if (auto marked = MarkContentBeingDeleted(api_, content); !marked.ok()) {
     // Gone meanwhile: nothing left to protect.

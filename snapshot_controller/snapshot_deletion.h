@@ -66,8 +66,8 @@ class SnapshotDeletion {
                       base::Error error);
   // Steps 4 and 5; answers whether the content still exists with policy
   // Delete, holding the bound-protection finalizer.
-  base::Result<bool> DeleteContent(const kube::VolumeSnapshot& snapshot,
-                                   const kube::VolumeSnapshotContent& content);
+  base::Result<bool> MarkAndDeleteContent(const kube::VolumeSnapshot& snapshot,
+                                          const kube::VolumeSnapshotContent& content);
   // Step 6.
   base::Status RemoveFinalizers(const kube::VolumeSnapshot& snapshot, bool keep_bound);
 
