@@ -11,6 +11,7 @@
 #include "snapshot_controller/driver_of.h"
 #include "snapshot_controller/managed_by_node.h"
 #include "snapshot_controller/names.h"
+#include "snapshot_controller/snapshot_predicates.h"
 #include "snapshot_controller/source_volume.h"
 #include "snapshotter/default_snapshot_class.h"
 #include "snapshotter/dynamic_content.h"
@@ -49,13 +50,6 @@ bool IsGroupMember(const kube::VolumeSnapshot& snapshot) {
 }
 
 // The content's reference names the snapshot, UID included.
-bool PointsBackTo(const kube::VolumeSnapshotContent& content,
-                  const kube::VolumeSnapshot& snapshot) {
-  const kube::ObjectReference& ref = content.spec.volume_snapshot_ref;
-  return ref.name == snapshot.metadata.name && ref.namespace_ == snapshot.metadata.namespace_ &&
-         ref.uid == snapshot.metadata.uid;
-}
-
 std::string Misbound(const std::string& content_name) {
   return "VolumeSnapshotContent [" + content_name + "] is bound to a different snapshot";
 }
