@@ -16,10 +16,12 @@ int RunLeading(const LeaderElectionOptions& options, const kube::RestConfig& con
   if (!identity.ok()) return Fail("Failed to initialize leader election", identity.error());
 
   LeaderElectionHooks hooks;
-  hooks.on_leading_changed = [metrics = leadership.metrics](bool leading) {
-    metrics.master_status.Set(leading ? 1 : 0);
-  };
-  hooks.on_slow_path = [metrics = leadership.metrics] { metrics.slowpath_total.Inc(); };
+  if (leadership.metrics) {
+    hooks.on_leading_changed = [metrics = *leadership.metrics](bool leading) {
+      metrics.master_status.Set(leading ? 1 : 0);
+    };
+    hooks.on_slow_path = [metrics = *leadership.metrics] { metrics.slowpath_total.Inc(); };
+  }
   base::Result<std::shared_ptr<LeaderElection>> election = LeaderElection::Create(
       options, config, {std::move(leadership.lease_name), std::move(*identity)}, std::move(hooks));
   if (!election.ok()) return Fail("Failed to initialize leader election", election.error());

@@ -1,12 +1,14 @@
 // RunLeading: the last step of every binary's start-up. Without
 // --leader-election the work runs at once until `stop`; with it, the work runs
 // only while this process holds the Lease (component/leader_election.h), the
-// elector reports to `metrics`, and `endpoint` serves its health check.
+// elector reports to `metrics` if given, and `endpoint` serves its health
+// check.
 // Returns the exit code: 0 after a graceful stop, 1 when leader election
 // cannot be set up (logged "Failed to initialize leader election").
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <stop_token>
 #include <string>
 
@@ -22,7 +24,9 @@ struct Leadership {
   std::string lease_name;
   // Asked only with --leader-election; a failure ends start-up.
   std::function<base::Result<std::string>()> identity;
-  LeaderElectionMetrics metrics;
+  // The sidecars serve leader_election_* metrics; the snapshot-controller's
+  // registry has none (docs/snapshots.md §4.6).
+  std::optional<LeaderElectionMetrics> metrics;
   HttpEndpoint& endpoint;
 };
 

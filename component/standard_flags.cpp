@@ -52,6 +52,9 @@ void RegisterLeaderElectionFlags(base::FlagSet& flags, LeaderElectionOptions& o)
   flags.Duration("leader-election-retry-period", &o.leader_election_retry_period,
                  o.leader_election_retry_period,
                  "Pause between attempts to acquire or renew the Lease.");
+}
+
+void RegisterLeaderElectionLabelsFlag(base::FlagSet& flags, LeaderElectionOptions& o) {
   flags.Var("leader-election-labels",
             std::make_unique<base::ColonMapValue>(&o.leader_election_labels),
             "Labels put on the Lease while this replica leads, as key:value pairs separated by "
@@ -61,19 +64,24 @@ void RegisterLeaderElectionFlags(base::FlagSet& flags, LeaderElectionOptions& o)
 void RegisterHttpEndpointFlags(base::FlagSet& flags, HttpEndpointOptions& o) {
   flags.String("http-endpoint", &o.http_endpoint, o.http_endpoint,
                "host:port of an HTTP server for metrics and the leader election health check; "
-               "empty means no server. Excludes metrics-address.");
+               "empty means no server.");
+  flags.String("metrics-path", &o.metrics_path, o.metrics_path,
+               "HTTP path at which metrics are served.");
+}
+
+void RegisterMetricsAddressFlag(base::FlagSet& flags, HttpEndpointOptions& o) {
   flags.String("metrics-address", &o.metrics_address, o.metrics_address,
                "Deprecated: host:port of an HTTP server for metrics only; empty means no server. "
                "Excludes http-endpoint.");
-  flags.String("metrics-path", &o.metrics_path, o.metrics_path,
-               "HTTP path at which metrics are served.");
 }
 
 void RegisterSidecarFlags(base::FlagSet& flags, SidecarOptions& o, const FeatureGates& gates) {
   RegisterProcessFlags(flags, o, gates);
   RegisterKubeClientFlags(flags, o);
   RegisterLeaderElectionFlags(flags, o);
+  RegisterLeaderElectionLabelsFlag(flags, o);
   RegisterHttpEndpointFlags(flags, o);
+  RegisterMetricsAddressFlag(flags, o);
   flags.String("csi-address", &o.csi_address, o.csi_address,
                "Unix socket of the CSI driver: an absolute path or a unix:// URL.");
 }

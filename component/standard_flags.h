@@ -36,7 +36,7 @@ struct KubeClientOptions {
   int64_t kube_api_burst = 10;
 };
 
-// --leader-election and its tuning flags.
+// --leader-election, its tuning flags and --leader-election-labels.
 struct LeaderElectionOptions {
   bool leader_election = false;
   std::string leader_election_namespace;
@@ -64,8 +64,16 @@ struct SidecarOptions : ProcessOptions,
 // The --feature-gates help lists the gates `gates` knows.
 void RegisterProcessFlags(base::FlagSet& flags, ProcessOptions& options, const FeatureGates& gates);
 void RegisterKubeClientFlags(base::FlagSet& flags, KubeClientOptions& options);
+// --leader-election and its namespace and durations.
 void RegisterLeaderElectionFlags(base::FlagSet& flags, LeaderElectionOptions& options);
+// --http-endpoint and --metrics-path.
 void RegisterHttpEndpointFlags(base::FlagSet& flags, HttpEndpointOptions& options);
+// csi-lib-utils' standardflags add --leader-election-labels and the
+// deprecated --metrics-address to the two groups above; the
+// snapshot-controller's own flag set has neither (docs/snapshots.md §4.1), so
+// its options keep their defaults: no labels, no metrics-only address.
+void RegisterLeaderElectionLabelsFlag(base::FlagSet& flags, LeaderElectionOptions& options);
+void RegisterMetricsAddressFlag(base::FlagSet& flags, HttpEndpointOptions& options);
 // All of the above plus --csi-address.
 void RegisterSidecarFlags(base::FlagSet& flags, SidecarOptions& options, const FeatureGates& gates);
 
