@@ -1,11 +1,12 @@
 #include "cmd/csi-snapshotter/options.h"
 
-#include "cmd/csi-snapshotter/feature_gates.h"
+#include "snapshotter/feature_gates.h"
 
 namespace csisnapshotter {
 
 void RegisterFlags(base::FlagSet& flags, Options& o) {
-  component::RegisterSidecarFlags(flags, o, component::FeatureGates(KnownFeatureSpecs()));
+  component::RegisterSidecarFlags(flags, o,
+                                  component::FeatureGates(snapshotter::KnownFeatureSpecs()));
   flags.Duration("resync-period", &o.resync_period, o.resync_period,
                  "How often every cached object is handed to the controller again.");
   flags.String("snapshot-name-prefix", &o.snapshot_name_prefix, o.snapshot_name_prefix,

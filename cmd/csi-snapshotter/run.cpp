@@ -12,7 +12,6 @@
 #include "base/flags.h"
 #include "base/log.h"
 #include "base/strconv.h"
-#include "cmd/csi-snapshotter/feature_gates.h"
 #include "cmd/csi-snapshotter/options.h"
 #include "component/command_line.h"
 #include "component/exit_codes.h"
@@ -24,6 +23,7 @@
 #include "component/shutdown_signals.h"
 #include "component/sidecar_startup.h"
 #include "kube/client/client.h"
+#include "snapshotter/feature_gates.h"
 #include "snapshotter/names.h"
 #include "snapshotter/run_sidecar.h"
 #include "snapshotter/sidecar_metrics.h"
@@ -152,11 +152,11 @@ int Serve(const std::string& program, const Options& options, const component::F
   return component::RunSidecar(startup, env, [&](const component::CsiDriver& driver) {
     if (!snapshotter::CheckSnapshotSupport(driver)) return component::kExitFailure;
     LogSidecarOptions(options, driver.name);
-    if (std::optional<int> exit =
-            snapshotter::StartGroupSnapshots({.enabled = gates.Enabled(kCSIVolumeGroupSnapshot),
-                                              .name_prefix = options.groupsnapshot_name_prefix,
-                                              .timeout = options.timeout},
-                                             **client, driver)) {
+    if (std::optional<int> exit = snapshotter::StartGroupSnapshots(
+            {.enabled = gates.Enabled(snapshotter::kCSIVolumeGroupSnapshot),
+             .name_prefix = options.groupsnapshot_name_prefix,
+             .timeout = options.timeout},
+            **client, driver)) {
       return *exit;
     }
     component::Leadership leadership{
@@ -177,7 +177,7 @@ int Run(const std::vector<std::string>& args, RunEnvironment env) {
   Options options;
   base::FlagSet flags(component::ProgramName(args, "csi-snapshotter"), env.err);
   RegisterFlags(flags, options);
-  component::FeatureGates gates(KnownFeatureSpecs());
+  component::FeatureGates gates(snapshotter::KnownFeatureSpecs());
   if (std::optional<int> exit = component::ParseCommandLine(args, flags, options, gates, *env.out,
                                                             component::BadFeatureGates::kFatal)) {
     return *exit;

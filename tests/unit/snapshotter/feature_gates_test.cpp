@@ -1,25 +1,26 @@
-// docs/snapshots.md §1 "Feature gates" and §3.1: the gates the snapshotter's
-// --feature-gates accepts (upstream v8.7.0, Kubernetes 1.37 libraries).
+// docs/snapshots.md §1 "Feature gates", §3.1 and §4.1: the gates the snapshot
+// binaries' --feature-gates accepts (upstream v8.7.0, Kubernetes 1.37 libraries).
+#include "snapshotter/feature_gates.h"
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "cmd/csi-snapshotter/feature_gates.h"
 #include "tests/unit/csi/fake_driver.h"
 
-namespace csisnapshotter {
+namespace snapshotter {
 namespace {
 
 using component::FeatureGates;
 using ::testing::ElementsAre;
 using ::testing::SizeIs;
 
-TEST(SnapshotterFeatureGatesTest, SnapshotterGateDefaults) {
+TEST(SnapshotFeatureGatesTest, SnapshotGateDefaults) {
   FeatureGates gates(KnownFeatureSpecs());
   EXPECT_TRUE(gates.Enabled(kCSIVolumeGroupSnapshot));
   EXPECT_FALSE(gates.Enabled(kReleaseLeaderElectionOnExit));
 }
 
-TEST(SnapshotterFeatureGatesTest, GroupSnapshotsCanBeTurnedOffWithAWarning) {
+TEST(SnapshotFeatureGatesTest, GroupSnapshotsCanBeTurnedOffWithAWarning) {
   csi::testing::LogCapture logs;
   FeatureGates gates(KnownFeatureSpecs());
   ASSERT_TRUE(gates.SetFromMap({{"CSIVolumeGroupSnapshot", false}}).ok());
@@ -29,14 +30,14 @@ TEST(SnapshotterFeatureGatesTest, GroupSnapshotsCanBeTurnedOffWithAWarning) {
               SizeIs(1));
 }
 
-TEST(SnapshotterFeatureGatesTest, ReleaseLeaderElectionOnExitCanBeTurnedOn) {
+TEST(SnapshotFeatureGatesTest, ReleaseLeaderElectionOnExitCanBeTurnedOn) {
   FeatureGates gates(KnownFeatureSpecs());
   ASSERT_TRUE(gates.SetFromMap({{"ReleaseLeaderElectionOnExit", true}}).ok());
   EXPECT_TRUE(gates.Enabled(kReleaseLeaderElectionOnExit));
 }
 
 // The list upstream v8.7.0's --help prints.
-TEST(SnapshotterFeatureGatesTest, KnownFeaturesAreUpstreamsList) {
+TEST(SnapshotFeatureGatesTest, KnownFeaturesAreUpstreamsList) {
   EXPECT_THAT(
       FeatureGates(KnownFeatureSpecs()).KnownFeatures(),
       ElementsAre("APIResponseCompression=true|false (BETA - default=true)",
@@ -82,7 +83,7 @@ TEST(SnapshotterFeatureGatesTest, KnownFeaturesAreUpstreamsList) {
 
 // Upstream accepts these without listing them; some are locked. The 1.37
 // libraries differ from the attacher's 1.36 ones.
-TEST(SnapshotterFeatureGatesTest, HiddenGatesAreAcceptedWithTheirLocks) {
+TEST(SnapshotFeatureGatesTest, HiddenGatesAreAcceptedWithTheirLocks) {
   for (const char* name : {"CSIVolumeGroupSnapshot", "MutatingAdmissionPolicy", "KMSv1"}) {
     EXPECT_TRUE(FeatureGates(KnownFeatureSpecs()).SetFromMap({{name, true}}).ok()) << name;
     EXPECT_TRUE(FeatureGates(KnownFeatureSpecs()).SetFromMap({{name, false}}).ok()) << name;
@@ -103,11 +104,11 @@ TEST(SnapshotterFeatureGatesTest, HiddenGatesAreAcceptedWithTheirLocks) {
   }
 }
 
-TEST(SnapshotterFeatureGatesTest, KnownSpecsAreSortedAndUnique) {
+TEST(SnapshotFeatureGatesTest, KnownSpecsAreSortedAndUnique) {
   const auto& specs = KnownFeatureSpecs();
   for (size_t i = 1; i < specs.size(); ++i) EXPECT_LT(specs[i - 1].name, specs[i].name);
   EXPECT_EQ(specs.size(), 45u);
 }
 
 }  // namespace
-}  // namespace csisnapshotter
+}  // namespace snapshotter

@@ -1,8 +1,8 @@
-#include "cmd/csi-snapshotter/feature_gates.h"
+#include "snapshotter/feature_gates.h"
 
 #include <algorithm>
 
-namespace csisnapshotter {
+namespace snapshotter {
 namespace {
 
 using component::FeatureSpec;
@@ -73,4 +73,4 @@ const std::vector<FeatureSpec>& KnownFeatureSpecs() {
   return specs;
 }
 
-}  // namespace csisnapshotter
+}  // namespace snapshotter
