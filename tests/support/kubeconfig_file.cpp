@@ -16,7 +16,9 @@ base::Status WriteKubeconfig(const std::string& path, const KubeconfigSpec& spec
   out << YAML::Key << "name" << YAML::Value << kCluster;
   out << YAML::Key << "cluster" << YAML::Value << YAML::BeginMap;
   out << YAML::Key << "server" << YAML::Value << spec.server;
-  out << YAML::Key << "certificate-authority" << YAML::Value << spec.ca_file;
+  if (!spec.ca_file.empty()) {
+    out << YAML::Key << "certificate-authority" << YAML::Value << spec.ca_file;
+  }
   out << YAML::EndMap << YAML::EndMap << YAML::EndSeq;
   out << YAML::Key << "users" << YAML::Value << YAML::BeginSeq << YAML::BeginMap;
   out << YAML::Key << "name" << YAML::Value << spec.user;

@@ -1,7 +1,8 @@
-// WriteKubeconfig: a kubeconfig for one identity on the local control plane,
-// in the shape client-go and our kube::LoadKubeconfig read: one cluster (server
-// plus certificate-authority file, so TLS is verified for real), one user with
-// a bearer token, one context, current-context set. Owner-only permissions,
+// WriteKubeconfig: a kubeconfig for one identity on the local control plane
+// (or a scripted API server), in the shape client-go and our
+// kube::LoadKubeconfig read: one cluster (server plus certificate-authority
+// file, so TLS is verified for real; no file for plain HTTP), one user with a
+// bearer token, one context, current-context set. Owner-only permissions,
 // since it holds the token.
 #pragma once
 
@@ -12,8 +13,8 @@
 namespace testsupport {
 
 struct KubeconfigSpec {
-  std::string server;   // https://127.0.0.1:<port>
-  std::string ca_file;  // absolute path
+  std::string server;   // https://127.0.0.1:<port>, or http:// for a scripted server
+  std::string ca_file;  // absolute path; none for http://
   std::string user;     // names the user and context entries
   std::string token;
 };
