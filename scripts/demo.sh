@@ -4,10 +4,12 @@
 # driver (Kubernetes' e2e mock, attach-capable) and our csi-attacher running as
 # its RBAC-limited ServiceAccount; creates volumes, PVs, a CSINode and
 # VolumeAttachments, shows them attach, deletes them and shows the detach; then
-# runs upstream's snapshot-controller and our csi-snapshotter (each as its own
+# runs our snapshot-controller and our csi-snapshotter (each as its own
 # ServiceAccount) on the same control plane and driver, takes a VolumeSnapshot
-# of a bound PVC, shows it ready, deletes it and shows the driver's
-# DeleteSnapshot; then stops everything. Logs stay in $DEMO_DIR (printed at the
+# of a bound PVC and shows it ready; a PVC restoring from it (Pending: no
+# provisioner runs) holds its deletion, with the controller's Event naming that
+# PVC; once the PVC is gone the snapshot, its content and the driver's snapshot
+# go; then stops everything. Logs stay in $DEMO_DIR (printed at the
 # end).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -32,11 +34,11 @@ trap cleanup EXIT
 
 say "Installing packages and building (cached after the first run)"
 scripts/install-deps.sh
-PEERS=$(tools/peers/build.sh etcd kube csi-mock snapshot crds)
+PEERS=$(tools/peers/build.sh etcd kube csi-mock crds)
 eval "$(grep -E '^[A-Z_]+_(BIN|DIR)=' <<<"$PEERS")"
 export ETCD_BIN KUBE_APISERVER_BIN
 cmake --preset default >/dev/null
-cmake --build --preset default --target csi-attacher csi-snapshotter local-control-plane
+cmake --build --preset default --target csi-attacher csi-snapshotter snapshot-controller local-control-plane
 
 say "Starting etcd + kube-apiserver"
 build/default/local-control-plane --dir "$DEMO_DIR/cp" --crds "$SNAPSHOT_CRDS_DIR" >"$DEMO_DIR/control-plane.out" 2>&1 &
@@ -146,9 +148,12 @@ await() {
   done
 }
 
-say "Starting upstream snapshot-controller (kube-system/snapshot-controller) and our csi-snapshotter (default/csi-snapshotter)"
-"$UPSTREAM_SNAPSHOT_CONTROLLER_BIN" --kubeconfig "$SNAPSHOT_CONTROLLER_KUBECONFIG" -v=2 \
-  >"$DEMO_DIR/snapshot-controller.log" 2>&1 &
+say "Starting our snapshot-controller (kube-system/snapshot-controller) and csi-snapshotter (default/csi-snapshotter)"
+# A free local port for its metrics: the first one nothing answers on.
+CONTROLLER_PORT=18080
+while (exec 3<>"/dev/tcp/127.0.0.1/$CONTROLLER_PORT") 2>/dev/null; do CONTROLLER_PORT=$((CONTROLLER_PORT + 1)); done
+build/default/cmd/snapshot-controller/snapshot-controller --kubeconfig "$SNAPSHOT_CONTROLLER_KUBECONFIG" \
+  --http-endpoint "127.0.0.1:$CONTROLLER_PORT" -v=2 >"$DEMO_DIR/snapshot-controller.log" 2>&1 &
 PIDS+=($!)
 build/default/cmd/csi-snapshotter/csi-snapshotter --kubeconfig "$SNAPSHOTTER_KUBECONFIG" \
   --csi-address "$DEMO_DIR/csi.sock" -v=2 >"$DEMO_DIR/snapshotter.log" 2>&1 &
@@ -183,8 +188,22 @@ kapi GET "$CONTENT_PATH" | jq -r '"  \(.metadata.name)  snapshotHandle=\(.status
 
 gone() { [ "$(kapi GET "$1" 2>/dev/null | jq -r .code)" = 404 ]; }
 driver_deleted_snapshot() { grep -q 'csi-mock call /csi.v1.Controller/DeleteSnapshot: OK' "$DEMO_DIR/csi-driver.log"; }
-say "Deleting the VolumeSnapshot: the controller deletes its content, the snapshotter the driver's snapshot"
+say "Creating demo-restore, a PVC restoring from demo-snapshot (it stays Pending: no provisioner runs)"
+kapi POST /api/v1/namespaces/default/persistentvolumeclaims \
+  '{"apiVersion":"v1","kind":"PersistentVolumeClaim","metadata":{"name":"demo-restore"},"spec":{"accessModes":["ReadWriteOnce"],"resources":{"requests":{"storage":"1Gi"}},"storageClassName":"","dataSource":{"apiGroup":"snapshot.storage.k8s.io","kind":"VolumeSnapshot","name":"demo-snapshot"}}}' >/dev/null
+kapi PATCH /api/v1/namespaces/default/persistentvolumeclaims/demo-restore/status '{"status":{"phase":"Pending"}}' application/merge-patch+json >/dev/null
+delete_pending_event() {
+  kapi GET "/api/v1/namespaces/default/events?fieldSelector=involvedObject.name=demo-snapshot,reason=SnapshotDeletePending" |
+    jq -e '.items | length > 0' >/dev/null
+}
+say "Deleting the VolumeSnapshot: the controller holds it while demo-restore restores from it"
 kapi DELETE "$SNAPSHOT_PATH" >/dev/null
+await 60 "$DEMO_DIR/snapshot-controller.log" delete_pending_event
+kapi GET "/api/v1/namespaces/default/events?fieldSelector=involvedObject.name=demo-snapshot,reason=SnapshotDeletePending" |
+  jq -r '.items[0] | "  Event \(.type) \(.reason): \(.message)"'
+kapi GET "$SNAPSHOT_PATH" | jq -r '"  demo-snapshot still there, deletionTimestamp=\(.metadata.deletionTimestamp), finalizers=\(.metadata.finalizers | join(","))"'
+say "Deleting demo-restore: the controller deletes the content, the snapshotter the driver's snapshot"
+kapi DELETE /api/v1/namespaces/default/persistentvolumeclaims/demo-restore >/dev/null
 await 120 "$DEMO_DIR/snapshot-controller.log" gone "$SNAPSHOT_PATH"
 echo "  demo-snapshot gone"
 await 120 "$DEMO_DIR/snapshotter.log" gone "$CONTENT_PATH"
@@ -195,4 +214,6 @@ grep -o 'csi-mock call /csi.v1.Controller/[A-Za-z]*Snapshot: [A-Za-z]*' "$DEMO_D
 
 say "What the snapshotter logged (last lines)"
 tail -n 8 "$DEMO_DIR/snapshotter.log"
+say "The snapshot-controller's metrics"
+curl -sS "http://127.0.0.1:$CONTROLLER_PORT/metrics" | grep -E '^snapshot_controller_(operation_total_seconds_count|operations_in_flight)' | sed 's/^/  /' || true
 say "Demo finished"
