@@ -11,8 +11,8 @@
 #include "attacher/volume_source.h"
 #include "base/log.h"
 #include "kube/api/metadata_patch.h"
+#include "kube/api/strategic_metadata_patch.h"
 #include "kube/client/api_error.h"
-#include "kube/client/patch_from_cache.h"
 
 namespace attacher {
 namespace {
@@ -130,46 +130,40 @@ base::Result<PublishRequest> CsiHandler::PrepareAttach(const kube::VolumeAttachm
   return request;
 }
 
-// Both patches are computed from cached copies; one the API server refuses
-// because the object changed is recomputed from a fresh copy at once
-// (kube/client/patch_from_cache.h, docs/attacher.md §7 row 10), so a stale
-// cache never becomes a saved attachError.
+// Our finalizer goes onto the PV as a strategic merge patch: it joins
+// whatever list the API server holds, once, and nothing another writer did
+// since our copy was cached can make it fail (docs/attacher.md §7 row 3).
 base::Status CsiHandler::EnsurePvFinalizer(const kube::PersistentVolume& pv) {
   const std::string& name = pv.metadata.name;
-  return kube::PatchFromCache(
-      pv,
-      [&](const kube::PersistentVolume& copy) {
-        kube::JsonPatch patch;
-        kube::AddFinalizerOps(copy.metadata, finalizer_, patch);
-        return patch;
-      },
-      [&](const std::string& patch) {
-        auto patched = api_.PatchPersistentVolume(name, kube::PatchType::kJson, patch);
-        if (patched.ok()) {
-          LOG_V(4, "PV finalizer added").With("PersistentVolume", name);
-        }
-        return patched;
-      },
-      [&] { return api_.GetPersistentVolume(name); });
+  if (kube::HasFinalizer(pv.metadata, finalizer_)) return base::Status::Ok();
+  auto patched = api_.PatchPersistentVolume(
+      name, kube::PatchType::kStrategicMerge,
+      kube::StrategicMetadataPatch().AddFinalizer(finalizer_).Serialize());
+  if (!patched.ok()) return patched.error();
+  LOG_V(4, "PV finalizer added").With("PersistentVolume", name);
+  return base::Status::Ok();
 }
 
-// One JSON Patch for both, where upstream sends a merge patch that rewrites
-// the finalizer list from the cache (docs/attacher.md §7).
+// One strategic merge patch for both, where upstream sends a merge patch
+// that rewrites the finalizer list from the cache (docs/attacher.md §7 row 3).
 base::Status CsiHandler::SaveFinalizerAndNodeId(const kube::VolumeAttachment& va,
                                                 const std::string& node_id) {
-  const std::string& name = va.metadata.name;
-  auto saved = kube::PatchFromCache(
-      va,
-      [&](const kube::VolumeAttachment& copy) {
-        kube::JsonPatch patch;
-        kube::AddFinalizerOps(copy.metadata, finalizer_, patch);
-        kube::SetAnnotationOps(copy.metadata, kNodeIdAnnotation, node_id, patch);
-        return patch;
-      },
-      [&](const std::string& patch) {
-        return api_.PatchVolumeAttachment(name, kube::PatchType::kJson, patch, /*status=*/false);
-      },
-      [&] { return api_.GetVolumeAttachment(name); });
+  kube::StrategicMetadataPatch patch;
+  if (!kube::HasFinalizer(va.metadata, finalizer_)) patch.AddFinalizer(finalizer_);
+  // The cached copy only tells whether the annotation needs writing; the
+  // stored value is not tested. The value written is the node ID this sync
+  // publishes with, just read from the CSINode: the one detach's fallback
+  // needs (docs/attacher.md §5.4). A different stored value belongs to an
+  // earlier publish, and a fresh copy showing one would only lead to this
+  // same write, so a guard would cost a refusal and a GET for nothing (§7
+  // row 3).
+  auto annotated = va.metadata.annotations.find(kNodeIdAnnotation);
+  if (annotated == va.metadata.annotations.end() || annotated->second != node_id) {
+    patch.SetAnnotation(kNodeIdAnnotation, node_id);
+  }
+  if (patch.empty()) return base::Status::Ok();
+  auto saved = api_.PatchVolumeAttachment(va.metadata.name, kube::PatchType::kStrategicMerge,
+                                          patch.Serialize(), /*status=*/false);
   if (!saved.ok()) return saved.error().Wrap("could not save VolumeAttachment");
   return base::Status::Ok();
 }
@@ -228,8 +222,10 @@ base::Status CsiHandler::MarkDetached(const kube::VolumeAttachment& va) {
   bool has_finalizer = kube::HasFinalizer(va.metadata, finalizer_);
   if (!has_finalizer && !va.status.attached) return base::Status::Ok();
   if (has_finalizer) {
+    // Only ours goes, whatever the list holds by now (docs/attacher.md §7 row 3).
     auto patched = api_.PatchVolumeAttachment(
-        name, kube::PatchType::kMerge, kube::RemoveFinalizerMergePatch(va.metadata, finalizer_),
+        name, kube::PatchType::kStrategicMerge,
+        kube::StrategicMetadataPatch().RemoveFinalizer(finalizer_).Serialize(),
         /*status=*/false);
     if (!patched.ok()) {
       return kube::IsNotFound(patched.error()) ? base::Status::Ok() : patched.error();
@@ -293,22 +289,16 @@ base::Status CsiHandler::SyncPersistentVolume(const kube::PersistentVolume& pv) 
       return base::Status::Ok();
     }
   }
-  auto removed = kube::PatchFromCache(
-      pv,
-      [&](const kube::PersistentVolume& copy) {
-        return LetsGoOf(copy) ? kube::RemoveFinalizerPatch(copy.metadata, finalizer_)
-                              : kube::JsonPatch();
-      },
-      [&](const std::string& patch) {
-        auto patched = api_.PatchPersistentVolume(name, kube::PatchType::kJson, patch);
-        if (patched.ok()) {
-          LOG_V(2, "Removed finalizer from PV").With("PersistentVolume", name);
-        }
-        return patched;
-      },
-      [&] { return api_.GetPersistentVolume(name); });
+  // Only ours goes, wherever it now is in the list (docs/attacher.md §5.5).
+  auto removed = api_.PatchPersistentVolume(
+      name, kube::PatchType::kStrategicMerge,
+      kube::StrategicMetadataPatch().RemoveFinalizer(finalizer_).Serialize());
+  if (removed.ok()) {
+    LOG_V(2, "Removed finalizer from PV").With("PersistentVolume", name);
+    return base::Status::Ok();
+  }
   // A PV that is gone holds no finalizer any more.
-  if (removed.ok() || kube::IsNotFound(removed.error())) return base::Status::Ok();
+  if (kube::IsNotFound(removed.error())) return base::Status::Ok();
   return removed.error().Wrap("failed to remove finalizer from PersistentVolume \"" + name + "\"");
 }
 

@@ -9,9 +9,10 @@
 // overrides both skips until a sync of that VA succeeds. A failed
 // attach/detach is saved in status.attachError/detachError and returned, so
 // the controller retries with backoff, and reported to Options::events, if
-// set, as a Warning Event with the same message. A finalizer/annotation patch
-// the API server refuses because the cached copy it came from is stale is not
-// a failure: it is recomputed from a fresh copy and sent again at once.
+// set, as a Warning Event with the same message. Finalizers and the node-id
+// annotation are written as strategic merge patches, which the API server
+// merges into the object as stored: a stale cached copy never makes one fail
+// nor drops another writer's entry.
 //
 // SyncPersistentVolume removes our finalizer from a PV once no VA of any
 // driver names it, when the PV is being deleted or its CSI migration was

@@ -1,7 +1,7 @@
-// KubernetesApi: the only API calls the handlers make (writes, the direct
-// Secret read, and the reads that refresh a stale cached copy), behind an interface so handler
-// tests assert the exact verb, subresource, patch type and body against a recording fake, while
-// production goes through kube::Client (KubernetesApiClient).
+// KubernetesApi: the only API calls the handlers make (writes and the direct
+// Secret read), behind an interface so handler tests assert the exact verb, subresource, patch
+// type and body against a recording fake, while production goes through kube::Client
+// (KubernetesApiClient).
 #pragma once
 
 #include <string>
@@ -26,8 +26,6 @@ class KubernetesApi {
                                                                      kube::PatchType type,
                                                                      const std::string& patch) = 0;
   virtual base::Result<kube::Secret> GetSecret(const std::string& ns, const std::string& name) = 0;
-  virtual base::Result<kube::VolumeAttachment> GetVolumeAttachment(const std::string& name) = 0;
-  virtual base::Result<kube::PersistentVolume> GetPersistentVolume(const std::string& name) = 0;
 };
 
 class KubernetesApiClient final : public KubernetesApi {
@@ -48,12 +46,6 @@ class KubernetesApiClient final : public KubernetesApi {
   }
   base::Result<kube::Secret> GetSecret(const std::string& ns, const std::string& name) override {
     return client_.Get<kube::Secret>(ns, name);
-  }
-  base::Result<kube::VolumeAttachment> GetVolumeAttachment(const std::string& name) override {
-    return client_.Get<kube::VolumeAttachment>("", name);
-  }
-  base::Result<kube::PersistentVolume> GetPersistentVolume(const std::string& name) override {
-    return client_.Get<kube::PersistentVolume>("", name);
   }
 
  private:

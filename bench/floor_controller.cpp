@@ -4,8 +4,8 @@
 #include "attacher/va_status.h"
 #include "bench/objects.h"
 #include "kube/api/core/v1/persistent_volume.h"
-#include "kube/api/json_patch.h"
 #include "kube/api/metadata_patch.h"
+#include "kube/api/strategic_metadata_patch.h"
 #include "kube/client/api_error.h"
 
 namespace bench {
@@ -82,22 +82,18 @@ base::Status FloorController::Attach(const kube::VolumeAttachment& va) {
     pv_done = pvs_with_finalizer_.contains(pv);
   }
   if (!pv_done) {
-    // Every benchmark PV is created without finalizers.
-    kube::JsonPatch patch;
-    kube::AddFinalizerOps(kube::ObjectMeta{}, finalizer_, patch);
-    auto patched =
-        client_.Patch<kube::PersistentVolume>("", pv, kube::PatchType::kJson, patch.Serialize());
+    auto patched = client_.Patch<kube::PersistentVolume>(
+        "", pv, kube::PatchType::kStrategicMerge,
+        kube::StrategicMetadataPatch().AddFinalizer(finalizer_).Serialize());
     if (!patched.ok()) return patched.error();
     std::lock_guard lock(mu_);
     pvs_with_finalizer_.insert(pv);
   }
-  kube::JsonPatch meta;
-  if (!kube::HasFinalizer(va.metadata, finalizer_)) {
-    kube::AddFinalizerOps(va.metadata, finalizer_, meta);
-  }
-  kube::SetAnnotationOps(va.metadata, attacher::kNodeIdAnnotation, kNodeName, meta);
-  auto marked = client_.Patch<kube::VolumeAttachment>("", va.metadata.name, kube::PatchType::kJson,
-                                                      meta.Serialize());
+  kube::StrategicMetadataPatch meta;
+  if (!kube::HasFinalizer(va.metadata, finalizer_)) meta.AddFinalizer(finalizer_);
+  meta.SetAnnotation(attacher::kNodeIdAnnotation, kNodeName);
+  auto marked = client_.Patch<kube::VolumeAttachment>(
+      "", va.metadata.name, kube::PatchType::kStrategicMerge, meta.Serialize());
   if (!marked.ok()) return marked.error();
   std::this_thread::sleep_for(options_.publish_latency);
   std::string status = attacher::MarkAttachedPatch(va, {{"devicePath", "/dev/fault/" + pv}});
@@ -113,8 +109,8 @@ base::Status FloorController::Detach(const kube::VolumeAttachment& va) {
   if (!kube::HasFinalizer(va.metadata, finalizer_)) return {};
   std::this_thread::sleep_for(options_.unpublish_latency);
   auto patched = client_.Patch<kube::VolumeAttachment>(
-      "", va.metadata.name, kube::PatchType::kMerge,
-      kube::RemoveFinalizerMergePatch(va.metadata, finalizer_));
+      "", va.metadata.name, kube::PatchType::kStrategicMerge,
+      kube::StrategicMetadataPatch().RemoveFinalizer(finalizer_).Serialize());
   if (!patched.ok() && !kube::IsNotFound(patched.error())) return patched.error();
   return {};
 }

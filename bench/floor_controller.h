@@ -2,10 +2,10 @@
 // attacher can beat. It watches VolumeAttachments of the benchmark driver and,
 // with `workers` threads sharing one client limited to the same QPS/burst as
 // the attachers, issues exactly the minimum writes:
-//   attach: 1 JSON Patch adding the PV finalizer (first use of the PV), 1 VA
+//   attach: 1 patch adding the PV finalizer (first use of the PV), 1 VA
 //           patch (finalizer + node-id annotation), the driver's publish
 //           latency (slept: no CSI call), 1 status patch (attached=true);
-//   detach: the unpublish latency, 1 merge patch removing the VA finalizer.
+//   detach: the unpublish latency, 1 patch removing the VA finalizer.
 // The patches are built by the attacher's own patch builders, so the bytes
 // match what our attacher sends. No retries beyond requeueing a failed VA.
 #pragma once

@@ -2,8 +2,6 @@
 
 #include <algorithm>
 
-#include "kube/api/merge_patch.h"
-
 namespace kube {
 namespace {
 
@@ -62,12 +60,6 @@ void RemoveFinalizerOps(ObjectMeta& meta, std::string_view finalizer, JsonPatch&
       std::string(kFinalizersPath) + "/" + std::to_string(it - meta.finalizers.begin());
   patch.Test(path, finalizer).Remove(path);
   meta.finalizers.erase(it);
-}
-
-std::string RemoveFinalizerMergePatch(const ObjectMeta& meta, std::string_view finalizer) {
-  ObjectMeta modified = meta;
-  std::erase(modified.finalizers, finalizer);
-  return CreateMergePatch("metadata", meta, modified).dump();
 }
 
 }  // namespace kube

@@ -1,12 +1,13 @@
-// Patches of metadata.finalizers and metadata.annotations of any kind,
-// computed from a cached copy of the object. They are JSON Patches whose
-// `test` ops guard only what the patch depends on, so another writer's
-// unrelated change (an annotation of its own, say) never makes the API server
-// refuse them, while a change they do depend on does (422) instead of being
-// overwritten: no other writer's finalizer or annotation is ever dropped, and
-// our finalizer is never added twice. A refused patch is recomputed from a
-// fresh copy (kube/client/patch_from_cache.h). RemoveFinalizerMergePatch is
-// the unguarded merge patch client-go users compute.
+// JSON Patches of metadata.finalizers and metadata.annotations, computed from
+// a cached copy of the object, for custom resources: they take no strategic
+// merge patch, which built-in kinds are written with instead
+// (kube/api/strategic_metadata_patch.h). The `test` ops guard only what the
+// patch depends on, so another writer's unrelated change (an annotation of
+// its own, say) never makes the API server refuse them, while a change they
+// do depend on does (422) instead of being overwritten: no other writer's
+// finalizer or annotation is ever dropped, and our finalizer is never added
+// twice. A refused patch can be recomputed from a fresh copy
+// (kube/client/patch_from_cache.h).
 #pragma once
 
 #include <string>
@@ -46,9 +47,5 @@ JsonPatch RemoveFinalizerPatch(const ObjectMeta& meta, std::string_view finalize
 // the ops of a next finalizer are computed on the list as these leave it:
 // several finalizers go in one patch. Nothing when `meta` lacks it.
 void RemoveFinalizerOps(ObjectMeta& meta, std::string_view finalizer, JsonPatch& patch);
-
-// The merge patch dropping `finalizer` from the list: the remaining list, or
-// `"finalizers":null` when none remains.
-std::string RemoveFinalizerMergePatch(const ObjectMeta& meta, std::string_view finalizer);
 
 }  // namespace kube

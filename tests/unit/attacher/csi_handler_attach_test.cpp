@@ -1,6 +1,7 @@
 // docs/attacher.md §5.3: attach of a VolumeAttachment without deletionTimestamp,
-// step by step, with the exact API writes (§5.3 step 2 and §7 row 3: JSON
-// Patches guarded by `test`) and the exact Publish request.
+// step by step, with the exact API writes (§5.3 steps 2 and 6, §7 row 3:
+// strategic merge patches whose bodies do not depend on the cached copy) and
+// the exact Publish request.
 #include <gtest/gtest.h>
 
 #include "csi/errors.h"
@@ -9,37 +10,32 @@
 namespace attacher::handler_testing {
 namespace {
 
-// The JSON Patch saving finalizer and node ID on a VA that has neither.
-const std::string kSaveVaPatch =
-    R"([{"op":"test","path":"/metadata/finalizers","value":null},)"
-    R"({"op":"add","path":"/metadata/finalizers","value":["external-attacher/csi-example-com"]},)"
-    R"({"op":"test","path":"/metadata/annotations","value":null},)"
-    R"({"op":"add","path":"/metadata/annotations",)"
-    R"("value":{"csi.alpha.kubernetes.io/node-id":"node-id-1"}}])";
+// The strategic merge patch saving finalizer and node ID on a VA that has
+// neither.
+const ApiCall kSaveVa =
+    PatchVa("va-1", "strategic",
+            R"({"metadata":{"annotations":{"csi.alpha.kubernetes.io/node-id":"node-id-1"},)"
+            R"("finalizers":["external-attacher/csi-example-com"]}})");
 const std::string kAttached = R"({"status":{"attachError":null,"attached":true}})";
+const ApiCall kMarkAttached = PatchVaStatus("va-1", kAttached);
 
-const ApiCall kSaveVa = PatchVa("va-1", "json", kSaveVaPatch);
-
-const std::string kAddToAbsentList =
-    R"([{"op":"test","path":"/metadata/finalizers","value":null},)"
-    R"({"op":"add","path":"/metadata/finalizers","value":["external-attacher/csi-example-com"]}])";
-const std::string kAddAfterPvProtection =
-    R"([{"op":"test","path":"/metadata/finalizers","value":["kubernetes.io/pv-protection"]},)"
-    R"({"op":"add","path":"/metadata/finalizers/-","value":"external-attacher/csi-example-com"}])";
+// The one body adding our finalizer to a PV, whatever list the PV has.
+const ApiCall kAddPvFinalizer =
+    PatchPv("pv-1", R"({"metadata":{"finalizers":["external-attacher/csi-example-com"]}})");
 const kube::PersistentVolume kPvWithoutFinalizers = Pv([](auto& pv) {
   pv.metadata.finalizers.clear();
   pv.metadata.has_finalizers_field = false;
 });
-const ApiCall kMarkAttached = PatchVaStatus("va-1", kAttached);
 
 ApiCall SaveAttachError(const std::string& message, std::optional<int> code = std::nullopt) {
   return PatchVaStatus("va-1", AttachErrorBody(message, code));
 }
 
 const base::Error kBoom = base::Error::Http(500, "boom");
-// What the API server answers a JSON Patch whose `test` op failed.
-const base::Error kRefused =
-    base::Error::Http(422, "the server rejected our request due to an error in our request");
+// What the API server answers a finalizer added to an object being deleted.
+const base::Error kRefused = base::Error::Http(
+    422, R"(PersistentVolume "pv-1" is invalid: metadata.finalizers: Forbidden: no new )"
+         "finalizers can be added if the object is being deleted");
 const base::Error kInvalidArgument =
     base::Error::Grpc(3, "rpc error: code = InvalidArgument desc = bad volume");
 const base::Error kDeadline =
@@ -117,76 +113,35 @@ std::vector<SyncCase> AttachCases() {
                         R"(failed to load secret "ns/creds": secrets "creds" not found)")},
        .want_error =
            R"(failed to attach: failed to load secret "ns/creds": secrets "creds" not found)"},
-      {.name = "PvFinalizerIsAddedToAbsentListGuardedByTestNull",
+      {.name = "PvFinalizerIsAddedToAbsentList",
        .va = Va(),
-       .pvs = {Pv([](auto& pv) {
-         pv.metadata.finalizers.clear();
-         pv.metadata.has_finalizers_field = false;
-       })},
-       .want_api = {PatchPv("pv-1", R"([{"op":"test","path":"/metadata/finalizers","value":null},)"
-                                    R"({"op":"add","path":"/metadata/finalizers",)"
-                                    R"("value":["external-attacher/csi-example-com"]}])"),
-                    kSaveVa, kMarkAttached},
+       .pvs = {kPvWithoutFinalizers},
+       .want_api = {kAddPvFinalizer, kSaveVa, kMarkAttached},
        .want_csi = {Publish()}},
-      {.name = "PvFinalizerIsAppendedToEmptyListGuardedByTestEmpty",
-       .va = Va(),
-       .pvs = {Pv([](auto& pv) { pv.metadata.finalizers.clear(); })},
-       .want_api = {PatchPv("pv-1", R"([{"op":"test","path":"/metadata/finalizers","value":[]},)"
-                                    R"({"op":"add","path":"/metadata/finalizers/-",)"
-                                    R"("value":"external-attacher/csi-example-com"}])"),
-                    kSaveVa, kMarkAttached},
-       .want_csi = {Publish()}},
-      {.name = "PvFinalizerIsAppendedToOtherFinalizersGuardedByTheCachedList",
+      // The body names ours alone: the API server adds it to the list it
+      // holds, so neither the cached list nor a change since matters.
+      {.name = "PvFinalizerIsAddedNextToOtherFinalizersWithTheSameBody",
        .va = Va(),
        .pvs = {Pv([](auto& pv) { pv.metadata.finalizers = {"kubernetes.io/pv-protection"}; })},
-       .want_api = {PatchPv("pv-1", kAddAfterPvProtection), kSaveVa, kMarkAttached},
+       .want_api = {kAddPvFinalizer, kSaveVa, kMarkAttached},
        .want_csi = {Publish()}},
       {.name = "FailedPvFinalizerPatchFailsAttach",
        .va = Va(),
-       .pvs = {Pv([](auto& pv) { pv.metadata.finalizers = {"kubernetes.io/pv-protection"}; })},
+       .pvs = {kPvWithoutFinalizers},
        .api_failures = {{"patch", "persistentvolumes", "", kBoom}},
-       .want_api = {PatchPv("pv-1", kAddAfterPvProtection),
+       .want_api = {kAddPvFinalizer,
                     SaveAttachError("could not add PersistentVolume finalizer: boom")},
        .want_error = "failed to attach: could not add PersistentVolume finalizer: boom"},
-      // #17: the PV changed behind a stale cache (here: pv-protection added).
-      {.name = "RefusedPvFinalizerPatchIsRetriedAtOnceFromAFreshCopyWithoutError",
+      // No stale copy makes the patch fail, so a refusal is a real failure:
+      // saved and retried with backoff, with no read and no second send.
+      {.name = "RefusedPvFinalizerPatchFailsAttachWithoutARetry",
        .va = Va(),
        .pvs = {kPvWithoutFinalizers},
-       .live_pvs = {Pv([](auto& pv) { pv.metadata.finalizers = {"kubernetes.io/pv-protection"}; })},
-       .api_failures = {{"patch", "persistentvolumes", "", kRefused, 1}},
-       .want_api = {PatchPv("pv-1", kAddToAbsentList), GetPv("pv-1"),
-                    PatchPv("pv-1", kAddAfterPvProtection), kSaveVa, kMarkAttached},
-       .want_csi = {Publish()}},
-      // The upstream failure of #17: our finalizer was added through a copy
-      // the cache has not seen; the fresh copy needs no second patch.
-      {.name = "RefusedPvFinalizerPatchEndsWhenTheFreshCopyHasOurFinalizer",
-       .va = Va(),
-       .pvs = {kPvWithoutFinalizers},
-       .live_pvs = {Pv()},
-       .api_failures = {{"patch", "persistentvolumes", "", kRefused, 1}},
-       .want_api = {PatchPv("pv-1", kAddToAbsentList), GetPv("pv-1"), kSaveVa, kMarkAttached},
-       .want_csi = {Publish()}},
-      // E.g. a failed validation: the fresh copy does not change the patch.
-      {.name = "PvFinalizerPatchRefusedForAnotherReasonFailsAttachWithoutSendingItTwice",
-       .va = Va(),
-       .pvs = {kPvWithoutFinalizers},
-       .live_pvs = {Pv([](auto& pv) { pv.metadata.finalizers = {"kubernetes.io/pv-protection"}; })},
        .api_failures = {{"patch", "persistentvolumes", "", kRefused}},
-       .want_api = {PatchPv("pv-1", kAddToAbsentList), GetPv("pv-1"),
-                    PatchPv("pv-1", kAddAfterPvProtection), GetPv("pv-1"),
-                    SaveAttachError("could not add PersistentVolume finalizer: " +
-                                    kRefused.message)},
+       .want_api = {kAddPvFinalizer, SaveAttachError("could not add PersistentVolume finalizer: " +
+                                                     kRefused.message)},
        .want_error =
            "failed to attach: could not add PersistentVolume finalizer: " + kRefused.message},
-      {.name = "FailedReadOfAFreshPvFailsAttach",
-       .va = Va(),
-       .pvs = {kPvWithoutFinalizers},
-       .api_failures = {{"patch", "persistentvolumes", "", kRefused, 1}},
-       .want_api = {PatchPv("pv-1", kAddToAbsentList), GetPv("pv-1"),
-                    SaveAttachError("could not add PersistentVolume finalizer: "
-                                    R"(persistentvolumes "pv-1" not found)")},
-       .want_error = "failed to attach: could not add PersistentVolume finalizer: "
-                     R"(persistentvolumes "pv-1" not found)"},
       {.name = "PvMarkedForDeletionIsNotAttached",
        .va = Va(),
        .pvs = {Pv([](auto& pv) { pv.metadata.deletion_timestamp = std::string(kDeleted); })},
@@ -212,46 +167,33 @@ std::vector<SyncCase> AttachCases() {
        .api_failures = {{"patch", "volumeattachments", "", kBoom}},
        .want_api = {kSaveVa, SaveAttachError("could not save VolumeAttachment: boom")},
        .want_error = "failed to attach: could not save VolumeAttachment: boom"},
-      {.name = "VaPatchAppendsFinalizerAndAddsAnnotationNextToOthers",
+      // Other writers' finalizers and annotations are neither tested nor
+      // sent: the API server merges ours into what it holds.
+      {.name = "VaPatchIsTheSameNextToOtherFinalizersAndAnnotations",
        .va = Va([](auto& va) {
          va.metadata.finalizers = {"other/finalizer"};
          va.metadata.has_finalizers_field = true;
          va.metadata.annotations["a/b"] = "c";
        }),
-       .want_api = {PatchVa("va-1", "json",
-                            R"([{"op":"test","path":"/metadata/finalizers",)"
-                            R"("value":["other/finalizer"]},)"
-                            R"({"op":"add","path":"/metadata/finalizers/-",)"
-                            R"("value":"external-attacher/csi-example-com"},)"
-                            R"({"op":"add","path":"/metadata/annotations/)"
-                            R"(csi.alpha.kubernetes.io~1node-id","value":"node-id-1"}])"),
+       .want_api = {kSaveVa, kMarkAttached},
+       .want_csi = {Publish()}},
+      {.name = "VaWithNodeIdButWithoutFinalizerGetsTheFinalizerAlone",
+       .va = Va([](auto& va) { va.metadata.annotations[kNodeIdAnnotation] = "node-id-1"; }),
+       .want_api = {PatchVa("va-1", "strategic",
+                            R"({"metadata":{"finalizers":["external-attacher/csi-example-com"]}})"),
                     kMarkAttached},
        .want_csi = {Publish()}},
-      {.name = "VaPatchAppendsToEmptyFinalizerListAndOverwritesStaleNodeId",
+      // The node ID this sync publishes with replaces an earlier one, unguarded
+      // (docs/attacher.md §7 row 3).
+      {.name = "VaWithFinalizerAndAnotherNodeIdGetsTheNodeIdOfThisPublish",
        .va = Va([](auto& va) {
+         va.metadata.finalizers = {kFinalizer};
          va.metadata.has_finalizers_field = true;
          va.metadata.annotations[kNodeIdAnnotation] = "old-node-id";
        }),
-       .want_api = {PatchVa("va-1", "json",
-                            R"([{"op":"test","path":"/metadata/finalizers","value":[]},)"
-                            R"({"op":"add","path":"/metadata/finalizers/-",)"
-                            R"("value":"external-attacher/csi-example-com"},)"
-                            R"({"op":"add","path":"/metadata/annotations/)"
-                            R"(csi.alpha.kubernetes.io~1node-id","value":"node-id-1"}])"),
-                    kMarkAttached},
-       .want_csi = {Publish()}},
-      // #17: another client's first annotation landed after the cached copy.
-      {.name = "RefusedVaPatchIsRetriedAtOnceFromAFreshCopyWithoutError",
-       .va = Va(),
-       .live_va = Va([](auto& va) { va.metadata.annotations["other.example.com/round"] = "1"; }),
-       .api_failures = {{"patch", "volumeattachments", "", kRefused, 1}},
-       .want_api = {kSaveVa, GetVa("va-1"),
-                    PatchVa("va-1", "json",
-                            R"([{"op":"test","path":"/metadata/finalizers","value":null},)"
-                            R"({"op":"add","path":"/metadata/finalizers",)"
-                            R"("value":["external-attacher/csi-example-com"]},)"
-                            R"({"op":"add","path":"/metadata/annotations/)"
-                            R"(csi.alpha.kubernetes.io~1node-id","value":"node-id-1"}])"),
+       .want_api = {PatchVa("va-1", "strategic",
+                            R"({"metadata":{"annotations":)"
+                            R"({"csi.alpha.kubernetes.io/node-id":"node-id-1"}}})"),
                     kMarkAttached},
        .want_csi = {Publish()}},
       {.name = "VaWithFinalizerAndNodeIdIsNotPatched",
@@ -501,9 +443,7 @@ std::vector<SyncCase> AttachCases() {
            return v;
          }();
        })},
-       .want_api = {PatchPv("pv-1", R"([{"op":"test","path":"/metadata/finalizers","value":null},)"
-                                    R"({"op":"add","path":"/metadata/finalizers",)"
-                                    R"("value":["external-attacher/csi-example-com"]}])"),
+       .want_api = {kAddPvFinalizer,
                     SaveAttachError("failed to translate in tree pv to CSI: failed to get region "
                                     "from zones: zone in unexpected format, expected: "
                                     "{locale}-{region}-{zone}, got: us-central1")},

@@ -1,7 +1,7 @@
 // docs/attacher.md §5.4: detach of a VolumeAttachment with deletionTimestamp:
-// Unpublish, then the finalizer removal (merge patch, sole finalizer ->
-// null) before the status patch; NotFound on those writes is success; errors
-// land in status.detachError without errorCode.
+// Unpublish, then the finalizer removal (a strategic merge patch naming ours
+// alone, §7 row 3) before the status patch; NotFound on those writes is
+// success; errors land in status.detachError without errorCode.
 #include <gtest/gtest.h>
 
 #include "tests/unit/attacher/handler_fixtures.h"
@@ -9,8 +9,10 @@
 namespace attacher::handler_testing {
 namespace {
 
-const ApiCall kRemoveSoleFinalizer =
-    PatchVa("va-1", "merge", R"({"metadata":{"finalizers":null}})");
+// The one body removing our finalizer, whatever else the list holds.
+const ApiCall kRemoveFinalizer = PatchVa(
+    "va-1", "strategic",
+    R"({"metadata":{"$deleteFromPrimitiveList/finalizers":["external-attacher/csi-example-com"]}})");
 const ApiCall kMarkDetached = PatchVaStatus(
     "va-1", R"({"status":{"attached":false,"attachmentMetadata":null,"detachError":null}})");
 
@@ -26,27 +28,26 @@ std::vector<SyncCase> DetachCases() {
   return {
       {.name = "PvVolumeIsUnpublishedThenSoleFinalizerBecomesNullThenStatus",
        .va = DeletedVa(),
-       .want_api = {kRemoveSoleFinalizer, kMarkDetached},
+       .want_api = {kRemoveFinalizer, kMarkDetached},
        .want_csi = {Unpublish()}},
       {.name = "VaDeletedByRemovingItsLastFinalizerGetsNoStatusPatch",
        .va = DeletedVa(),
        .va_patch_reply = DeletedVa([](auto& va) { va.metadata.finalizers.clear(); }),
-       .want_api = {kRemoveSoleFinalizer},
+       .want_api = {kRemoveFinalizer},
        .want_csi = {Unpublish()}},
       {.name = "VaKeptByAnotherFinalizerStillGetsStatusPatch",
        .va = DeletedVa([](auto& va) {
          va.metadata.finalizers = {"a/first", kFinalizer};
        }),
        .va_patch_reply = DeletedVa([](auto& va) { va.metadata.finalizers = {"a/first"}; }),
-       .want_api = {PatchVa("va-1", "merge", R"({"metadata":{"finalizers":["a/first"]}})"),
-                    kMarkDetached},
+       .want_api = {kRemoveFinalizer, kMarkDetached},
        .want_csi = {Unpublish()}},
-      {.name = "OtherFinalizersAreKept",
+      // Other finalizers are not in the body, so none is dropped or put back.
+      {.name = "OtherFinalizersAreNotSent",
        .va = DeletedVa([](auto& va) {
          va.metadata.finalizers = {"a/first", kFinalizer, "z/last"};
        }),
-       .want_api = {PatchVa("va-1", "merge", R"({"metadata":{"finalizers":["a/first","z/last"]}})"),
-                    kMarkDetached},
+       .want_api = {kRemoveFinalizer, kMarkDetached},
        .want_csi = {Unpublish()}},
       {.name = "InlineVolumeIsUnpublished",
        .va = DeletedVa([](auto& va) {
@@ -54,7 +55,7 @@ std::vector<SyncCase> DetachCases() {
          va.spec.source.inline_volume_spec = InlineSpec();
        }),
        .pvs = {},
-       .want_api = {kRemoveSoleFinalizer, kMarkDetached},
+       .want_api = {kRemoveFinalizer, kMarkDetached},
        .want_csi = {Unpublish([](auto& r) { r.volume_id = "inline-vol"; })}},
       {.name = "SecretsAreSent",
        .va = DeletedVa(),
@@ -62,7 +63,7 @@ std::vector<SyncCase> DetachCases() {
          csi.controller_publish_secret_ref = kube::SecretReference{"creds", "ns"};
        }))},
        .secrets = {Secret("ns", "creds", {{"token", "t0k3n"}})},
-       .want_api = {GetSecret("ns", "creds"), kRemoveSoleFinalizer, kMarkDetached},
+       .want_api = {GetSecret("ns", "creds"), kRemoveFinalizer, kMarkDetached},
        .want_csi = {Unpublish([](auto& r) {
          r.secrets = {{"token", "t0k3n"}};
        })}},
@@ -79,16 +80,16 @@ std::vector<SyncCase> DetachCases() {
       {.name = "NodeIdFallsBackToAnnotationWithoutCsiNode",
        .va = DeletedVa([](auto& va) { va.metadata.annotations[kNodeIdAnnotation] = "saved-id"; }),
        .csi_nodes = {},
-       .want_api = {kRemoveSoleFinalizer, kMarkDetached},
+       .want_api = {kRemoveFinalizer, kMarkDetached},
        .want_csi = {Unpublish([](auto& r) { r.node_id = "saved-id"; })}},
       {.name = "NodeIdFallsBackToAnnotationWhenCsiNodeLacksDriver",
        .va = DeletedVa([](auto& va) { va.metadata.annotations[kNodeIdAnnotation] = "saved-id"; }),
        .csi_nodes = {CsiNode([](auto& node) { node.spec.drivers.clear(); })},
-       .want_api = {kRemoveSoleFinalizer, kMarkDetached},
+       .want_api = {kRemoveFinalizer, kMarkDetached},
        .want_csi = {Unpublish([](auto& r) { r.node_id = "saved-id"; })}},
       {.name = "CsiNodeWinsOverAnnotation",
        .va = DeletedVa([](auto& va) { va.metadata.annotations[kNodeIdAnnotation] = "saved-id"; }),
-       .want_api = {kRemoveSoleFinalizer, kMarkDetached},
+       .want_api = {kRemoveFinalizer, kMarkDetached},
        .want_csi = {Unpublish()}},
       {.name = "NoCsiNodeAndNoAnnotationFails",
        .va = DeletedVa([](auto& va) { va.metadata.annotations = kube::StringMap(); }),
@@ -116,7 +117,7 @@ std::vector<SyncCase> DetachCases() {
            return v;
          }();
        })},
-       .want_api = {kRemoveSoleFinalizer, kMarkDetached},
+       .want_api = {kRemoveFinalizer, kMarkDetached},
        .want_csi = {Unpublish([](auto& r) {
          r.volume_id = "vol-0123";
          r.migrated = true;
@@ -131,7 +132,7 @@ std::vector<SyncCase> DetachCases() {
            return v;
          }();
        })},
-       .want_api = {kRemoveSoleFinalizer, kMarkDetached},
+       .want_api = {kRemoveFinalizer, kMarkDetached},
        .want_csi = {Unpublish([](auto& r) {
          r.volume_id = "projects/UNSPECIFIED/zones/testZone/disks/testpd";
          r.migrated = true;
@@ -181,31 +182,31 @@ std::vector<SyncCase> DetachCases() {
        .va = DeletedVa([](auto& va) {
          va.status.detach_error = kube::VolumeError{"2023-11-14T22:00:00Z", "old", std::nullopt};
        }),
-       .want_api = {kRemoveSoleFinalizer,
+       .want_api = {kRemoveFinalizer,
                     PatchVaStatus("va-1", R"({"status":{"attached":false,)"
                                           R"("attachmentMetadata":null,"detachError":null}})")},
        .want_csi = {Unpublish()}},
       {.name = "NotFoundOnFinalizerRemovalIsSuccess",
        .va = DeletedVa(),
        .api_failures = {{"patch", "volumeattachments", "", kNotFound}},
-       .want_api = {kRemoveSoleFinalizer},
+       .want_api = {kRemoveFinalizer},
        .want_csi = {Unpublish()}},
       {.name = "NotFoundOnStatusPatchIsSuccess",
        .va = DeletedVa(),
        .api_failures = {{"patch", "volumeattachments", "status", kNotFound}},
-       .want_api = {kRemoveSoleFinalizer, kMarkDetached},
+       .want_api = {kRemoveFinalizer, kMarkDetached},
        .want_csi = {Unpublish()}},
       {.name = "FailedFinalizerRemovalIsSavedAsDetachError",
        .va = DeletedVa(),
        .api_failures = {{"patch", "volumeattachments", "", kBoom}},
-       .want_api = {kRemoveSoleFinalizer,
+       .want_api = {kRemoveFinalizer,
                     PatchVaStatus("va-1", DetachErrorBody("could not mark as detached: boom"))},
        .want_csi = {Unpublish()},
        .want_error = "failed to detach: could not mark as detached: boom"},
       {.name = "FailedStatusPatchFailsDetach",
        .va = DeletedVa(),
        .api_failures = {{"patch", "volumeattachments", "status", kBoom}},
-       .want_api = {kRemoveSoleFinalizer, kMarkDetached,
+       .want_api = {kRemoveFinalizer, kMarkDetached,
                     PatchVaStatus("va-1", DetachErrorBody("could not mark as detached: boom"))},
        .want_csi = {Unpublish()},
        .want_error = "failed to detach: could not mark as detached: boom"},

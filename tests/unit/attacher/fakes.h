@@ -1,9 +1,9 @@
 // Fakes for the handler tests: a KubernetesApi that records every call as
-// (verb, resource, name, subresource, patch type, body), fails the calls a
-// test scripts and answers reads with the "live" objects a test sets, a VolumePublisher that
-// records requests and answers from a script, and AttachmentEvents that records the failures
-// reported. Calls are described as strings so a mismatch prints readably. (Namespace
-// handler_testing: the controller tests own attacher::testing.)
+// (verb, resource, name, subresource, patch type, body) and fails the calls a
+// test scripts, a VolumePublisher that records requests and answers from a script, and
+// AttachmentEvents that records the failures reported. Calls are described as strings so a
+// mismatch prints readably. (Namespace handler_testing: the controller tests own
+// attacher::testing.)
 #pragma once
 
 #include <map>
@@ -32,16 +32,10 @@ inline ApiCall PatchVaStatus(std::string name, std::string body) {
   return {"patch", "volumeattachments", std::move(name), "status", "merge", std::move(body)};
 }
 inline ApiCall PatchPv(std::string name, std::string body) {
-  return {"patch", "persistentvolumes", std::move(name), "", "json", std::move(body)};
+  return {"patch", "persistentvolumes", std::move(name), "", "strategic", std::move(body)};
 }
 inline ApiCall GetSecret(std::string ns, std::string name) {
   return {"get", "secrets", ns + "/" + name, "", "", ""};
-}
-inline ApiCall GetVa(std::string name) {
-  return {"get", "volumeattachments", std::move(name), "", "", ""};
-}
-inline ApiCall GetPv(std::string name) {
-  return {"get", "persistentvolumes", std::move(name), "", "", ""};
 }
 
 class FakeKubernetesApi final : public KubernetesApi {
@@ -52,16 +46,6 @@ class FakeKubernetesApi final : public KubernetesApi {
   void AddSecret(kube::Secret secret) {
     std::string key = secret.metadata.namespace_ + "/" + secret.metadata.name;
     secrets_[key] = std::move(secret);
-  }
-
-  // The API server's current copies, which Get* answer; others are 404.
-  void SetLiveVolumeAttachment(kube::VolumeAttachment va) {
-    std::lock_guard lock(mu_);
-    live_vas_[va.metadata.name] = std::move(va);
-  }
-  void SetLivePersistentVolume(kube::PersistentVolume pv) {
-    std::lock_guard lock(mu_);
-    live_pvs_[pv.metadata.name] = std::move(pv);
   }
 
   std::vector<ApiCall> calls() const {
@@ -107,16 +91,6 @@ class FakeKubernetesApi final : public KubernetesApi {
     return it->second;
   }
 
-  base::Result<kube::VolumeAttachment> GetVolumeAttachment(const std::string& name) override {
-    if (auto error = Record(GetVa(name))) return *error;
-    return Live(live_vas_, "volumeattachments", name);
-  }
-
-  base::Result<kube::PersistentVolume> GetPersistentVolume(const std::string& name) override {
-    if (auto error = Record(GetPv(name))) return *error;
-    return Live(live_pvs_, "persistentvolumes", name);
-  }
-
  private:
   static std::string TypeName(kube::PatchType type) {
     switch (type) {
@@ -130,16 +104,6 @@ class FakeKubernetesApi final : public KubernetesApi {
     return "?";
   }
 
-  template <class T>
-  base::Result<T> Live(const std::map<std::string, T>& objects, const std::string& resource,
-                       const std::string& name) {
-    std::lock_guard lock(mu_);
-    auto it = objects.find(name);
-    if (it == objects.end())
-      return base::Error::Http(404, resource + " \"" + name + "\" not found");
-    return it->second;
-  }
-
   std::optional<base::Error> Record(const ApiCall& call) {
     std::lock_guard lock(mu_);
     return log_.Record(call);
@@ -148,9 +112,7 @@ class FakeKubernetesApi final : public KubernetesApi {
   testsupport::ApiCallLog log_;                  // guarded by mu_
   std::map<std::string, kube::Secret> secrets_;  // set before use
   mutable std::mutex mu_;
-  std::optional<kube::VolumeAttachment> va_reply_;          // guarded by mu_
-  std::map<std::string, kube::VolumeAttachment> live_vas_;  // guarded by mu_
-  std::map<std::string, kube::PersistentVolume> live_pvs_;  // guarded by mu_
+  std::optional<kube::VolumeAttachment> va_reply_;  // guarded by mu_
 };
 
 using CsiCall = std::variant<PublishRequest, UnpublishRequest>;

@@ -144,10 +144,6 @@ struct SyncCase {
   std::vector<kube::PersistentVolume> pvs = {Pv()};
   std::vector<kube::CSINode> csi_nodes = {CsiNode()};
   std::vector<kube::Secret> secrets = {};
-  // The API server's current copies, which differ from the cached ones when
-  // the cache is stale; reads of other objects are 404.
-  std::optional<kube::VolumeAttachment> live_va = {};
-  std::vector<kube::PersistentVolume> live_pvs = {};
   CsiHandler::Options options = {};
   std::vector<ApiFailure> api_failures = {};
   std::optional<kube::VolumeAttachment> va_patch_reply =
@@ -170,8 +166,6 @@ inline void RunSyncCase(const SyncCase& c) {
   FakeKubernetesApi api(c.api_failures);
   for (const kube::Secret& secret : c.secrets) api.AddSecret(secret);
   if (c.va_patch_reply) api.SetVolumeAttachmentReply(*c.va_patch_reply);
-  if (c.live_va) api.SetLiveVolumeAttachment(*c.live_va);
-  for (const kube::PersistentVolume& pv : c.live_pvs) api.SetLivePersistentVolume(pv);
   FakeVolumePublisher publisher(c.publisher);
   CsiHandler handler(std::string(kDriver), vas, pvs, csi_nodes, api, publisher, c.options, clock);
   if (c.force_sync) handler.RequestForceSync(c.va.metadata.name);

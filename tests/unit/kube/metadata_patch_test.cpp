@@ -121,13 +121,5 @@ TEST(MetadataPatch, RemoveFinalizerOpsOfSeveralFinalizersTestEachAtItsIndexAfter
   EXPECT_EQ(meta.finalizers, std::vector<std::string>{"x"});
 }
 
-TEST(MetadataPatch, RemoveFinalizerMergePatchSendsTheRestOrNull) {
-  ObjectMeta meta;
-  meta.finalizers = {"x", "f"};
-  EXPECT_EQ(RemoveFinalizerMergePatch(meta, "f"), R"({"metadata":{"finalizers":["x"]}})");
-  meta.finalizers = {"f"};
-  EXPECT_EQ(RemoveFinalizerMergePatch(meta, "f"), R"({"metadata":{"finalizers":null}})");
-}
-
 }  // namespace
 }  // namespace kube
