@@ -7,9 +7,6 @@
 namespace bench {
 namespace {
 
-const std::set<std::string, std::less<>> kAttacherResources = {
-    "volumeattachments", "persistentvolumes", "csinodes", "secrets", "events"};
-
 std::string Label(std::string_view labels, std::string_view name) {
   std::string key = std::string(name) + "=\"";
   for (size_t pos = labels.find(key); pos != std::string_view::npos;
@@ -21,9 +18,21 @@ std::string Label(std::string_view labels, std::string_view name) {
   return "";
 }
 
+bool IsWrite(const std::string& key) {
+  for (std::string_view verb : {"POST ", "PUT ", "PATCH ", "DELETE ", "APPLY "}) {
+    if (key.starts_with(verb)) return true;
+  }
+  return false;
+}
+
+bool IsEvents(const std::string& key) {
+  std::string_view resource = std::string_view(key).substr(key.find(' ') + 1);
+  return resource == "events";
+}
+
 }  // namespace
 
-base::Result<RequestCounts> ScrapeRequestCounts(kube::Client& admin) {
+base::Result<RequestCounts> ScrapeRequestCounts(kube::Client& admin, const RequestFilter& filter) {
   auto body = admin.Request("GET", "/metrics");
   if (!body.ok()) return body.error().Wrap("scraping kube-apiserver /metrics");
   RequestCounts counts;
@@ -36,10 +45,8 @@ base::Result<RequestCounts> ScrapeRequestCounts(kube::Client& admin) {
     std::string_view labels(line.data() + kMetric.size() - 1, close - kMetric.size() + 2);
     std::string resource = Label(labels, "resource");
     std::string verb = Label(labels, "verb");
-    if (!kAttacherResources.contains(resource)) continue;
-    bool generator_write = (verb == "POST" || verb == "DELETE") &&
-                           (resource == "volumeattachments" || resource == "persistentvolumes");
-    if (generator_write) continue;
+    if (!filter.resources.contains(resource)) continue;
+    if (filter.generator_writes.contains(verb + " " + resource)) continue;
     std::string subresource = Label(labels, "subresource");
     std::string key = verb + " " + resource + (subresource.empty() ? "" : "/" + subresource);
     counts[key] += std::stod(line.substr(close + 1));
@@ -60,6 +67,22 @@ RequestCounts Difference(const RequestCounts& after, const RequestCounts& before
 double Total(const RequestCounts& counts) {
   double total = 0;
   for (const auto& [key, value] : counts) total += value;
+  return total;
+}
+
+double EventWrites(const RequestCounts& counts) {
+  double total = 0;
+  for (const auto& [key, value] : counts) {
+    if (IsWrite(key) && IsEvents(key)) total += value;
+  }
+  return total;
+}
+
+double ObjectWrites(const RequestCounts& counts) {
+  double total = 0;
+  for (const auto& [key, value] : counts) {
+    if (IsWrite(key) && !IsEvents(key)) total += value;
+  }
   return total;
 }
 

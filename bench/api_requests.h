@@ -1,12 +1,14 @@
 // API requests by verb and resource, from the kube-apiserver's own counter
 // apiserver_request_total (scraped from /metrics with the admin client). Only
-// the resources an attacher touches are kept, and the writes the load
-// generator itself makes (POST and DELETE of PVs and VAs) are left out, so the
-// difference of two scrapes around a run counts the attacher's requests (the
-// observer's single watch is counted when it ends, after the second scrape).
+// the resources the stack under test touches are kept, and the writes the
+// load generator itself makes (RequestFilter::generator_writes) are left out,
+// so the difference of two scrapes around a run counts the contender's
+// requests (the observer's watches are counted when they end, after the
+// second scrape).
 #pragma once
 
 #include <map>
+#include <set>
 #include <string>
 
 #include "base/result.h"
@@ -14,14 +16,23 @@
 
 namespace bench {
 
+struct RequestFilter {
+  std::set<std::string, std::less<>> resources;         // "volumeattachments"
+  std::set<std::string, std::less<>> generator_writes;  // "POST volumeattachments"
+};
+
 // "PATCH volumeattachments/status" -> count.
 using RequestCounts = std::map<std::string, double>;
 
-base::Result<RequestCounts> ScrapeRequestCounts(kube::Client& admin);
+base::Result<RequestCounts> ScrapeRequestCounts(kube::Client& admin, const RequestFilter& filter);
 
 // after - before, zero entries dropped.
 RequestCounts Difference(const RequestCounts& after, const RequestCounts& before);
 
 double Total(const RequestCounts& counts);
+// The writes (POST, PUT, PATCH, DELETE, APPLY) among `counts`: of events
+// alone, or of everything else.
+double EventWrites(const RequestCounts& counts);
+double ObjectWrites(const RequestCounts& counts);
 
 }  // namespace bench

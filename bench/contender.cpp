@@ -1,57 +1,48 @@
 #include "bench/contender.h"
 
-#include "kube/client/config.h"
-
 namespace bench {
-namespace {
 
-std::string FormatNumber(double value) {
-  std::string text = std::to_string(value);
-  text.erase(text.find_last_not_of('0') + 1);
-  if (text.back() == '.') text.pop_back();
-  return text;
+base::Result<std::unique_ptr<Contender>> Contender::Spawn(std::vector<Binary> binaries) {
+  std::unique_ptr<Contender> contender(new Contender());
+  for (auto& binary : binaries) {
+    auto process =
+        testsupport::Process::Spawn({.argv = std::move(binary.argv), .log_file = binary.log_file});
+    if (!process.ok()) return process.error().Wrap("starting the " + binary.role + " binary");
+    contender->processes_.push_back({binary.role, std::move(*process)});
+  }
+  return contender;
 }
 
-}  // namespace
-
-base::Result<std::unique_ptr<Contender>> Contender::Start(const std::string& kind,
-                                                          const BenchOptions& options,
-                                                          const ContenderSetup& setup) {
+std::unique_ptr<Contender> Contender::InProcess(std::unique_ptr<InProcessFloor> floor) {
   std::unique_ptr<Contender> contender(new Contender());
-  if (kind == "floor") {
-    auto config = kube::LoadKubeconfig(setup.attacher_kubeconfig);
-    if (!config.ok()) return config.error();
-    config->qps = options.qps;
-    config->burst = options.burst;
-    auto client = kube::Client::Create(*config);
-    if (!client.ok()) return client.error();
-    contender->floor_client_ = std::move(*client);
-    auto floor =
-        FloorController::Start(*contender->floor_client_, {.workers = options.workers,
-                                                           .publish_latency = options.latency,
-                                                           .unpublish_latency = options.latency});
-    if (!floor.ok()) return floor.error();
-    contender->floor_ = std::move(*floor);
-    return contender;
-  }
-  // Default verbosity for both: logging cost is part of what an operator runs.
-  std::vector<std::string> argv = {kind == "ours" ? options.ours_bin : options.upstream_bin,
-                                   "--kubeconfig=" + setup.attacher_kubeconfig,
-                                   "--csi-address=" + setup.csi_socket,
-                                   "--timeout=" + options.timeout,
-                                   "--worker-threads=" + std::to_string(options.workers),
-                                   "--kube-api-qps=" + FormatNumber(options.qps),
-                                   "--kube-api-burst=" + std::to_string(options.burst)};
-  auto process = testsupport::Process::Spawn({.argv = argv, .log_file = setup.log_file});
-  if (!process.ok()) return process.error();
-  contender->process_ = std::move(*process);
+  contender->floor_ = std::move(floor);
   return contender;
+}
+
+std::vector<Contender::Member> Contender::Processes() const {
+  std::vector<Member> members;
+  for (const auto& running : processes_) members.push_back({running.role, running.process->pid()});
+  return members;
+}
+
+std::vector<pid_t> Contender::Pids() const {
+  std::vector<pid_t> pids;
+  for (const auto& running : processes_) pids.push_back(running.process->pid());
+  return pids;
+}
+
+std::string Contender::LogTail() const {
+  std::string tail;
+  for (const auto& running : processes_) {
+    tail += "---- " + (running.role.empty() ? std::string("log") : running.role + " log") +
+            " tail ----\n" + running.process->LogTail(30);
+  }
+  return tail;
 }
 
 void Contender::Stop() {
   floor_.reset();
-  floor_client_.reset();
-  if (process_) process_->Stop();
+  for (auto& running : processes_) running.process->Stop();
 }
 
 }  // namespace bench

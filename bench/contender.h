@@ -1,48 +1,62 @@
-// Contender: what a benchmark run measures. "ours" and "upstream" are the two
-// attacher binaries, started with identical flags (RBAC-limited kubeconfig,
-// the driver socket, --worker-threads, --timeout, --kube-api-qps/-burst);
-// "floor" is the in-process FloorController with the same identity, workers
-// and QPS. Stop() ends it (SIGTERM, then SIGKILL after a grace period).
+// Contender: what a benchmark run measures. Either the processes of the
+// binaries under test, each with its role ("" for the attacher alone,
+// "controller" and "sidecar" for the snapshot pair; started in that order
+// and given identical flags whoever built them), or an in-process floor
+// (InProcessFloor). Stop() ends it: the floor, or each process with SIGTERM,
+// then SIGKILL after a grace period.
 #pragma once
 
 #include <sys/types.h>
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "base/result.h"
-#include "bench/floor_controller.h"
-#include "bench/options.h"
-#include "kube/client/client.h"
 #include "tests/support/process.h"
 
 namespace bench {
 
-struct ContenderSetup {
-  std::string attacher_kubeconfig;
-  std::string csi_socket;
-  std::string log_file;
+// A floor controller and whatever it needs alive (its clients); stops when
+// destroyed.
+class InProcessFloor {
+ public:
+  virtual ~InProcessFloor() = default;
 };
 
 class Contender {
  public:
-  static base::Result<std::unique_ptr<Contender>> Start(const std::string& kind,
-                                                        const BenchOptions& options,
-                                                        const ContenderSetup& setup);
+  struct Binary {
+    std::string role;
+    std::vector<std::string> argv;
+    std::string log_file;
+  };
+  struct Member {
+    std::string role;
+    pid_t pid;
+  };
+
+  // Starts the binaries in order; stops those started when one fails.
+  static base::Result<std::unique_ptr<Contender>> Spawn(std::vector<Binary> binaries);
+  static std::unique_ptr<Contender> InProcess(std::unique_ptr<InProcessFloor> floor);
   ~Contender() { Stop(); }
 
-  // The attacher's process id; 0 for the in-process floor.
-  pid_t pid() const { return process_ ? process_->pid() : 0; }
-  bool Running() { return !process_ || process_->IsRunning(); }
-  std::string LogTail() const { return process_ ? process_->LogTail(30) : ""; }
+  // The processes, in start order; none for the floor.
+  std::vector<Member> Processes() const;
+  std::vector<pid_t> Pids() const;
+  // The last lines of each process's log, headed by its role.
+  std::string LogTail() const;
   void Stop();
 
  private:
   Contender() = default;
 
-  std::unique_ptr<testsupport::Process> process_;
-  std::unique_ptr<kube::Client> floor_client_;
-  std::unique_ptr<FloorController> floor_;
+  struct Running {
+    std::string role;
+    std::unique_ptr<testsupport::Process> process;
+  };
+  std::vector<Running> processes_;
+  std::unique_ptr<InProcessFloor> floor_;
 };
 
 }  // namespace bench

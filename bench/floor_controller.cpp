@@ -22,8 +22,9 @@ base::Result<std::unique_ptr<FloorController>> FloorController::Start(kube::Clie
   std::unique_ptr<FloorController> floor(new FloorController(client, options));
   for (int i = 0; i < options.workers; ++i)
     floor->workers_.emplace_back([f = floor.get()] { f->Work(); });
-  auto watch = VaWatch::Start(client, [f = floor.get()](const kube::VolumeAttachment& va,
-                                                        bool deleted) { f->OnVa(va, deleted); });
+  auto watch = ObjectWatch<kube::VolumeAttachment>::Start(
+      client,
+      [f = floor.get()](const kube::VolumeAttachment& va, bool deleted) { f->OnVa(va, deleted); });
   if (!watch.ok()) return watch.error();
   floor->watch_ = std::move(*watch);
   return floor;

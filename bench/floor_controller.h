@@ -1,7 +1,8 @@
-// FloorController: the least work any attacher must do, as a reference no
-// attacher can beat. It watches VolumeAttachments of the benchmark driver and,
-// with `workers` threads sharing one client limited to the same QPS/burst as
-// the attachers, issues exactly the minimum writes:
+// FloorController: the attacher's floor, the least work any attacher must
+// do, as a reference no attacher can beat. It watches VolumeAttachments of
+// the benchmark driver and, with `workers` threads sharing one client
+// limited to the same QPS/burst as the attachers, issues exactly the minimum
+// writes:
 //   attach: 1 patch adding the PV finalizer (first use of the PV), 1 VA
 //           patch (finalizer + node-id annotation), the driver's publish
 //           latency (slept: no CSI call), 1 status patch (attached=true);
@@ -20,7 +21,8 @@
 #include <vector>
 
 #include "base/result.h"
-#include "bench/va_watch.h"
+#include "bench/object_watch.h"
+#include "kube/api/storage/v1/volume_attachment.h"
 #include "kube/client/client.h"
 #include "kube/runtime/work_queue.h"
 
@@ -56,7 +58,7 @@ class FloorController {
   std::unordered_set<std::string> attached_;                        // guarded by mu_
   std::unordered_set<std::string> pvs_with_finalizer_;              // guarded by mu_
   std::vector<std::jthread> workers_;
-  std::unique_ptr<VaWatch> watch_;
+  std::unique_ptr<ObjectWatch<kube::VolumeAttachment>> watch_;
 };
 
 }  // namespace bench

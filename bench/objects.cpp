@@ -3,8 +3,8 @@
 #include <cstdio>
 
 #include "attacher/names.h"
-#include "kube/api/storage/v1/csi_node.h"
 #include "kube/api/core/v1/persistent_volume.h"
+#include "kube/api/storage/v1/csi_node.h"
 #include "kube/api/storage/v1/volume_attachment.h"
 #include "tests/support/test_objects.h"
 

@@ -1,8 +1,9 @@
-// The objects a benchmark populates: one CSINode, and PersistentVolume +
-// VolumeAttachment pairs for the benchmark's CSI driver, either fresh (the
-// attacher has work to do) or already attached (finalizers, node-id
-// annotation and status.attached=true, as an attacher would have left them).
-// All creation goes through the admin client.
+// The objects the attacher benchmark populates: one CSINode, and
+// PersistentVolume + VolumeAttachment pairs for the benchmark's CSI driver,
+// either fresh (the attacher has work to do) or already attached
+// (finalizers, node-id annotation and status.attached=true, as an attacher
+// would have left them). All creation goes through the admin client. The
+// driver's name and ObjectName serve every stack.
 #pragma once
 
 #include <string>

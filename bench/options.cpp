@@ -19,9 +19,13 @@ std::vector<std::string> SplitCommas(const std::string& value) {
 
 const char* Usage() {
   return "usage: attacher-bench --workload=backlog|stream|storm|scale --csv=FILE --work-dir=DIR\n"
+         "       snapshot-bench --workload=snap-backlog|snap-stream|snap-readiness|snap-scale\n"
+         "                      --csv=FILE --work-dir=DIR --crds-dir=DIR\n"
          "  [--n=2000] [--attaches=100] [--rate=0] [--duration=60] [--latency-ms=0]\n"
-         "  [--qps=5] [--burst=10] [--workers=10] [--timeout=30s] [--reps=1]\n"
-         "  [--contenders=ours,upstream,floor] [--upstream-bin=PATH] [--ours-bin=PATH]\n"
+         "  [--ready-after=3] [--qps=5] [--burst=10] [--workers=10] [--timeout=30s] [--reps=1]\n"
+         "  [--contenders=ours,upstream,floor] (snapshot-bench also: mixed)\n"
+         "  [--upstream-bin=PATH] [--ours-bin=PATH] (the attacher, or the csi-snapshotter)\n"
+         "  [--upstream-controller-bin=PATH] [--ours-controller-bin=PATH] (snapshot-controller)\n"
          "  [--driver-bin=PATH] [--creator-threads=16] [--phase-timeout=1800]\n";
 }
 
@@ -48,6 +52,8 @@ base::Result<BenchOptions> ParseOptions(int argc, char** argv) {
         o.duration_s = std::stoi(value);
       else if (key == "latency-ms")
         o.latency = std::chrono::milliseconds(std::stoi(value));
+      else if (key == "ready-after")
+        o.ready_after = std::stoi(value);
       else if (key == "qps")
         o.qps = std::stod(value);
       else if (key == "burst")
@@ -64,6 +70,12 @@ base::Result<BenchOptions> ParseOptions(int argc, char** argv) {
         o.ours_bin = value;
       else if (key == "upstream-bin")
         o.upstream_bin = value;
+      else if (key == "ours-controller-bin")
+        o.ours_controller_bin = value;
+      else if (key == "upstream-controller-bin")
+        o.upstream_controller_bin = value;
+      else if (key == "crds-dir")
+        o.crds_dir = value;
       else if (key == "driver-bin")
         o.driver_bin = value;
       else if (key == "csv")
@@ -84,12 +96,19 @@ base::Result<BenchOptions> ParseOptions(int argc, char** argv) {
     return base::Error("--workload, --csv and --work-dir are required");
   }
   for (const auto& c : o.contenders) {
-    if (c != "ours" && c != "upstream" && c != "floor")
+    if (c != "ours" && c != "upstream" && c != "mixed" && c != "floor")
       return base::Error("unknown contender " + c);
-    if (c == "upstream" && o.upstream_bin.empty())
-      return base::Error("upstream needs --upstream-bin");
   }
+  if (o.ready_after < 1) return base::Error("--ready-after must be at least 1");
   return o;
+}
+
+std::vector<std::string> ClientFlags(const BenchOptions& options) {
+  std::string qps = std::to_string(options.qps);
+  qps.erase(qps.find_last_not_of('0') + 1);
+  if (qps.back() == '.') qps.pop_back();
+  return {"--worker-threads=" + std::to_string(options.workers), "--kube-api-qps=" + qps,
+          "--kube-api-burst=" + std::to_string(options.burst)};
 }
 
 }  // namespace bench

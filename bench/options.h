@@ -1,6 +1,7 @@
 // BenchOptions: one benchmark cell (a workload at one driver latency and one
 // QPS setting) and how many alternating runs of which contenders to make.
-// Parsed from --key=value flags; see Usage() for the list.
+// Parsed from --key=value flags; see Usage() for the list. attacher-bench and
+// snapshot-bench share them; each stack checks the ones it needs.
 #pragma once
 
 #include <chrono>
@@ -12,29 +13,45 @@
 namespace bench {
 
 struct BenchOptions {
-  std::string workload;   // backlog | stream | storm | scale
-  size_t n = 2000;        // backlog: VAs; scale: attached VAs; storm: detaches
+  std::string
+      workload;  // attacher: backlog | stream | storm | scale; snapshot: see snapshot_stack.h
+  size_t n =
+      2000;  // backlog: VAs or snapshots; scale: attached VAs or ready snapshots; storm: detaches
   size_t attaches = 100;  // storm: attaches arriving behind the detaches
-  double rate = 0;        // stream: VAs per second; 0 = 1/s throttled, 20/s unthrottled
-  int duration_s = 60;    // stream: how long VAs keep arriving
-  std::chrono::milliseconds latency{0};  // driver publish and unpublish latency
+  double rate = 0;        // stream, readiness: arrivals per second; 0 = the stack's default
+  int duration_s = 60;    // stream, readiness: how long objects keep arriving
+  // Attacher: publish and unpublish latency; snapshot: CreateSnapshot latency.
+  std::chrono::milliseconds latency{0};
+  int ready_after = 3;  // snapshot readiness: the driver's K-th answer is the first ready one
   double qps = 5;
   int burst = 10;
   int workers = 10;
   std::string timeout = "30s";  // the attachers' --timeout
   int reps = 1;
+  // ours, upstream, floor; the snapshot stack also has mixed (our sidecar,
+  // upstream's controller).
   std::vector<std::string> contenders = {"ours", "upstream", "floor"};
-  std::string ours_bin = OURS_ATTACHER_BIN;
+  std::string ours_bin;  // empty: this build's csi-attacher or csi-snapshotter
   std::string upstream_bin;
+  std::string ours_controller_bin;  // empty: this build's snapshot-controller, if it has one
+  std::string upstream_controller_bin;
+  std::string crds_dir;  // the snapshot CRDs
   std::string driver_bin = FAULT_DRIVER_BIN;
   std::string csv;       // rows are appended
   std::string work_dir;  // logs of every run are kept here
   int creator_threads = 16;
   int phase_timeout_s = 1800;  // give up waiting for one phase after this
 
-  // Rate the stream workload uses.
-  double StreamRate() const { return rate > 0 ? rate : (qps < 50 ? 1.0 : 20.0); }
+  // The arrival rate: --rate, else the stack's default for a throttled
+  // (QPS < 50) or an unthrottled client.
+  double StreamRate(double throttled, double unthrottled) const {
+    return rate > 0 ? rate : (qps < 50 ? throttled : unthrottled);
+  }
 };
+
+// --worker-threads, --kube-api-qps and --kube-api-burst as every contender
+// binary gets them.
+std::vector<std::string> ClientFlags(const BenchOptions& options);
 
 base::Result<BenchOptions> ParseOptions(int argc, char** argv);
 const char* Usage();

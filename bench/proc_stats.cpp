@@ -5,6 +5,8 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <thread>
+#include <utility>
 
 namespace bench {
 namespace {
@@ -49,6 +51,30 @@ std::optional<ProcSample> ReadProcSample(pid_t pid) {
     if (key == "RssAnon:") sample.rss_anon_kb = value;
   }
   return sample;
+}
+
+std::optional<std::chrono::steady_clock::time_point> IdleSince(const std::vector<pid_t>& pids,
+                                                               std::chrono::seconds timeout) {
+  using Clock = std::chrono::steady_clock;
+  constexpr auto kStep = std::chrono::milliseconds(250);
+  constexpr size_t kWindow = 8;  // steps: 2 s
+  std::vector<std::pair<Clock::time_point, double>> samples;
+  auto deadline = Clock::now() + timeout;
+  while (Clock::now() < deadline) {
+    double cpu = 0;
+    for (pid_t pid : pids) {
+      auto sample = ReadProcSample(pid);
+      if (!sample) return std::nullopt;
+      cpu += sample->cpu_seconds;
+    }
+    samples.emplace_back(Clock::now(), cpu);
+    if (samples.size() > kWindow) {
+      const auto& first = samples[samples.size() - 1 - kWindow];
+      if (cpu - first.second < 0.02) return first.first;
+    }
+    std::this_thread::sleep_for(kStep);
+  }
+  return std::nullopt;
 }
 
 }  // namespace bench

@@ -1,8 +1,9 @@
 // The benchmark report: reads the long-format CSV rows of CsvSink, takes the
 // median of each figure over the repetitions, and renders one markdown table
-// per cell (ours, upstream, ours/upstream, floor, ours/floor) followed by the
-// project's speed targets, each marked met or missed for every cell it
-// applies to. Figures are reported, never asserted.
+// per cell (the contenders that ran: ours, mixed, upstream, then ours/upstream,
+// mixed/upstream, floor, ours/floor, mixed/floor) followed by the project's
+// speed targets, each marked met or missed for every cell it applies to.
+// Figures are reported, never asserted.
 #pragma once
 
 #include <istream>

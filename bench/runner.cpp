@@ -7,11 +7,10 @@
 #include "bench/api_requests.h"
 #include "bench/contender.h"
 #include "bench/csv_sink.h"
+#include "bench/driver_log.h"
 #include "bench/objects.h"
 #include "bench/proc_stats.h"
-#include "bench/va_observer.h"
 #include "bench/workload.h"
-#include "tests/support/control_plane.h"
 #include "tests/support/process.h"
 
 namespace bench {
@@ -19,16 +18,9 @@ namespace {
 
 using namespace std::chrono_literals;
 
-// A control plane with its admin client (unthrottled: the load generator
-// must never be the bottleneck) and the workload's objects in it.
-struct Cluster {
-  std::unique_ptr<testsupport::ControlPlane> plane;
-  std::unique_ptr<kube::Client> admin;
-};
-
-base::Result<Cluster> StartCluster(Workload& workload) {
+base::Result<Cluster> StartCluster(Stack& stack) {
   Cluster cluster;
-  auto plane = testsupport::ControlPlane::Start();
+  auto plane = testsupport::ControlPlane::Start(stack.PlaneOptions());
   if (!plane.ok()) return plane.error();
   cluster.plane = std::move(*plane);
   auto config = cluster.plane->AdminConfig();
@@ -38,78 +30,105 @@ base::Result<Cluster> StartCluster(Workload& workload) {
   auto admin = kube::Client::Create(*config);
   if (!admin.ok()) return admin.error();
   cluster.admin = std::move(*admin);
-  if (auto status = CreateCsiNode(*cluster.admin); !status.ok()) return status.error();
+  if (auto status = stack.SetUpCluster(cluster); !status.ok()) return status.error();
   auto start = Clock::now();
-  if (auto status = workload.Populate(*cluster.admin); !status.ok()) return status.error();
+  if (auto status = stack.workload().Populate(*cluster.admin); !status.ok()) {
+    return status.error();
+  }
   std::fprintf(stderr, "bench: populated in %.1f s\n", Seconds(Clock::now() - start));
   return cluster;
 }
 
 base::Result<std::unique_ptr<testsupport::Process>> StartDriver(const BenchOptions& options,
-                                                                const std::string& dir) {
-  const std::string socket = dir + "/csi.sock";
-  std::string latency = std::to_string(options.latency.count()) + "ms";
-  auto driver = testsupport::Process::Spawn(
-      {.argv = {options.driver_bin, "--endpoint=" + socket, std::string("--name=") + kDriverName,
-                std::string("--node-id=") + kNodeName, "--publish-latency=" + latency,
-                "--unpublish-latency=" + latency},
-       .log_file = dir + "/driver.log"});
+                                                                Stack& stack, const RunDirs& dirs) {
+  auto extra = stack.DriverArgs(dirs.dir);
+  if (!extra.ok()) return extra.error();
+  std::vector<std::string> argv = {options.driver_bin, "--endpoint=" + dirs.csi_socket,
+                                   std::string("--name=") + kDriverName};
+  argv.insert(argv.end(), extra->begin(), extra->end());
+  auto driver = testsupport::Process::Spawn({.argv = argv, .log_file = dirs.dir + "/driver.log"});
   if (!driver.ok()) return driver.error();
-  for (int i = 0; i < 200 && !std::filesystem::exists(socket); ++i)
+  for (int i = 0; i < 200 && !std::filesystem::exists(dirs.csi_socket); ++i)
     std::this_thread::sleep_for(50ms);
-  if (!std::filesystem::exists(socket))
+  if (!std::filesystem::exists(dirs.csi_socket))
     return base::Error("driver did not start: " + (*driver)->LogTail(20));
   return driver;
 }
 
-base::Status RunOne(const BenchOptions& options, Workload& workload, Cluster& cluster,
+std::string Prefixed(const std::string& role, const std::string& metric) {
+  return role.empty() ? metric : role + "_" + metric;
+}
+
+base::Status RunOne(const BenchOptions& options, Stack& stack, Cluster& cluster,
                     const std::string& contender_kind, int rep, CsvSink& csv) {
+  Workload& workload = stack.workload();
   const std::string tag = contender_kind + "-" + std::to_string(rep);
-  const std::string dir = options.work_dir + "/" + options.workload + "-lat" +
-                          std::to_string(options.latency.count()) + "ms-qps" +
-                          std::to_string(static_cast<int>(options.qps)) + "-" + tag;
-  std::filesystem::create_directories(dir);
-  auto driver = StartDriver(options, dir);
+  RunDirs run;
+  run.dir = options.work_dir + "/" + options.workload + "-lat" +
+            std::to_string(options.latency.count()) + "ms-qps" +
+            std::to_string(static_cast<int>(options.qps)) + "-" + tag;
+  run.csi_socket = run.dir + "/csi.sock";
+  std::filesystem::create_directories(run.dir);
+  auto driver = StartDriver(options, stack, run);
   if (!driver.ok()) return driver.error();
 
-  RunContext ctx{.admin = *cluster.admin, .options = options, .tag = tag};
+  RunContext ctx{.admin = *cluster.admin,
+                 .options = options,
+                 .tag = tag,
+                 .driver_log = run.dir + "/driver.log"};
   if (auto status = workload.Prepare(ctx); !status.ok()) return status;
-  auto observer = VaObserver::Start(*cluster.admin);
-  if (!observer.ok()) return observer.error();
-  ctx.observer = observer->get();
-  auto before = ScrapeRequestCounts(*cluster.admin);
+  if (auto status = workload.StartObserving(*cluster.admin); !status.ok()) return status;
+  auto before = ScrapeRequestCounts(*cluster.admin, stack.Requests());
   if (!before.ok()) return before.error();
 
   ctx.started = Clock::now();
-  auto contender = Contender::Start(contender_kind, options,
-                                    {.attacher_kubeconfig = cluster.plane->attacher_kubeconfig(),
-                                     .csi_socket = dir + "/csi.sock",
-                                     .log_file = dir + "/attacher.log"});
+  auto contender = stack.StartContender(contender_kind, cluster, run);
   if (!contender.ok()) return contender.error();
-  ctx.contender_pid = (*contender)->pid();
+  ctx.pids = (*contender)->Pids();
   auto figures = workload.Measure(ctx);
-  auto proc = ReadProcSample(ctx.contender_pid);
-  auto after = ScrapeRequestCounts(*cluster.admin);
+  std::vector<std::pair<std::string, std::optional<ProcSample>>> procs;
+  for (const auto& member : (*contender)->Processes()) {
+    procs.emplace_back(member.role, ReadProcSample(member.pid));
+  }
+  auto after = ScrapeRequestCounts(*cluster.admin, stack.Requests());
   if (!figures.ok()) {
-    return figures.error().Wrap(contender_kind + " run failed; attacher log tail:\n" +
+    return figures.error().Wrap(contender_kind + " run failed; log tails:\n" +
                                 (*contender)->LogTail());
   }
   (*contender)->Stop();
-  observer->reset();
+  workload.StopObserving();
+  driver->reset();
 
   for (const auto& [metric, value] : *figures) csv.Write(contender_kind, rep, metric, value);
-  if (proc) {
-    csv.Write(contender_kind, rep, "cpu_s", proc->cpu_seconds);
-    csv.Write(contender_kind, rep, "peak_rss_mb", proc->peak_rss_kb / 1024.0);
-    csv.Write(contender_kind, rep, "rss_mb", proc->rss_kb / 1024.0);
-    csv.Write(contender_kind, rep, "rss_anon_mb", proc->rss_anon_kb / 1024.0);
-  } else if (ctx.contender_pid != 0) {
-    return base::Error(contender_kind + " exited during the run:\n" + (*contender)->LogTail());
+  for (const auto& [role, proc] : procs) {
+    if (!proc) {
+      return base::Error(contender_kind + " " + role + " exited during the run:\n" +
+                         (*contender)->LogTail());
+    }
+    csv.Write(contender_kind, rep, Prefixed(role, "cpu_s"), proc->cpu_seconds);
+    csv.Write(contender_kind, rep, Prefixed(role, "peak_rss_mb"), proc->peak_rss_kb / 1024.0);
+    csv.Write(contender_kind, rep, Prefixed(role, "rss_mb"), proc->rss_kb / 1024.0);
+    csv.Write(contender_kind, rep, Prefixed(role, "rss_anon_mb"), proc->rss_anon_kb / 1024.0);
   }
+  const double objects = static_cast<double>(workload.Objects());
   if (after.ok()) {
     auto requests = Difference(*after, *before);
     csv.Write(contender_kind, rep, "api_requests", Total(requests));
+    csv.Write(contender_kind, rep, "api_writes", ObjectWrites(requests));
+    csv.Write(contender_kind, rep, "api_event_writes", EventWrites(requests));
+    if (objects > 0) {
+      csv.Write(contender_kind, rep, "api_writes_per_object", ObjectWrites(requests) / objects);
+    }
     for (const auto& [key, count] : requests) csv.Write(contender_kind, rep, "api " + key, count);
+  }
+  auto calls = ReadDriverLog(ctx.driver_log);
+  if (calls.ok()) {
+    if (objects > 0) {
+      csv.Write(contender_kind, rep, "csi_ops_per_object", OperationCalls(*calls) / objects);
+    }
+    for (const auto& [method, count] : calls->calls) {
+      csv.Write(contender_kind, rep, "csi " + method, count);
+    }
   }
   std::fprintf(stderr, "bench: %s %s rep %d done\n", options.workload.c_str(),
                contender_kind.c_str(), rep);
@@ -118,27 +137,26 @@ base::Status RunOne(const BenchOptions& options, Workload& workload, Cluster& cl
 
 }  // namespace
 
-base::Status RunCell(const BenchOptions& options) {
-  auto workload = MakeWorkload(options);
-  if (!workload.ok()) return workload.error();
+base::Status RunCell(const BenchOptions& options, Stack& stack) {
   CsvSink csv(options.csv, options);
   if (!csv.ok()) return base::Error("cannot append to " + options.csv);
+  Workload& workload = stack.workload();
   std::optional<Cluster> shared;
   for (int rep = 1; rep <= options.reps; ++rep) {
     for (const auto& kind : options.contenders) {
-      if (kind == "floor" && !(*workload)->HasFloor()) continue;
+      if (kind == "floor" && !workload.HasFloor()) continue;
       std::optional<Cluster> fresh;
       Cluster* cluster = nullptr;
-      if ((*workload)->SharesControlPlane() && shared) {
+      if (workload.SharesControlPlane() && shared) {
         cluster = &*shared;
       } else {
-        auto started = StartCluster(**workload);
+        auto started = StartCluster(stack);
         if (!started.ok()) return started.error().Wrap("control plane");
-        auto& slot = (*workload)->SharesControlPlane() ? shared : fresh;
+        auto& slot = workload.SharesControlPlane() ? shared : fresh;
         slot = std::move(*started);
         cluster = &*slot;
       }
-      if (auto status = RunOne(options, **workload, *cluster, kind, rep, csv); !status.ok()) {
+      if (auto status = RunOne(options, stack, *cluster, kind, rep, csv); !status.ok()) {
         return status;
       }
     }

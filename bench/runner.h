@@ -1,18 +1,23 @@
-// RunCell: the runs of one benchmark cell. Contenders alternate (A B A B ...,
-// the floor after each pair) for --reps repetitions; each run gets a fresh
-// control plane (etcd + kube-apiserver from the tests' launcher) unless the
-// workload shares one, a fresh fault-csi-driver in no-fault mode, and an
-// observer watch. Per run it appends to the CSV: the workload's figures, the
-// contender's CPU seconds, peak and final RSS (from /proc, read just before it
-// is stopped) and the API requests it made (apiserver_request_total, after
-// minus before). Logs stay in --work-dir.
+// RunCell: the runs of one benchmark cell of a stack. Contenders alternate
+// (A B A B ..., the floor after each pair) for --reps repetitions; each run
+// gets a fresh control plane (etcd + kube-apiserver from the tests' launcher,
+// set up by the stack) unless the workload shares one, a fresh fault-csi-driver
+// with the stack's flags, and the workload's observers. Per run it appends to
+// the CSV: the workload's figures; per contender process (prefixed with its
+// role and '_' when it has one) CPU seconds, peak, final and anonymous RSS
+// (from /proc, read just before it is stopped); the API requests it made
+// (apiserver_request_total, after minus before) by verb and resource, its
+// object and event writes; the CSI calls the driver logged, by method; and
+// writes and CSI operations per object when the workload counts objects.
+// Logs stay in --work-dir.
 #pragma once
 
 #include "base/result.h"
 #include "bench/options.h"
+#include "bench/stack.h"
 
 namespace bench {
 
-base::Status RunCell(const BenchOptions& options);
+base::Status RunCell(const BenchOptions& options, Stack& stack);
 
 }  // namespace bench

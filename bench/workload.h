@@ -1,20 +1,23 @@
-// Workload: one of the four benchmark scenarios. The runner gives each run a
-// control plane (fresh, or shared across a cell when SharesControlPlane()),
-// calls Populate once per control plane, Prepare before the contender starts,
-// then Measure with the contender running; Measure returns named figures
-// (seconds, milliseconds, counts) that become CSV rows.
+// Workload: one benchmark scenario of a Stack (stack.h). The runner gives each
+// run a control plane (fresh, or shared across a cell when
+// SharesControlPlane()), calls Populate once per control plane, Prepare before
+// the contender starts, StartObserving before the first request count, then
+// Measure with the contender running, and StopObserving once the run's
+// requests are counted. Measure returns named figures (seconds, milliseconds,
+// counts) that become CSV rows.
 #pragma once
 
 #include <sys/types.h>
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "base/result.h"
+#include "bench/object_observer.h"
 #include "bench/options.h"
-#include "bench/va_observer.h"
 #include "kube/client/client.h"
 
 namespace bench {
@@ -24,9 +27,9 @@ using Figures = std::vector<std::pair<std::string, double>>;
 struct RunContext {
   kube::Client& admin;
   const BenchOptions& options;
-  std::string tag;  // unique per run, for object names a run adds
-  VaObserver* observer = nullptr;
-  pid_t contender_pid = 0;  // 0 for the floor
+  std::string tag;            // unique per run, for object names a run adds
+  std::string driver_log;     // the fault driver's log of this run
+  std::vector<pid_t> pids{};  // the contender's processes; none for the in-process floor
   Clock::time_point started{};
 };
 
@@ -35,30 +38,26 @@ class Workload {
   virtual ~Workload() = default;
   virtual base::Status Populate(kube::Client& admin) = 0;
   virtual base::Status Prepare(RunContext& ctx) { return {}; }
+  // The watches that time a run: started before the contender, ended after
+  // the run's requests are counted (a watch is counted when it ends).
+  virtual base::Status StartObserving(kube::Client& admin) = 0;
+  virtual void StopObserving() = 0;
   virtual base::Result<Figures> Measure(RunContext& ctx) = 0;
   virtual bool SharesControlPlane() const { return false; }
   // The floor only makes sense where there are writes to do.
   virtual bool HasFloor() const { return true; }
+  // How many objects (attachments, snapshots) one run handles; the runner
+  // divides API writes and CSI calls by it. 0: no per-object figures.
+  virtual size_t Objects() const { return 0; }
 };
 
-base::Result<std::unique_ptr<Workload>> MakeWorkload(const BenchOptions& options);
-
 // Shared steps of the workloads.
+// "<prefix>-000000" ... in index order.
 std::vector<std::string> Names(const std::string& prefix, size_t count);
-base::Status CreatePairs(kube::Client& admin, const std::vector<std::string>& names, int threads,
-                         bool attached);
-// Creates pair `name` and waits until the contender attached it: proves the
-// contender is up and has worked through its initial list.
-base::Status AttachOne(RunContext& ctx, const std::string& name);
-base::Status WaitAllAttached(RunContext& ctx, const std::vector<std::string>& names);
-base::Status WaitAllDeleted(RunContext& ctx, const std::vector<std::string>& names);
-// Seconds from `from` to the latest stamp among `names`.
-double SecondsToLast(const std::vector<std::optional<Clock::time_point>>& stamps,
-                     Clock::time_point from);
 double Seconds(Clock::duration d);
-// Per VA, milliseconds from created[i] to the watch showing names[i] attached.
-std::vector<double> AttachLatenciesMs(const VaObserver& observer,
-                                      const std::vector<std::string>& names,
-                                      const std::vector<Clock::time_point>& created);
+// Seconds from `from` to the latest of `stamps` (missing ones ignored).
+double SecondsToLast(const Stamps& stamps, Clock::time_point from);
+// Per object, milliseconds from from[i] to stamps[i] (missing ones left out).
+std::vector<double> LatenciesMs(const Stamps& stamps, const std::vector<Clock::time_point>& from);
 
 }  // namespace bench

@@ -1,34 +1,50 @@
 #!/usr/bin/env bash
-# The benchmark: our csi-attacher against the upstream Go external-attacher and
-# the floor (the minimum writes, see bench/floor_controller.h), on one local
-# control plane per run (the tests' launcher: etcd + kube-apiserver, TLS, RBAC)
-# with our fault-csi-driver in no-fault mode. Prints the markdown report and
-# keeps raw CSV + logs under the results directory.
+# The benchmark: ours against upstream's Go binaries and the floor (the
+# minimum writes), on one local control plane per run (the tests' launcher:
+# etcd + kube-apiserver, TLS, RBAC) with our fault-csi-driver in no-fault mode.
+# Prints the markdown report and keeps raw CSV + logs under the results
+# directory. Two stacks:
+#   attacher  our csi-attacher vs external-attacher v4.12.0 (bench/floor_controller.h)
+#   snapshot  our snapshot-controller + csi-snapshotter vs external-snapshotter
+#             v8.7.0's two binaries (bench/snapshot_stack.h); until this tree
+#             builds cmd/snapshot-controller, "mixed" (upstream's controller +
+#             our sidecar) stands in for ours
 #
-#   scripts/bench.sh [--quick] [--workloads=backlog,stream,storm,scale]
+#   scripts/bench.sh [--stack=attacher|snapshot] [--quick] [--workloads=W,...]
 #                    [--qps=5,1000] [--latencies=0,50] [--reps=N] [--results=DIR]
 #                    [--backlog-n=N] [--storm-n=N] [--storm-attaches=N]
-#                    [--stream-duration=S] [--scale-n=N] [--contenders=ours,upstream,floor]
+#                    [--stream-duration=S] [--scale-n=N] [--ready-after=K]
+#                    [--contenders=C,...]
 #
-# --qps lists the QPS settings: 5 means --kube-api-qps=5 --kube-api-burst=10
-# (upstream's defaults), any other value Q means qps = burst = Q. Scale runs at
-# driver latency 0 only (nothing is published). Default: every workload, both
-# QPS settings, both latencies, 3 repetitions (A B A B A B), full sizes;
-# --quick: 1 repetition and small sizes.
+# Workloads: attacher backlog,stream,storm,scale (default all); snapshot
+# backlog,stream,readiness,scale (default all). Contenders: ours,upstream,floor;
+# snapshot also mixed (default: ours,upstream,floor once this tree has
+# cmd/snapshot-controller, else mixed,upstream,floor). --qps lists the QPS
+# settings: 5 means --kube-api-qps=5 --kube-api-burst=10 (upstream's
+# defaults), any other value Q means qps = burst = Q. Latency is the driver's
+# publish/unpublish (attacher) or CreateSnapshot (snapshot) time; scale runs at
+# latency 0 only. --ready-after: the snapshot readiness workload's driver
+# answers ready from its K-th answer (default 3: the create and two polls).
+# Default: both QPS settings, both latencies, 3 repetitions (A B A B A B),
+# full sizes (attacher backlog 2000, scale 20000; snapshot backlog 1000, scale
+# 20000); --quick: 1 repetition and small sizes (flags after it still count).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 export CCACHE_BASEDIR=$PWD CCACHE_NOHASHDIR=true
 
-WORKLOADS=backlog,stream,storm,scale
+STACK=attacher
+WORKLOADS=
 QPS_LIST=5,1000
 LATENCIES=0,50
 REPS=3
-BACKLOG_N=2000 STORM_N=1000 STORM_ATTACHES=100 STREAM_DURATION=60 SCALE_N=20000
-CONTENDERS=ours,upstream,floor
+BACKLOG_N= STORM_N=1000 STORM_ATTACHES=100 STREAM_DURATION=60 SCALE_N=20000 READY_AFTER=3
+QUICK=
+CONTENDERS=
 RESULTS=
 for arg in "$@"; do
   case $arg in
-    --quick) REPS=1 BACKLOG_N=200 STORM_N=200 STORM_ATTACHES=20 STREAM_DURATION=20 SCALE_N=2000 ;;
+    --stack=*) STACK=${arg#*=} ;;
+    --quick) QUICK=1 REPS=1 STORM_N=200 STORM_ATTACHES=20 STREAM_DURATION=20 SCALE_N=2000 ;;
     --workloads=*) WORKLOADS=${arg#*=} ;;
     --qps=*) QPS_LIST=${arg#*=} ;;
     --latencies=*) LATENCIES=${arg#*=} ;;
@@ -39,11 +55,30 @@ for arg in "$@"; do
     --storm-attaches=*) STORM_ATTACHES=${arg#*=} ;;
     --stream-duration=*) STREAM_DURATION=${arg#*=} ;;
     --scale-n=*) SCALE_N=${arg#*=} ;;
+    --ready-after=*) READY_AFTER=${arg#*=} ;;
     --contenders=*) CONTENDERS=${arg#*=} ;;
-    -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,30p' "$0"; exit 0 ;;
     *) echo "bench: unknown argument $arg (see --help)" >&2; exit 2 ;;
   esac
 done
+case $STACK in
+  attacher)
+    WORKLOADS=${WORKLOADS:-backlog,stream,storm,scale}
+    BACKLOG_N=${BACKLOG_N:-$([[ -n $QUICK ]] && echo 200 || echo 2000)}
+    CONTENDERS=${CONTENDERS:-ours,upstream,floor}
+    BENCH=attacher-bench
+    PEER_NAMES="etcd kube upstream" ;;
+  snapshot)
+    WORKLOADS=${WORKLOADS:-backlog,stream,readiness,scale}
+    BACKLOG_N=${BACKLOG_N:-$([[ -n $QUICK ]] && echo 100 || echo 1000)}
+    if [[ -z $CONTENDERS ]]; then
+      if [[ -d cmd/snapshot-controller ]]; then CONTENDERS=ours,upstream,floor
+      else CONTENDERS=mixed,upstream,floor; fi
+    fi
+    BENCH=snapshot-bench
+    PEER_NAMES="etcd kube snapshot crds" ;;
+  *) echo "bench: unknown stack $STACK (attacher or snapshot)" >&2; exit 2 ;;
+esac
 RESULTS=${RESULTS:-bench/results/$(date -u +%Y%m%dT%H%M%SZ)}
 mkdir -p "$RESULTS"
 RESULTS=$(cd "$RESULTS" && pwd)
@@ -51,49 +86,71 @@ CSV=$RESULTS/results.csv
 
 log() { printf '[bench %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 
-log "building (log: $RESULTS/build.log)"
+log "building $BENCH (log: $RESULTS/build.log)"
 # Configure only once: configuring stamps the git version into every object,
 # so re-running it after a commit would rebuild everything; the build itself
 # re-configures when a CMakeLists.txt changes.
 { [[ -f build/default/CMakeCache.txt ]] || cmake --preset default
-  cmake --build --preset default --target attacher-bench bench-report; } \
+  cmake --build --preset default --target "$BENCH" bench-report; } \
   >"$RESULTS/build.log" 2>&1 || { tail -n 30 "$RESULTS/build.log" >&2; exit 1; }
-PEERS=$(tools/peers/build.sh etcd kube upstream)
-eval "$(grep -E '^[A-Z_]+_BIN=' <<<"$PEERS")"
+# shellcheck disable=SC2086 # PEER_NAMES is a word list
+PEERS=$(tools/peers/build.sh $PEER_NAMES)
+eval "$(grep -E '^[A-Z_]+=' <<<"$PEERS")"
 export ETCD_BIN KUBE_APISERVER_BIN
+
+case $STACK in
+  attacher)
+    UPSTREAM_INFO="$UPSTREAM_ATTACHER_BIN"
+    STACK_ARGS=(--upstream-bin="$UPSTREAM_ATTACHER_BIN") ;;
+  snapshot)
+    UPSTREAM_INFO="$UPSTREAM_SNAPSHOT_CONTROLLER_BIN $UPSTREAM_SNAPSHOTTER_BIN"
+    STACK_ARGS=(--upstream-bin="$UPSTREAM_SNAPSHOTTER_BIN"
+                --upstream-controller-bin="$UPSTREAM_SNAPSHOT_CONTROLLER_BIN"
+                --crds-dir="$SNAPSHOT_CRDS_DIR") ;;
+esac
 
 {
   echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
   echo "command: scripts/bench.sh $*"
   echo "commit: $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- . ':!bench/results' || echo -dirty)"
   echo "machine: $(nproc) CPUs, $(awk '/MemTotal/ {print int($2/1024) " MiB"}' /proc/meminfo), load $(cut -d' ' -f1-3 /proc/loadavg)"
-  echo "upstream: $UPSTREAM_ATTACHER_BIN"
+  echo "stack: $STACK, contenders: $CONTENDERS"
+  echo "upstream: $UPSTREAM_INFO"
 } >"$RESULTS/run-info.txt"
 
 run_cell() {  # workload latency qps extra-args...
   local workload=$1 latency=$2 qps=$3; shift 3
   local burst=$qps
   [[ $qps == 5 ]] && burst=10
-  log "$workload: latency ${latency}ms, qps $qps/$burst, $REPS rep(s)"
-  build/default/bench/attacher-bench --workload="$workload" --latency-ms="$latency" \
+  log "$workload: latency ${latency}ms, qps $qps/$burst, $REPS rep(s), load $(cut -d' ' -f1 /proc/loadavg)"
+  build/default/bench/"$BENCH" --workload="$workload" --latency-ms="$latency" \
     --qps="$qps" --burst="$burst" --workers=10 --timeout=30s --reps="$REPS" \
-    --contenders="$CONTENDERS" --upstream-bin="$UPSTREAM_ATTACHER_BIN" \
+    --contenders="$CONTENDERS" "${STACK_ARGS[@]}" \
     --csv="$CSV" --work-dir="$RESULTS/logs" "$@" \
     || log "$workload (latency ${latency}ms, qps $qps) FAILED; see $RESULTS/logs"
 }
+
+# The snapshot stack's workloads are named snap-<workload> in the CSV, so
+# both stacks' cells can share one report.
+cell_name() { if [[ $STACK == snapshot ]]; then echo "snap-$1"; else echo "$1"; fi; }
 
 IFS=, read -ra workloads <<<"$WORKLOADS"
 IFS=, read -ra qps_list <<<"$QPS_LIST"
 IFS=, read -ra latencies <<<"$LATENCIES"
 for workload in "${workloads[@]}"; do
   for qps in "${qps_list[@]}"; do
-    case $workload in
-      backlog) for l in "${latencies[@]}"; do run_cell backlog "$l" "$qps" --n="$BACKLOG_N"; done ;;
-      stream) for l in "${latencies[@]}"; do run_cell stream "$l" "$qps" --n=0 --duration="$STREAM_DURATION"; done ;;
-      storm) for l in "${latencies[@]}"; do
-               run_cell storm "$l" "$qps" --n="$STORM_N" --attaches="$STORM_ATTACHES"; done ;;
-      scale) run_cell scale 0 "$qps" --n="$SCALE_N" ;;
-      *) log "unknown workload $workload" ;;
+    case $STACK/$workload in
+      */backlog) for l in "${latencies[@]}"; do
+                   run_cell "$(cell_name backlog)" "$l" "$qps" --n="$BACKLOG_N"; done ;;
+      */stream) for l in "${latencies[@]}"; do
+                  run_cell "$(cell_name stream)" "$l" "$qps" --n=0 --duration="$STREAM_DURATION"; done ;;
+      attacher/storm) for l in "${latencies[@]}"; do
+                        run_cell storm "$l" "$qps" --n="$STORM_N" --attaches="$STORM_ATTACHES"; done ;;
+      snapshot/readiness) for l in "${latencies[@]}"; do
+                            run_cell snap-readiness "$l" "$qps" --n=0 --duration="$STREAM_DURATION" \
+                              --ready-after="$READY_AFTER"; done ;;
+      */scale) run_cell "$(cell_name scale)" 0 "$qps" --n="$SCALE_N" ;;
+      *) log "unknown $STACK workload $workload" ;;
     esac
   done
 done

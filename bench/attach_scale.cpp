@@ -7,16 +7,16 @@
 // RSS and the RSS at the end (3 s after idle).
 #include <thread>
 
+#include "bench/attach_workload.h"
 #include "bench/objects.h"
 #include "bench/proc_stats.h"
-#include "bench/workload.h"
 
 namespace bench {
 namespace {
 
 using namespace std::chrono_literals;
 
-class Scale : public Workload {
+class Scale : public AttachWorkload {
  public:
   explicit Scale(const BenchOptions& options)
       : names_(Names("va", options.n)), threads_(options.creator_threads) {}
@@ -34,8 +34,8 @@ class Scale : public Workload {
     const std::string marker = Marker(ctx);
     if (auto status = CreateVa(ctx.admin, marker); !status.ok()) return status.error();
     if (auto status = WaitAllAttached(ctx, {marker}); !status.ok()) return status.error();
-    double synced_s = Seconds(*ctx.observer->AttachedAt(marker) - ctx.started);
-    auto idle = IdleSince(ctx);
+    double synced_s = Seconds(*observer().DoneAt(marker) - ctx.started);
+    auto idle = IdleSince(ctx.pids, std::chrono::seconds(ctx.options.phase_timeout_s));
     if (!idle) return base::Error("attacher never became idle (or exited)");
     std::this_thread::sleep_for(3s);
     return Figures{{"synced_s", synced_s}, {"idle_s", Seconds(*idle - ctx.started)}};
@@ -43,25 +43,6 @@ class Scale : public Workload {
 
  private:
   static std::string Marker(const RunContext& ctx) { return "zzz-marker-" + ctx.tag; }
-
-  // The start of the first 2 s window in which the process used < 20 ms CPU.
-  static std::optional<Clock::time_point> IdleSince(const RunContext& ctx) {
-    constexpr auto kStep = 250ms;
-    constexpr size_t kWindow = 8;  // steps: 2 s
-    std::vector<std::pair<Clock::time_point, double>> samples;
-    auto deadline = Clock::now() + std::chrono::seconds(ctx.options.phase_timeout_s);
-    while (Clock::now() < deadline) {
-      auto sample = ReadProcSample(ctx.contender_pid);
-      if (!sample) return std::nullopt;
-      samples.emplace_back(Clock::now(), sample->cpu_seconds);
-      if (samples.size() > kWindow) {
-        const auto& first = samples[samples.size() - 1 - kWindow];
-        if (sample->cpu_seconds - first.second < 0.02) return first.first;
-      }
-      std::this_thread::sleep_for(kStep);
-    }
-    return std::nullopt;
-  }
 
   std::vector<std::string> names_;
   int threads_;

@@ -4,18 +4,19 @@
 // from just before the VA's create request to the watch showing it attached.
 #include <thread>
 
+#include "bench/attach_workload.h"
 #include "bench/objects.h"
 #include "bench/percentile.h"
-#include "bench/workload.h"
 
 namespace bench {
 namespace {
 
-class Stream : public Workload {
+class Stream : public AttachWorkload {
  public:
   explicit Stream(const BenchOptions& options)
-      : names_(Names("stream", static_cast<size_t>(options.StreamRate() * options.duration_s))),
-        interval_(std::chrono::duration<double>(1.0 / options.StreamRate())) {}
+      : names_(Names("stream",
+                     static_cast<size_t>(options.StreamRate(1.0, 20.0) * options.duration_s))),
+        interval_(std::chrono::duration<double>(1.0 / options.StreamRate(1.0, 20.0))) {}
 
   base::Status Populate(kube::Client& admin) override { return {}; }
 
@@ -32,7 +33,7 @@ class Stream : public Workload {
       if (auto status = CreateVa(ctx.admin, names_[i]); !status.ok()) return status.error();
     }
     if (auto status = WaitAllAttached(ctx, names_); !status.ok()) return status.error();
-    auto latencies = AttachLatenciesMs(*ctx.observer, names_, created);
+    auto latencies = LatenciesMs(observer().DoneStamps(names_), created);
     return Figures{{"vas", static_cast<double>(names_.size())},
                    {"rate_per_s", 1.0 / interval_.count()},
                    {"attach_p50_ms", Percentile(latencies, 50)},
@@ -41,6 +42,8 @@ class Stream : public Workload {
   }
 
  private:
+  size_t Objects() const override { return names_.size(); }
+
   std::vector<std::string> names_;
   std::chrono::duration<double> interval_;
 };

@@ -2,15 +2,15 @@
 // after a warm-up attach all of them are deleted (detaches queued), then
 // --attaches new PV + VA pairs arrive. Figures: the new VAs' attach latency
 // (VA create request to attached) and the time until all detaches were gone.
+#include "bench/attach_workload.h"
 #include "bench/objects.h"
 #include "bench/parallel.h"
 #include "bench/percentile.h"
-#include "bench/workload.h"
 
 namespace bench {
 namespace {
 
-class Storm : public Workload {
+class Storm : public AttachWorkload {
  public:
   explicit Storm(const BenchOptions& options)
       : detaches_(Names("old", options.n)),
@@ -35,17 +35,18 @@ class Storm : public Workload {
     });
     if (!arrived.ok()) return arrived.error();
     if (auto status = WaitAllAttached(ctx, attaches_); !status.ok()) return status.error();
-    auto latencies = AttachLatenciesMs(*ctx.observer, attaches_, created);
+    auto latencies = LatenciesMs(observer().DoneStamps(attaches_), created);
     if (auto status = WaitAllDeleted(ctx, detaches_); !status.ok()) return status.error();
-    std::vector<std::optional<Clock::time_point>> gone;
-    for (const auto& name : detaches_) gone.push_back(ctx.observer->DeletedAt(name));
-    return Figures{{"attach_p50_ms", Percentile(latencies, 50)},
-                   {"attach_p99_ms", Percentile(latencies, 99)},
-                   {"detach_all_s", SecondsToLast(gone, delete_start)},
-                   {"wall_s", Seconds(Clock::now() - delete_start)}};
+    return Figures{
+        {"attach_p50_ms", Percentile(latencies, 50)},
+        {"attach_p99_ms", Percentile(latencies, 99)},
+        {"detach_all_s", SecondsToLast(observer().DeletedStamps(detaches_), delete_start)},
+        {"wall_s", Seconds(Clock::now() - delete_start)}};
   }
 
  private:
+  size_t Objects() const override { return detaches_.size() + attaches_.size(); }
+
   std::vector<std::string> detaches_;
   std::vector<std::string> attaches_;
   int threads_;

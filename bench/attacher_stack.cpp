@@ -1,0 +1,105 @@
+#include "bench/attacher_stack.h"
+
+#include "bench/attach_workload.h"
+#include "bench/floor_controller.h"
+#include "bench/objects.h"
+#include "kube/client/config.h"
+
+namespace bench {
+namespace {
+
+// The floor and the client it shares among its workers (declared first, so
+// it outlives the controller).
+class AttacherFloor : public InProcessFloor {
+ public:
+  static base::Result<std::unique_ptr<InProcessFloor>> Start(const BenchOptions& options,
+                                                             const std::string& kubeconfig) {
+    auto config = kube::LoadKubeconfig(kubeconfig);
+    if (!config.ok()) return config.error();
+    config->qps = options.qps;
+    config->burst = options.burst;
+    auto client = kube::Client::Create(*config);
+    if (!client.ok()) return client.error();
+    std::unique_ptr<AttacherFloor> floor(new AttacherFloor());
+    floor->client_ = std::move(*client);
+    auto controller =
+        FloorController::Start(*floor->client_, {.workers = options.workers,
+                                                 .publish_latency = options.latency,
+                                                 .unpublish_latency = options.latency});
+    if (!controller.ok()) return controller.error();
+    floor->controller_ = std::move(*controller);
+    return std::unique_ptr<InProcessFloor>(std::move(floor));
+  }
+
+ private:
+  AttacherFloor() = default;
+
+  std::unique_ptr<kube::Client> client_;
+  std::unique_ptr<FloorController> controller_;
+};
+
+class AttacherStack : public Stack {
+ public:
+  AttacherStack(const BenchOptions& options, std::unique_ptr<Workload> workload)
+      : options_(options), workload_(std::move(workload)) {}
+
+  Workload& workload() override { return *workload_; }
+
+  base::Status SetUpCluster(Cluster& cluster) override {
+    cluster.kubeconfigs["attacher"] = cluster.plane->attacher_kubeconfig();
+    return CreateCsiNode(*cluster.admin);
+  }
+
+  base::Result<std::vector<std::string>> DriverArgs(const std::string&) override {
+    std::string latency = std::to_string(options_.latency.count()) + "ms";
+    return std::vector<std::string>{std::string("--node-id=") + kNodeName,
+                                    "--publish-latency=" + latency,
+                                    "--unpublish-latency=" + latency};
+  }
+
+  base::Result<std::unique_ptr<Contender>> StartContender(const std::string& kind,
+                                                          const Cluster& cluster,
+                                                          const RunDirs& dirs) override {
+    const std::string& kubeconfig = cluster.kubeconfigs.at("attacher");
+    if (kind == "floor") {
+      auto floor = AttacherFloor::Start(options_, kubeconfig);
+      if (!floor.ok()) return floor.error();
+      return Contender::InProcess(std::move(*floor));
+    }
+    // Default verbosity for both: logging cost is part of what an operator runs.
+    std::vector<std::string> argv = {
+        kind == "ours" ? options_.ours_bin : options_.upstream_bin, "--kubeconfig=" + kubeconfig,
+        "--csi-address=" + dirs.csi_socket, "--timeout=" + options_.timeout};
+    for (auto& flag : ClientFlags(options_)) argv.push_back(std::move(flag));
+    return Contender::Spawn({{.role = "", .argv = argv, .log_file = dirs.dir + "/attacher.log"}});
+  }
+
+  const RequestFilter& Requests() const override {
+    static const RequestFilter filter = {
+        .resources = {"volumeattachments", "persistentvolumes", "csinodes", "secrets", "events"},
+        .generator_writes = {"POST volumeattachments", "DELETE volumeattachments",
+                             "POST persistentvolumes", "DELETE persistentvolumes"}};
+    return filter;
+  }
+
+ private:
+  const BenchOptions& options_;
+  std::unique_ptr<Workload> workload_;
+};
+
+}  // namespace
+
+base::Result<std::unique_ptr<Stack>> MakeAttacherStack(BenchOptions& options) {
+  if (options.ours_bin.empty()) options.ours_bin = OURS_ATTACHER_BIN;
+  for (const auto& kind : options.contenders) {
+    if (kind == "mixed") return base::Error("the attacher has no mixed contender");
+    if (kind == "upstream" && options.upstream_bin.empty()) {
+      return base::Error("upstream needs --upstream-bin");
+    }
+  }
+  auto workload = MakeAttachWorkload(options);
+  if (!workload.ok()) return workload.error();
+  return std::unique_ptr<Stack>(new AttacherStack(options, std::move(*workload)));
+}
+
+}  // namespace bench

@@ -1,0 +1,56 @@
+// Stack: the component a benchmark measures (the attacher, or the snapshot
+// pair: snapshot-controller + csi-snapshotter) as the runner sees it. It owns
+// the cell's workload and knows what a control plane needs beyond the tests'
+// launcher (CRDs, the components' identities, fixed objects), the fault
+// driver's flags, how each contender starts, and which API requests are its.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "base/result.h"
+#include "bench/api_requests.h"
+#include "bench/contender.h"
+#include "bench/options.h"
+#include "bench/workload.h"
+#include "kube/client/client.h"
+#include "tests/support/control_plane.h"
+
+namespace bench {
+
+// A control plane with its admin client (unthrottled: the load generator
+// must never be the bottleneck) and the kubeconfigs of the identities the
+// stack set up on it, by role.
+struct Cluster {
+  std::unique_ptr<testsupport::ControlPlane> plane;
+  std::unique_ptr<kube::Client> admin;
+  std::map<std::string, std::string> kubeconfigs;
+};
+
+// Where one run's contender finds the driver and writes its logs.
+struct RunDirs {
+  std::string dir;         // the run's log directory
+  std::string csi_socket;  // the fault driver's
+};
+
+class Stack {
+ public:
+  virtual ~Stack() = default;
+
+  virtual Workload& workload() = 0;
+  virtual testsupport::ControlPlaneOptions PlaneOptions() const { return {}; }
+  // Runs once per control plane, before Populate: identities (filling
+  // cluster.kubeconfigs) and the objects every run needs.
+  virtual base::Status SetUpCluster(Cluster& cluster) = 0;
+  // The fault driver's flags beyond --endpoint and --name; writes what the
+  // driver reads (faults.json) under `dir` first.
+  virtual base::Result<std::vector<std::string>> DriverArgs(const std::string& dir) = 0;
+  virtual base::Result<std::unique_ptr<Contender>> StartContender(const std::string& kind,
+                                                                  const Cluster& cluster,
+                                                                  const RunDirs& dirs) = 0;
+  virtual const RequestFilter& Requests() const = 0;
+};
+
+}  // namespace bench
