@@ -1,7 +1,7 @@
 // Snapshot workloads 2 and 3, stream and readiness: after a warm-up snapshot,
 // VolumeSnapshots of sources created beforehand arrive at a fixed rate below
-// saturation (0.5/s at QPS 5: a snapshot costs upstream's controller several
-// writes; 10/s unthrottled) for --duration seconds. Figures: per snapshot,
+// saturation (0.2/s at QPS 5: upstream's controller makes about 17 requests
+// per snapshot, under 5 QPS; 10/s unthrottled) for --duration seconds. Figures: per snapshot,
 // milliseconds from just before its create request to the watch showing it
 // readyToUse. Readiness: the driver answers ready only from the
 // --ready-after-th answer on (the CreateSnapshot and the polls after it), so
@@ -26,7 +26,7 @@ class SnapshotStream : public SnapshotWorkload {
   SnapshotStream(const BenchOptions& options, bool readiness)
       : readiness_(readiness),
         ready_after_(readiness ? options.ready_after : 1),
-        interval_(1.0 / options.StreamRate(0.5, 10.0)) {
+        interval_(1.0 / options.StreamRate(0.2, 10.0)) {
     names_ = Names(readiness ? "ready" : "stream",
                    static_cast<size_t>(options.duration_s / interval_.count()));
   }
