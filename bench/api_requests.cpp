@@ -25,9 +25,10 @@ bool IsWrite(const std::string& key) {
   return false;
 }
 
+// "<verb> <resource>[/<subresource>][ <code>]"
 bool IsEvents(const std::string& key) {
   std::string_view resource = std::string_view(key).substr(key.find(' ') + 1);
-  return resource == "events";
+  return resource.substr(0, resource.find(' ')) == "events";
 }
 
 }  // namespace
@@ -49,6 +50,8 @@ base::Result<RequestCounts> ScrapeRequestCounts(kube::Client& admin, const Reque
     if (filter.generator_writes.contains(verb + " " + resource)) continue;
     std::string subresource = Label(labels, "subresource");
     std::string key = verb + " " + resource + (subresource.empty() ? "" : "/" + subresource);
+    // Refused requests (409 conflicts, 404s, 422 failed tests) count apart.
+    if (std::string code = Label(labels, "code"); !code.starts_with('2')) key += " " + code;
     counts[key] += std::stod(line.substr(close + 1));
   }
   return counts;

@@ -21,7 +21,8 @@ struct RequestFilter {
   std::set<std::string, std::less<>> generator_writes;  // "POST volumeattachments"
 };
 
-// "PATCH volumeattachments/status" -> count.
+// "PATCH volumeattachments/status" -> count; requests the server refused
+// carry their code: "PATCH volumeattachments/status 409".
 using RequestCounts = std::map<std::string, double>;
 
 base::Result<RequestCounts> ScrapeRequestCounts(kube::Client& admin, const RequestFilter& filter);
@@ -30,8 +31,8 @@ base::Result<RequestCounts> ScrapeRequestCounts(kube::Client& admin, const Reque
 RequestCounts Difference(const RequestCounts& after, const RequestCounts& before);
 
 double Total(const RequestCounts& counts);
-// The writes (POST, PUT, PATCH, DELETE, APPLY) among `counts`: of events
-// alone, or of everything else.
+// The writes (POST, PUT, PATCH, DELETE, APPLY) among `counts`, refused ones
+// included: of events alone, or of everything else.
 double EventWrites(const RequestCounts& counts);
 double ObjectWrites(const RequestCounts& counts);
 
