@@ -33,7 +33,7 @@ struct BenchOptions {
   std::vector<std::string> contenders = {"ours", "upstream", "floor"};
   std::string ours_bin;  // empty: this build's csi-attacher or csi-snapshotter
   std::string upstream_bin;
-  std::string ours_controller_bin;  // empty: this build's snapshot-controller, if it has one
+  std::string ours_controller_bin;  // empty: this build's snapshot-controller
   std::string upstream_controller_bin;
   std::string crds_dir;  // the snapshot CRDs
   std::string driver_bin = FAULT_DRIVER_BIN;

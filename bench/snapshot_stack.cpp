@@ -151,17 +151,11 @@ class SnapshotStack : public Stack {
 
 base::Result<std::unique_ptr<Stack>> MakeSnapshotStack(BenchOptions& options) {
   if (options.ours_bin.empty()) options.ours_bin = OURS_SNAPSHOTTER_BIN;
-#ifdef OURS_SNAPSHOT_CONTROLLER_BIN
-  if (options.ours_controller_bin.empty())
+  if (options.ours_controller_bin.empty()) {
     options.ours_controller_bin = OURS_SNAPSHOT_CONTROLLER_BIN;
-#endif
+  }
   if (options.crds_dir.empty()) return base::Error("the snapshot stack needs --crds-dir");
   for (const auto& kind : options.contenders) {
-    if (kind == "ours" && options.ours_controller_bin.empty()) {
-      return base::Error(
-          "ours needs --ours-controller-bin: this build has no snapshot-controller "
-          "(cmd/snapshot-controller); measure our sidecar with --contenders=mixed");
-    }
     if ((kind == "upstream" || kind == "mixed") && options.upstream_controller_bin.empty()) {
       return base::Error(kind + " needs --upstream-controller-bin");
     }

@@ -13,8 +13,8 @@
 // driver socket and --timeout; default verbosity, no leader election):
 //   ours      our snapshot-controller + our csi-snapshotter
 //   upstream  upstream's two binaries
-//   mixed     upstream's snapshot-controller + our csi-snapshotter (measures
-//             our sidecar while this build has no snapshot-controller)
+//   mixed     upstream's snapshot-controller + our csi-snapshotter (our
+//             sidecar's share of a difference, measured alone)
 //   floor     in process: FloorSnapshotController + FloorSnapshotSidecar,
 //             each with its component's identity and the same QPS and
 //             workers, polling an unready snapshot every second.
@@ -30,7 +30,7 @@
 namespace bench {
 
 // Empty --ours-bin / --ours-controller-bin become this build's csi-snapshotter
-// and snapshot-controller (when it has one). `options` must outlive the stack.
+// and snapshot-controller. `options` must outlive the stack.
 base::Result<std::unique_ptr<Stack>> MakeSnapshotStack(BenchOptions& options);
 
 }  // namespace bench

@@ -6,9 +6,8 @@
 # directory. Two stacks:
 #   attacher  our csi-attacher vs external-attacher v4.12.0 (bench/floor_controller.h)
 #   snapshot  our snapshot-controller + csi-snapshotter vs external-snapshotter
-#             v8.7.0's two binaries (bench/snapshot_stack.h); until this tree
-#             builds cmd/snapshot-controller, "mixed" (upstream's controller +
-#             our sidecar) stands in for ours
+#             v8.7.0's two binaries (bench/snapshot_stack.h); "mixed" (upstream's
+#             controller + our sidecar) measures our sidecar alone
 #
 #   scripts/bench.sh [--stack=attacher|snapshot] [--quick] [--workloads=W,...]
 #                    [--qps=5,1000] [--latencies=0,50] [--reps=N] [--results=DIR]
@@ -17,9 +16,8 @@
 #                    [--contenders=C,...]
 #
 # Workloads: attacher backlog,stream,storm,scale (default all); snapshot
-# backlog,stream,readiness,scale (default all). Contenders: ours,upstream,floor;
-# snapshot also mixed (default: ours,upstream,floor once this tree has
-# cmd/snapshot-controller, else mixed,upstream,floor). --qps lists the QPS
+# backlog,stream,readiness,scale (default all). Contenders: ours,upstream,floor
+# (the default); snapshot also mixed. --qps lists the QPS
 # settings: 5 means --kube-api-qps=5 --kube-api-burst=10 (upstream's
 # defaults), any other value Q means qps = burst = Q. Latency is the driver's
 # publish/unpublish (attacher) or CreateSnapshot (snapshot) time; scale runs at
@@ -57,7 +55,7 @@ for arg in "$@"; do
     --scale-n=*) SCALE_N=${arg#*=} ;;
     --ready-after=*) READY_AFTER=${arg#*=} ;;
     --contenders=*) CONTENDERS=${arg#*=} ;;
-    -h|--help) sed -n '2,30p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,27p' "$0"; exit 0 ;;
     *) echo "bench: unknown argument $arg (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -71,10 +69,7 @@ case $STACK in
   snapshot)
     WORKLOADS=${WORKLOADS:-backlog,stream,readiness,scale}
     BACKLOG_N=${BACKLOG_N:-$([[ -n $QUICK ]] && echo 100 || echo 1000)}
-    if [[ -z $CONTENDERS ]]; then
-      if [[ -d cmd/snapshot-controller ]]; then CONTENDERS=ours,upstream,floor
-      else CONTENDERS=mixed,upstream,floor; fi
-    fi
+    CONTENDERS=${CONTENDERS:-ours,upstream,floor}
     BENCH=snapshot-bench
     PEER_NAMES="etcd kube snapshot crds" ;;
   *) echo "bench: unknown stack $STACK (attacher or snapshot)" >&2; exit 2 ;;
