@@ -55,7 +55,7 @@ for arg in "$@"; do
     --scale-n=*) SCALE_N=${arg#*=} ;;
     --ready-after=*) READY_AFTER=${arg#*=} ;;
     --contenders=*) CONTENDERS=${arg#*=} ;;
-    -h|--help) sed -n '2,27p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,28p' "$0"; exit 0 ;;
     *) echo "bench: unknown argument $arg (see --help)" >&2; exit 2 ;;
   esac
 done
