@@ -64,7 +64,8 @@ base::Status RunOne(const BenchOptions& options, Stack& stack, Cluster& cluster,
   Workload& workload = stack.workload();
   const std::string tag = contender_kind + "-" + std::to_string(rep);
   RunDirs run;
-  run.dir = options.work_dir + "/" + options.workload + "-lat" +
+  // Absolute: the driver takes a socket path only as /path or unix://path.
+  run.dir = std::filesystem::absolute(options.work_dir).string() + "/" + options.workload + "-lat" +
             std::to_string(options.latency.count()) + "ms-qps" +
             std::to_string(static_cast<int>(options.qps)) + "-" + tag;
   run.csi_socket = run.dir + "/csi.sock";
