@@ -1,5 +1,5 @@
 // SnapshotSync binding and status copy (docs/snapshots.md §4.3 steps 4-5,
-// syncUnreadySnapshot, "Copying the status"; SNAPSHOTTER.md §6 items 6, 7
+// syncUnreadySnapshot, "Copying the status"; docs/snapshots.md §6 items 6, 7
 // and 9): pre-provisioned binds, misbound or missing contents, the status
 // rebuilt from the content, errors copied and cleared, the VolumeSnapshot's
 // finalizers, group members, Events and metric labels.

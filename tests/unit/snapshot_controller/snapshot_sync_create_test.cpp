@@ -1,5 +1,5 @@
 // SnapshotSync of dynamic snapshots (docs/snapshots.md §4.3 steps 0, 3 and
-// createSnapshotContent; SNAPSHOTTER.md §6 item 5): the class, validation,
+// createSnapshotContent; docs/snapshots.md §6 item 5): the class, validation,
 // the content's creation and every failure on the way, with upstream's
 // Event reasons and messages.
 #include <gmock/gmock.h>
