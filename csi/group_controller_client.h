@@ -19,6 +19,16 @@ class GroupControllerClient {
   base::Result<v1::GroupControllerGetCapabilitiesResponse> GroupControllerGetCapabilities(
       std::chrono::nanoseconds timeout);
 
+  base::Result<v1::CreateVolumeGroupSnapshotResponse> CreateVolumeGroupSnapshot(
+      const v1::CreateVolumeGroupSnapshotRequest& request, const CallOptions& options);
+
+  base::Status DeleteVolumeGroupSnapshot(const v1::DeleteVolumeGroupSnapshotRequest& request,
+                                         const CallOptions& options);
+
+  // The current state of a group snapshot (pre-provisioned groups are polled with it).
+  base::Result<v1::GetVolumeGroupSnapshotResponse> GetVolumeGroupSnapshot(
+      const v1::GetVolumeGroupSnapshotRequest& request, const CallOptions& options);
+
  private:
   Connection& connection_;
   std::unique_ptr<v1::GroupController::Stub> stub_;

@@ -22,5 +22,11 @@ inline constexpr std::string_view kDeleteSnapshotMethod = "/csi.v1.Controller/De
 inline constexpr std::string_view kListSnapshotsMethod = "/csi.v1.Controller/ListSnapshots";
 inline constexpr std::string_view kGroupControllerGetCapabilitiesMethod =
     "/csi.v1.GroupController/GroupControllerGetCapabilities";
+inline constexpr std::string_view kCreateVolumeGroupSnapshotMethod =
+    "/csi.v1.GroupController/CreateVolumeGroupSnapshot";
+inline constexpr std::string_view kDeleteVolumeGroupSnapshotMethod =
+    "/csi.v1.GroupController/DeleteVolumeGroupSnapshot";
+inline constexpr std::string_view kGetVolumeGroupSnapshotMethod =
+    "/csi.v1.GroupController/GetVolumeGroupSnapshot";
 
 }  // namespace csi

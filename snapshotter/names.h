@@ -31,6 +31,20 @@ inline constexpr std::string_view kDeletionSecretNamespaceAnnotation =
 inline constexpr std::string_view kContentFinalizer =
     "snapshot.storage.kubernetes.io/volumesnapshotcontent-bound-protection";
 
+// Group snapshots (docs/snapshots.md §3.8, §4.7): the same shape as single ones.
+inline constexpr std::string_view kGroupBeingCreatedAnnotation =
+    "groupsnapshot.storage.kubernetes.io/volumegroupsnapshot-being-created";
+inline constexpr std::string_view kGroupBeingDeletedAnnotation =
+    "groupsnapshot.storage.kubernetes.io/volumegroupsnapshot-being-deleted";
+inline constexpr std::string_view kGroupDeletionSecretNameAnnotation =
+    "groupsnapshot.storage.kubernetes.io/deletion-secret-name";
+inline constexpr std::string_view kGroupDeletionSecretNamespaceAnnotation =
+    "groupsnapshot.storage.kubernetes.io/deletion-secret-namespace";
+inline constexpr std::string_view kGroupContentFinalizer =
+    "groupsnapshot.storage.kubernetes.io/volumegroupsnapshotcontent-bound-protection";
+inline constexpr std::string_view kGroupSnapshotBoundFinalizer =
+    "groupsnapshot.storage.kubernetes.io/volumegroupsnapshot-bound-protection";
+
 // Class parameters under this prefix are the sidecars' own and never reach
 // the driver, except the extra create metadata keys below.
 inline constexpr std::string_view kReservedParameterPrefix = "csi.storage.k8s.io/";
@@ -45,15 +59,23 @@ inline constexpr std::string_view kListSecretNameKey =
 inline constexpr std::string_view kListSecretNamespaceKey =
     "csi.storage.k8s.io/snapshotter-list-secret-namespace";
 // The reserved keys upstream knows: dropped from the parameters (§3.4 create step 4).
+inline constexpr std::string_view kGroupSnapshotterSecretNameKey =
+    "csi.storage.k8s.io/group-snapshotter-secret-name";
+inline constexpr std::string_view kGroupSnapshotterSecretNamespaceKey =
+    "csi.storage.k8s.io/group-snapshotter-secret-namespace";
+inline constexpr std::string_view kGroupSnapshotterGetSecretNameKey =
+    "csi.storage.k8s.io/group-snapshotter-get-secret-name";
+inline constexpr std::string_view kGroupSnapshotterGetSecretNamespaceKey =
+    "csi.storage.k8s.io/group-snapshotter-get-secret-namespace";
 inline constexpr std::array<std::string_view, 8> kKnownReservedParameterKeys = {
     kSnapshotterSecretNameKey,
     kSnapshotterSecretNamespaceKey,
     kListSecretNameKey,
     kListSecretNamespaceKey,
-    "csi.storage.k8s.io/group-snapshotter-secret-name",
-    "csi.storage.k8s.io/group-snapshotter-secret-namespace",
-    "csi.storage.k8s.io/group-snapshotter-get-secret-name",
-    "csi.storage.k8s.io/group-snapshotter-get-secret-namespace",
+    kGroupSnapshotterSecretNameKey,
+    kGroupSnapshotterSecretNamespaceKey,
+    kGroupSnapshotterGetSecretNameKey,
+    kGroupSnapshotterGetSecretNamespaceKey,
 };
 // Added with --extra-create-metadata (§3.4 create step 5).
 inline constexpr std::string_view kVolumeSnapshotNameKey = "csi.storage.k8s.io/volumesnapshot/name";
@@ -61,6 +83,12 @@ inline constexpr std::string_view kVolumeSnapshotNamespaceKey =
     "csi.storage.k8s.io/volumesnapshot/namespace";
 inline constexpr std::string_view kVolumeSnapshotContentNameKey =
     "csi.storage.k8s.io/volumesnapshotcontent/name";
+inline constexpr std::string_view kVolumeGroupSnapshotNameKey =
+    "csi.storage.k8s.io/volumegroupsnapshot/name";
+inline constexpr std::string_view kVolumeGroupSnapshotNamespaceKey =
+    "csi.storage.k8s.io/volumegroupsnapshot/namespace";
+inline constexpr std::string_view kVolumeGroupSnapshotContentNameKey =
+    "csi.storage.k8s.io/volumegroupsnapshotcontent/name";
 
 // "<prefix>-<uid>" (§3.4 create step 6). With uuid_length >= 0 the UID loses
 // its dashes and keeps its first uuid_length characters; where upstream
