@@ -82,10 +82,19 @@ base::Status SnapshotSync::Sync(const kube::VolumeSnapshot& snapshot) {
     return finalized;
   }
 
-  if (!IsReady(writer.snapshot()) || !BoundContentName(writer.snapshot())) {
-    return SyncUnready(writer);
+  if (IsReady(writer.snapshot()) && BoundContentName(writer.snapshot())) return SyncReady(writer);
+  base::Status synced = SyncUnready(writer);
+  if (!synced.ok() || !IsReady(writer.snapshot())) return synced;
+  return ReleaseClaim(writer.snapshot());
+}
+
+base::Status SnapshotSync::ReleaseClaim(const kube::VolumeSnapshot& snapshot) {
+  auto released = claim_finalizer_.RemoveIfNoUnreadySnapshot(snapshot);
+  if (!released.ok()) {
+    events_.Record(kube::ReferenceTo(snapshot), kube::kEventTypeWarning, "ErrorPVCFinalizer",
+                   "Error check and remove PVC Finalizer for VolumeSnapshot");
   }
-  return SyncReady(writer);
+  return released;
 }
 
 base::Status SnapshotSync::EnsureClass(SnapshotWriter& writer) {

@@ -3,10 +3,12 @@
 // one of the source volume's driver when none is named), source validation,
 // the VolumeSnapshot's finalizers, the dynamic content's creation or a
 // pre-provisioned content's binding, and the status copied from the bound
-// content with its Normal Events. Errors are saved in the snapshot's status
-// and reported as upstream's Warning Events, then returned so the snapshot
-// is retried with backoff. Every write is computed from the cached snapshot
-// and the answers of earlier writes (SnapshotWriter, §9.4).
+// content with its Normal Events; the sync whose status write makes the
+// snapshot ready also lets go of the source claim's finalizer (§4.3 step 1).
+// Errors are saved in the snapshot's status and reported as upstream's
+// Warning Events, then returned so the snapshot is retried with backoff.
+// Every write is computed from the cached snapshot and the answers of
+// earlier writes (SnapshotWriter, §9.4).
 //
 // Group members (an owner reference to a VolumeGroupSnapshot) only get their
 // content's status copied; this controller keeps no group caches, so it never
@@ -75,6 +77,11 @@ class SnapshotSync {
   base::Result<kube::VolumeSnapshotContent> CreateContent(const kube::VolumeSnapshot& snapshot);
   base::Result<kube::VolumeSnapshotContent> ContentToCreate(const kube::VolumeSnapshot& snapshot);
 
+  // §4.3 step 1 for the sync whose status write made the snapshot ready: the
+  // check at the start of every sync saw it unready, and our own write brings
+  // no new sync (§9.3). A failure is a Warning ErrorPVCFinalizer and an error,
+  // so the snapshot is retried and the next sync's check releases the claim.
+  base::Status ReleaseClaim(const kube::VolumeSnapshot& snapshot);
   // Copies the content's status; its Normal Events and metrics follow the write.
   base::Status CopyStatus(SnapshotWriter& writer, const kube::VolumeSnapshotContent& content);
   // Saves status.error (and readyToUse false when `set_not_ready`) unless

@@ -198,9 +198,13 @@ TEST_P(ControllerPairTest, PreProvisionedContentIsBoundToItsSnapshotAndDeletedUn
 }
 
 // §4.3 step 1 and createSnapshotContent step 1: the claim is protected from
-// before the content exists until its last unready snapshot is ready. The
-// driver fails CreateSnapshot (a retried, non-final code) to hold the snapshot
-// unready for as long as the test looks.
+// before the content exists until its last unready snapshot is ready, and let
+// go of as the snapshot turns ready, not at a later resync: the resync period
+// is far longer than the wait. The driver fails CreateSnapshot (a retried,
+// non-final code) to hold the snapshot unready for as long as the test looks,
+// then cuts it unready: it turns ready at the sidecar's next call, whose
+// status is the last write to the content our sidecar makes, so no later
+// event of the sidecar's brings the controller back to the claim.
 TEST_P(ControllerPairTest, SourcePvcKeepsTheProtectionFinalizerUntilTheSnapshotIsReady) {
   const Names n = NamesFor("pvc-finalizer");
   ASSERT_NO_FATAL_FAILURE(StartFaultDriver(n.driver, kFaultVolumes));
@@ -208,7 +212,7 @@ TEST_P(ControllerPairTest, SourcePvcKeepsTheProtectionFinalizerUntilTheSnapshotI
   CreateBoundPvc("default", n.pvc, n.pv, n.driver, kFaultVolume);
   ASSERT_FALSE(HasFailure()) << "PVC and PV setup failed";
   ASSERT_NO_FATAL_FAILURE(CreateSnapshotClass(n.snapshot_class, n.driver, "Delete"));
-  ASSERT_NE(StartControllerUnderTest(), nullptr);
+  ASSERT_NE(StartControllerUnderTest({"--resync-period=1h"}), nullptr);
   ASSERT_NE(StartSidecarUnderTest(), nullptr);
   CreateVolumeSnapshot("default", n.snapshot, n.pvc, n.snapshot_class);
 
@@ -227,7 +231,7 @@ TEST_P(ControllerPairTest, SourcePvcKeepsTheProtectionFinalizerUntilTheSnapshotI
   ASSERT_TRUE(still.ok());
   EXPECT_TRUE(HasFinalizer(still->metadata, kPvcAsSourceFinalizer));
 
-  WriteFaults("{}");
+  WriteFaults(R"({"CreateSnapshot": [{"ready_after": 2}]})");
   auto snapshot = Await<kube::VolumeSnapshot>("default", n.snapshot, Ready);
   ASSERT_TRUE(snapshot && Ready(*snapshot)) << "VolumeSnapshot never became readyToUse";
   auto released = Await<kube::PersistentVolumeClaim>("default", n.pvc, [](const auto& c) {

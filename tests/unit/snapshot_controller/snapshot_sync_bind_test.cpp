@@ -344,6 +344,92 @@ TEST_F(SnapshotSyncTest, ASnapshotAlreadyCutStartsOnlyCreateSnapshotAndReady) {
   EXPECT_THAT(Metrics(), ::testing::Not(HasSubstr("operation_name=\"CreateSnapshot\",")));
 }
 
+// --- §4.3 step 1: the claim let go of as the snapshot turns ready ------------
+
+const nlohmann::json kTurnsReady = {
+    {"creationTime", kCreated}, {"readyToUse", true}, {"restoreSize", "1Gi"}};
+
+// The claim as the snapshot's creation protected it.
+void Protect(kube::PersistentVolumeClaim& claim) {
+  claim.metadata.finalizers = {std::string(kClaimAsSourceFinalizer)};
+}
+
+// The protected claim as the controller replaces it, without the finalizer.
+ApiCall UpdateClaimReleasingFinalizer() {
+  kube::PersistentVolumeClaim released = Decoded(Claim(Protect));
+  released.metadata.finalizers.clear();
+  return UpdateCall(kClaims, released);
+}
+
+void BoundUnready(kube::VolumeSnapshot& s) {
+  WithFinalizers(s);
+  BoundTo(s, kContentName, false);
+}
+
+TEST_F(SnapshotSyncTest, TheSyncThatMakesTheSnapshotReadyReleasesTheClaimsFinalizer) {
+  Have(Claim(Protect));
+  Have(Volume());
+  Have(Class());
+  Have(Content([](auto& c) { c.status = ReadyContentStatus(); }));
+
+  ASSERT_TRUE(Sync(Snapshot(BoundUnready)).ok());
+
+  // No later sync would: the status write is our own (§9.3).
+  EXPECT_THAT(api_.calls(),
+              ElementsAre(PatchSnapshotStatus("5", kTurnsReady), UpdateClaimReleasingFinalizer()));
+  EXPECT_THAT(api_.Stored<kube::PersistentVolumeClaim>("default", "claim-1")->metadata.finalizers,
+              IsEmpty());
+  EXPECT_THAT(events_.events(), ElementsAre(Created(), Ready()));
+}
+
+TEST_F(SnapshotSyncTest, TurningReadyKeepsTheClaimsFinalizerWhileAnotherUnreadySnapshotTakesIt) {
+  Have(Claim(Protect));
+  Have(Volume());
+  Have(Class());
+  Have(Content([](auto& c) { c.status = ReadyContentStatus(); }));
+  InCache(Snapshot([](auto& s) {
+    s.metadata.name = "snap-2";
+    s.metadata.uid = "uid-2";
+  }));
+
+  ASSERT_TRUE(Sync(Snapshot(BoundUnready)).ok());
+
+  EXPECT_THAT(api_.calls(), ElementsAre(PatchSnapshotStatus("5", kTurnsReady)));
+}
+
+TEST_F(SnapshotSyncTest, AStatusWriteThatLeavesTheSnapshotUnreadyLeavesTheClaimAlone) {
+  Have(Claim(Protect));
+  Have(Volume());
+  Have(Class());
+  Have(Content([](auto& c) {
+    c.status =
+        kube::VolumeSnapshotContentStatus{.creation_time = kCreatedNanos, .ready_to_use = false};
+  }));
+
+  ASSERT_TRUE(Sync(Snapshot(BoundUnready)).ok());
+
+  EXPECT_THAT(api_.calls(), ElementsAre(PatchSnapshotStatus("5", {{"creationTime", kCreated}})));
+}
+
+TEST_F(SnapshotSyncTest, ClaimReleaseFailingAfterTurningReadyIsErrorPVCFinalizerAndRetried) {
+  Have(Claim(Protect));
+  Have(Volume());
+  Have(Class());
+  Have(Content([](auto& c) { c.status = ReadyContentStatus(); }));
+  api_.Fail({"update", "persistentvolumeclaims", "", base::Error::Http(500, "etcd down")});
+
+  auto synced = Sync(Snapshot(BoundUnready));
+
+  ASSERT_FALSE(synced.ok());
+  EXPECT_EQ(synced.error().message,
+            "snapshot controller failed to update claim-1 on API server: etcd down");
+  EXPECT_EQ(StoredSnapshot()->status->ready_to_use, true);
+  EXPECT_THAT(events_.events(),
+              ElementsAre(Created(), Ready(),
+                          Warning("ErrorPVCFinalizer",
+                                  "Error check and remove PVC Finalizer for VolumeSnapshot")));
+}
+
 // --- §4.3 step 4: the VolumeSnapshot's finalizers ------------------------------
 
 TEST_F(SnapshotSyncTest, BoundSnapshotOfADeletePolicyContentGetsTheBoundFinalizerByPatch) {
