@@ -7,9 +7,7 @@
 
 #include "kube/api/json_patch.h"
 #include "kube/api/meta_time.h"
-#include "kube/client/api_error.h"
 #include "snapshot_controller/driver_of.h"
-#include "snapshot_controller/managed_by_node.h"
 #include "snapshot_controller/names.h"
 #include "snapshot_controller/snapshot_predicates.h"
 #include "snapshot_controller/source_volume.h"
@@ -54,11 +52,6 @@ std::string Misbound(const std::string& content_name) {
   return "VolumeSnapshotContent [" + content_name + "] is bound to a different snapshot";
 }
 
-// What upstream's lister says of a class it does not hold.
-base::Error ClassNotFound(const std::string& name) {
-  return base::Error("volumesnapshotclass.snapshot.storage.k8s.io \"" + name + "\" not found");
-}
-
 }  // namespace
 
 base::Status SnapshotSync::Sync(const kube::VolumeSnapshot& snapshot) {
@@ -101,7 +94,7 @@ base::Status SnapshotSync::EnsureClass(SnapshotWriter& writer) {
   const kube::VolumeSnapshot& snapshot = writer.snapshot();
   if (const auto& class_name = snapshot.spec.volume_snapshot_class_name) {
     if (caches_.classes.Get("", *class_name)) return base::Status::Ok();
-    base::Error missing = ClassNotFound(*class_name);
+    base::Error missing = SnapshotClassNotFound(*class_name);
     (void)ReportError(writer, false, "GetSnapshotClassFailed",
                       "Failed to get snapshot class with error " + missing.message);
     return missing;
@@ -245,7 +238,7 @@ base::Status SnapshotSync::SyncDynamic(SnapshotWriter& writer) {
                       "PVC source for snapshot " + KeyOf(snapshot) + " is missing");
     return base::Error("expected PVC source for snapshot " + KeyOf(snapshot) + " but got nil");
   }
-  auto created = CreateContent(snapshot);
+  auto created = content_creation_.Create(snapshot);
   if (!created.ok()) {
     (void)ReportError(writer, true, "SnapshotContentCreationFailed",
                       "Failed to create snapshot content with error " + created.error().message);
@@ -322,50 +315,6 @@ base::Result<kube::VolumeSnapshotContent> SnapshotSync::Bind(
   }
   return api_.PatchContent(content.metadata.name, kube::PatchType::kJson, patch.Serialize(),
                            /*status=*/false);
-}
-
-base::Result<kube::VolumeSnapshotContent> SnapshotSync::CreateContent(
-    const kube::VolumeSnapshot& snapshot) {
-  if (auto protected_claim = claim_finalizer_.Add(snapshot); !protected_claim.ok()) {
-    return protected_claim.error();
-  }
-  auto content = ContentToCreate(snapshot);
-  if (!content.ok()) return content.error();
-
-  auto created = api_.CreateContent(*content);
-  // A content left by an earlier sync whose answer was lost is the one we want.
-  if (!created.ok() && !kube::IsConflict(created.error())) {
-    events_.Record(kube::ReferenceTo(snapshot), kube::kEventTypeWarning,
-                   "CreateSnapshotContentFailed",
-                   "Error creating volume snapshot content object for snapshot " + KeyOf(snapshot) +
-                       ": " + created.error().message + ".");
-    return created.error().Wrap("snapshot controller failed to update " + KeyOf(snapshot) +
-                                " on API server");
-  }
-  events_.Record(kube::ReferenceTo(snapshot), kube::kEventTypeNormal, "CreatingSnapshot",
-                 "Waiting for a snapshot " + KeyOf(snapshot) + " to be created by the CSI driver.");
-  return created.ok() ? std::move(*created) : std::move(*content);
-}
-
-base::Result<kube::VolumeSnapshotContent> SnapshotSync::ContentToCreate(
-    const kube::VolumeSnapshot& snapshot) {
-  const auto& class_name = snapshot.spec.volume_snapshot_class_name;
-  if (!class_name) {
-    return snapshotter::CreateInputError(
-        snapshot, base::Error("failed to take snapshot " + snapshot.metadata.name +
-                              " without a snapshot class"));
-  }
-  auto snapshot_class = caches_.classes.Get("", *class_name);
-  if (!snapshot_class) return snapshotter::CreateInputError(snapshot, ClassNotFound(*class_name));
-  auto volume = SourceVolumeOf(snapshot, caches_, api_);
-  if (!volume.ok()) return snapshotter::CreateInputError(snapshot, volume.error());
-
-  snapshotter::DynamicContentOptions options{.prevent_volume_mode_conversion =
-                                                 options_.prevent_volume_mode_conversion};
-  if (options_.enable_distributed_snapshotting && caches_.nodes) {
-    options.managed_by_node = ManagedByNode(*volume, *caches_.nodes);
-  }
-  return snapshotter::DynamicContentFor(snapshot, *snapshot_class, *volume, options);
 }
 
 base::Status SnapshotSync::CopyStatus(SnapshotWriter& writer,

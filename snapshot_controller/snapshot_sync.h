@@ -1,10 +1,11 @@
 // SnapshotSync: the VolumeSnapshot sync of a snapshot that is not being
 // deleted (docs/snapshots.md §4.3 steps 0 and 3-5): the class (the default
 // one of the source volume's driver when none is named), source validation,
-// the VolumeSnapshot's finalizers, the dynamic content's creation or a
-// pre-provisioned content's binding, and the status copied from the bound
-// content with its Normal Events; the sync whose status write makes the
-// snapshot ready also lets go of the source claim's finalizer (§4.3 step 1).
+// the VolumeSnapshot's finalizers, the dynamic content's creation
+// (ContentCreation) or a pre-provisioned content's binding, and the status
+// copied from the bound content with its Normal Events; the sync whose
+// status write makes the snapshot ready also lets go of the source claim's
+// finalizer (§4.3 step 1).
 // Errors are saved in the snapshot's status and reported as upstream's
 // Warning Events, then returned so the snapshot is retried with backoff.
 // Every write is computed from the cached snapshot and the answers of
@@ -28,6 +29,7 @@
 #include "kube/api/snapshot/v1/volume_snapshot_content.h"
 #include "snapshot_controller/caches.h"
 #include "snapshot_controller/claim_finalizer.h"
+#include "snapshot_controller/content_creation.h"
 #include "snapshot_controller/controller_api.h"
 #include "snapshot_controller/controller_events.h"
 #include "snapshot_controller/handler_options.h"
@@ -44,9 +46,9 @@ class SnapshotSync {
       : api_(api),
         caches_(caches),
         claim_finalizer_(claim_finalizer),
+        content_creation_(api, caches, claim_finalizer, events, options),
         events_(events),
         metrics_(metrics),
-        options_(options),
         clock_(clock) {}
 
   base::Status Sync(const kube::VolumeSnapshot& snapshot);
@@ -73,9 +75,6 @@ class SnapshotSync {
   // Sets the UID (and the class) of a pre-provisioned content's reference.
   base::Result<kube::VolumeSnapshotContent> Bind(const kube::VolumeSnapshot& snapshot,
                                                  const kube::VolumeSnapshotContent& content);
-  // createSnapshotContent: the claim's finalizer, then the content's POST.
-  base::Result<kube::VolumeSnapshotContent> CreateContent(const kube::VolumeSnapshot& snapshot);
-  base::Result<kube::VolumeSnapshotContent> ContentToCreate(const kube::VolumeSnapshot& snapshot);
 
   // §4.3 step 1 for the sync whose status write made the snapshot ready: the
   // check at the start of every sync saw it unready, and our own write brings
@@ -93,9 +92,9 @@ class SnapshotSync {
   ControllerApi& api_;
   const Caches& caches_;
   ClaimFinalizer& claim_finalizer_;
+  ContentCreation content_creation_;
   ControllerEvents& events_;
   OperationMetrics& metrics_;
-  const HandlerOptions options_;
   base::Clock& clock_;
 };
 
