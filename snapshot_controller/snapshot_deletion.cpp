@@ -160,6 +160,9 @@ base::Status SnapshotDeletion::RemoveFinalizers(const kube::VolumeSnapshot& snap
       snapshot,
       [&](const kube::VolumeSnapshot& copy) {
         kube::JsonPatch patch;
+        // Both finalizers go in one patch: while a content of policy Delete
+        // holds the bound one, the as-source one waits with it (§9.4).
+        if (keep_bound && kube::HasFinalizer(copy.metadata, kSnapshotBoundFinalizer)) return patch;
         kube::ObjectMeta meta = copy.metadata;
         kube::RemoveFinalizerOps(meta, kSnapshotAsSourceFinalizer, patch);
         if (!keep_bound) kube::RemoveFinalizerOps(meta, kSnapshotBoundFinalizer, patch);

@@ -19,11 +19,13 @@
 //      SnapshotContentObjectDeleteError;
 //   6. the source claim's finalizer goes unless another unready snapshot
 //      needs it (a failure is a Warning ErrorPVCFinalizer), then the
-//      snapshot's as-source finalizer, and its bound-protection finalizer
-//      unless a content of policy Delete still exists: that one stays until
-//      the sidecar has deleted the backend snapshot and the content is gone,
-//      whose deletion event syncs the snapshot again. Finalizers go by one
-//      guarded JSON Patch (§9.4), not upstream's PUT.
+//      snapshot's as-source and bound-protection finalizers, by one guarded
+//      JSON Patch, not upstream's PUT. While a content of policy Delete
+//      still exists and the snapshot has the bound-protection finalizer,
+//      both stay: the sidecar has yet to delete the backend snapshot, and
+//      the content's deletion event syncs the snapshot again once it is
+//      gone. Upstream removes the as-source one at once, in a write of its
+//      own (§9.4).
 // SnapshotDeletePending is recorded at most once per 5 minutes per snapshot
 // (§9.7). Errors read as upstream's.
 //

@@ -120,35 +120,45 @@ class SnapshotDeletionTest : public HandlerTest {
 
 // --- §4.5 steps 4-6: dynamic and pre-provisioned, Delete and Retain ----------
 
-TEST_F(SnapshotDeletionTest,
-       DynamicDeletePolicyMarksAndDeletesTheContentAndKeepsTheBoundFinalizer) {
+// §9.4: both finalizers stay while the content holds the bound one, and go
+// in one patch once it is gone.
+TEST_F(SnapshotDeletionTest, DynamicDeletePolicyMarksAndDeletesTheContentAndKeepsBothFinalizers) {
   Have(BoundContent());
 
   ASSERT_TRUE(Delete(DeletingSnapshot()).ok());
 
   EXPECT_THAT(api_.calls(),
-              ElementsAre(MarkBeingDeleted(kContentName), DeleteCall(kContents, kContentName),
-                          PatchSnapshot(kRemoveAsSource)));
+              ElementsAre(MarkBeingDeleted(kContentName), DeleteCall(kContents, kContentName)));
   EXPECT_THAT(events_.events(), IsEmpty());
   auto snapshot = StoredSnapshot();
   ASSERT_TRUE(snapshot);
-  EXPECT_THAT(snapshot->metadata.finalizers, ElementsAre(kBound));
+  EXPECT_THAT(snapshot->metadata.finalizers, ElementsAre(kAsSource, kBound));
   auto content = StoredContent(kContentName);
   ASSERT_TRUE(content);
   EXPECT_FALSE(content->metadata.deletion_timestamp.empty());
   EXPECT_EQ(content->metadata.annotations, (kube::StringMap{{kBeingDeleted, "yes"}}));
 }
 
-TEST_F(SnapshotDeletionTest, DynamicDeletePolicyRemovesTheBoundFinalizerOnceTheContentIsGone) {
-  // The first pass left the bound finalizer; the sidecar has since deleted
-  // the backend snapshot and the content is gone.
-  ASSERT_TRUE(Delete(DeletingSnapshot([](auto& s) { s.metadata.finalizers = {kBound}; })).ok());
+TEST_F(SnapshotDeletionTest,
+       DynamicDeletePolicyRemovesBothFinalizersInOnePatchOnceTheContentIsGone) {
+  // The first pass left both finalizers; the sidecar has since deleted the
+  // backend snapshot and the content is gone.
+  ASSERT_TRUE(Delete(DeletingSnapshot()).ok());
 
-  EXPECT_THAT(api_.calls(), ElementsAre(PatchSnapshot(R"([
-      {"op": "test", "path": "/metadata/finalizers/0",
-       "value": "snapshot.storage.kubernetes.io/volumesnapshot-bound-protection"},
-      {"op": "remove", "path": "/metadata/finalizers/0"}])"_json)));
+  EXPECT_THAT(api_.calls(), ElementsAre(PatchSnapshot(kRemoveBoth)));
   EXPECT_FALSE(StoredSnapshot()) << "the last finalizer went, so the API server deleted it";
+}
+
+TEST_F(SnapshotDeletionTest, WithoutTheBoundFinalizerTheAsSourceOneGoesWhileTheContentIsDeleted) {
+  // A snapshot that never got the bound finalizer has nothing to wait for.
+  Have(BoundContent());
+
+  ASSERT_TRUE(Delete(DeletingSnapshot([](auto& s) { s.metadata.finalizers = {kAsSource}; })).ok());
+
+  EXPECT_THAT(api_.calls(),
+              ElementsAre(MarkBeingDeleted(kContentName), DeleteCall(kContents, kContentName),
+                          PatchSnapshot(kRemoveAsSource)));
+  EXPECT_FALSE(StoredSnapshot());
 }
 
 TEST_F(SnapshotDeletionTest, DynamicRetainPolicyMarksTheContentAndRemovesBothFinalizers) {
@@ -165,17 +175,16 @@ TEST_F(SnapshotDeletionTest, DynamicRetainPolicyMarksTheContentAndRemovesBothFin
   EXPECT_EQ(content->metadata.annotations, (kube::StringMap{{kBeingDeleted, "yes"}}));
 }
 
-TEST_F(SnapshotDeletionTest, PreProvisionedDeletePolicyMarksAndDeletesTheContentAndKeepsTheBound) {
+TEST_F(SnapshotDeletionTest, PreProvisionedDeletePolicyMarksAndDeletesTheContentAndKeepsBoth) {
   Have(BoundImportedContent("Delete"));
 
   ASSERT_TRUE(Delete(DeletingImportedSnapshot()).ok());
 
   EXPECT_THAT(api_.calls(),
-              ElementsAre(MarkBeingDeleted("imported-1"), DeleteCall(kContents, "imported-1"),
-                          PatchSnapshot(kRemoveAsSource)));
+              ElementsAre(MarkBeingDeleted("imported-1"), DeleteCall(kContents, "imported-1")));
   auto snapshot = StoredSnapshot();
   ASSERT_TRUE(snapshot);
-  EXPECT_THAT(snapshot->metadata.finalizers, ElementsAre(kBound));
+  EXPECT_THAT(snapshot->metadata.finalizers, ElementsAre(kAsSource, kBound));
 }
 
 TEST_F(SnapshotDeletionTest, PreProvisionedRetainPolicyMarksTheContentAndRemovesBothFinalizers) {
@@ -197,8 +206,7 @@ TEST_F(SnapshotDeletionTest, DynamicContentTheStatusDoesNotNameYetIsFoundByItsNa
   ASSERT_TRUE(Delete(DeletingSnapshot([](auto& s) { s.status.reset(); })).ok());
 
   EXPECT_THAT(api_.calls(),
-              ElementsAre(MarkBeingDeleted(kContentName), DeleteCall(kContents, kContentName),
-                          PatchSnapshot(kRemoveAsSource)));
+              ElementsAre(MarkBeingDeleted(kContentName), DeleteCall(kContents, kContentName)));
 }
 
 TEST_F(SnapshotDeletionTest, NoContentRemovesBothFinalizers) {
@@ -326,7 +334,7 @@ TEST_F(SnapshotDeletionTest, ClaimFinalizerIsReleasedAfterTheContentAndBeforeThe
 
   EXPECT_THAT(api_.calls(),
               ElementsAre(MarkBeingDeleted(kContentName), DeleteCall(kContents, kContentName),
-                          UpdateCall(kClaims, Decoded(Claim())), PatchSnapshot(kRemoveAsSource)));
+                          UpdateCall(kClaims, Decoded(Claim()))));
 }
 
 TEST_F(SnapshotDeletionTest, ClaimFinalizerFailureIsErrorPVCFinalizerAndKeepsTheSnapshots) {
@@ -397,8 +405,7 @@ TEST_F(SnapshotDeletionTest, RestorePendingHoldsTheDeletionWithAnEventNamingTheC
   Have(RestoringClaim([](auto& c) { c.status.phase = "Bound"; }));
   ASSERT_TRUE(Delete(DeletingSnapshot()).ok());
   EXPECT_THAT(api_.calls(),
-              ElementsAre(MarkBeingDeleted(kContentName), DeleteCall(kContents, kContentName),
-                          PatchSnapshot(kRemoveAsSource)));
+              ElementsAre(MarkBeingDeleted(kContentName), DeleteCall(kContents, kContentName)));
 }
 
 TEST_F(SnapshotDeletionTest, RestorePendingEventIsRecordedAtMostOncePerFiveMinutesPerSnapshot) {
