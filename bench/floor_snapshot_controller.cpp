@@ -140,7 +140,6 @@ base::Status FloorSnapshotController::CreateContent(const kube::VolumeSnapshot& 
   auto content = snapshotter::DynamicContentFor(snapshot, snapshot_class->second, *volume,
                                                 {.prevent_volume_mode_conversion = true});
   if (!content.ok()) return content.error();
-  content->metadata.finalizers = {std::string(snapshotter::kContentFinalizer)};
   auto created = client_.Create(*content);
   if (!created.ok()) return created.error();
   contents_.Upsert(created->metadata.name, *created);

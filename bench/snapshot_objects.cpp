@@ -100,7 +100,6 @@ base::Status CreateReadySnapshot(kube::Client& admin, const std::string& name) {
                                                 SourceVolume(name, "volume-" + name, ""),
                                                 {.prevent_volume_mode_conversion = true});
   if (!content.ok()) return content.error();
-  content->metadata.finalizers = {std::string(snapshotter::kContentFinalizer)};
   auto stored = admin.Create(*content);
   if (!stored.ok()) return stored.error().Wrap("creating content " + content->metadata.name);
   auto now = std::chrono::system_clock::now().time_since_epoch();

@@ -128,12 +128,27 @@ base::Status SnapshotSync::AddFinalizers(SnapshotWriter& writer) {
                                                                    : DynamicContent(writer);
   if (!content.ok()) return content.error();
   // The bound finalizer keeps the snapshot while its content may still
-  // delete the backend snapshot.
-  if (*content && BoundContentName(snapshot) &&
-      (*content)->spec.deletion_policy == kube::kDeletionPolicyDelete) {
+  // delete the backend snapshot. It joins the as-source one in the first
+  // patch, before the bind that upstream waits for (§9.4).
+  if (PolicyOfItsContent(snapshot, *content) == kube::kDeletionPolicyDelete) {
     return writer.AddFinalizers({kSnapshotAsSourceFinalizer, kSnapshotBoundFinalizer});
   }
   return writer.AddFinalizers({kSnapshotAsSourceFinalizer});
+}
+
+std::string SnapshotSync::PolicyOfItsContent(const kube::VolumeSnapshot& snapshot,
+                                             const ContentPtr& content) const {
+  if (content) return content->spec.deletion_policy;
+  // Only a content this sync creates is known by its class: a ready
+  // snapshot's is gone, and a group member's is the group's to create.
+  const auto& class_name = snapshot.spec.volume_snapshot_class_name;
+  const bool ready = IsReady(snapshot) && BoundContentName(snapshot);
+  if (ready || snapshot.spec.source.volume_snapshot_content_name || IsGroupMember(snapshot) ||
+      !class_name) {
+    return "";
+  }
+  auto snapshot_class = caches_.classes.Get("", *class_name);
+  return snapshot_class ? snapshot_class->deletion_policy : "";
 }
 
 base::Status SnapshotSync::SyncReady(SnapshotWriter& writer) {
@@ -244,11 +259,9 @@ base::Status SnapshotSync::SyncDynamic(SnapshotWriter& writer) {
                       "Failed to create snapshot content with error " + created.error().message);
     return created.error();
   }
-  if (auto copied = CopyStatus(writer, *created); !copied.ok()) {
-    (void)ReportError(writer, false, "SnapshotStatusUpdateFailed",
-                      "Snapshot status update failed, " + copied.error().message);
-    return copied;
-  }
+  // A new content has no status yet: the snapshot's is first written when
+  // the sidecar has given the content one, as the content's sync finds the
+  // snapshot's lagging then (§4.4), not once bound and again once cut (§9.4).
   return base::Status::Ok();
 }
 

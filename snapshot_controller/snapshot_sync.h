@@ -61,6 +61,12 @@ class SnapshotSync {
   base::Status EnsureClass(SnapshotWriter& writer);
   // §4.3 step 4.
   base::Status AddFinalizers(SnapshotWriter& writer);
+  // The deletion policy of the content the snapshot is bound to, or that
+  // this sync binds or creates: `content`'s (as PreProvisionedContent or
+  // DynamicContent found it), else the class's of a dynamic snapshot whose
+  // content this sync creates; "" when neither tells.
+  std::string PolicyOfItsContent(const kube::VolumeSnapshot& snapshot,
+                                 const ContentPtr& content) const;
   base::Status SyncReady(SnapshotWriter& writer);
   base::Status SyncUnready(SnapshotWriter& writer);
   base::Status SyncPreProvisioned(SnapshotWriter& writer);

@@ -31,6 +31,9 @@ base::Result<kube::VolumeSnapshotContent> DynamicContentFor(
 
   kube::VolumeSnapshotContent content;
   content.metadata.name = name;
+  // In the POST rather than a patch after it, which would race the
+  // sidecar's first writes to the content (docs/snapshots.md §9.4).
+  content.metadata.finalizers = {std::string(kContentFinalizer)};
   content.spec.volume_snapshot_ref = kube::ReferenceTo(snapshot);
   content.spec.source.volume_handle = csi->volume_handle;
   content.spec.volume_snapshot_class_name = snapshot_class.metadata.name;

@@ -31,9 +31,10 @@ struct DynamicContentOptions {
 // <name>: <quoted error>".
 base::Error CreateInputError(const kube::VolumeSnapshot& snapshot, const base::Error& error);
 
-// The content: its name, a full reference to the snapshot, the PV's volume
-// handle, the class's name, deletion policy and driver, and the
-// deletion-secret annotations when the class names a snapshotter Secret.
+// The content: its name, the volumesnapshotcontent-bound-protection
+// finalizer, a full reference to the snapshot, the PV's volume handle, the
+// class's name, deletion policy and driver, and the deletion-secret
+// annotations when the class names a snapshotter Secret.
 // Errors: the Secret's templates do not resolve (wrapped as
 // CreateInputError), or the PV is not a CSI volume.
 base::Result<kube::VolumeSnapshotContent> DynamicContentFor(

@@ -461,6 +461,35 @@ TEST_F(SnapshotSyncTest, BoundSnapshotWithoutFinalizersGetsBothInOnePatch) {
   EXPECT_THAT(StoredSnapshot()->metadata.finalizers, ElementsAre(kAsSource, kBound));
 }
 
+// §9.4: the bound finalizer goes in with the as-source one, in the patch
+// before the bind, as the content to bind is known to have policy Delete.
+TEST_F(SnapshotSyncTest, PreProvisionedDeleteContentGetsBothFinalizersInOnePatchBeforeTheBind) {
+  Have(ImportedContent([](auto& c) { c.spec.deletion_policy = "Delete"; }));
+
+  ASSERT_TRUE(Sync(ImportingSnapshot()).ok());
+
+  EXPECT_THAT(
+      api_.calls(),
+      ElementsAre(AddSnapshotFinalizers(true), PatchImported(nlohmann::json::array({kSetUid})),
+                  PatchSnapshotStatus("6", {{"boundVolumeSnapshotContentName", "imported-1"},
+                                            {"readyToUse", false}})));
+  EXPECT_THAT(StoredSnapshot()->metadata.finalizers, ElementsAre(kAsSource, kBound));
+}
+
+TEST_F(SnapshotSyncTest, ReadySnapshotWhoseContentIsGoneGetsNoBoundFinalizer) {
+  // No content to create either: the class's policy does not count.
+  HaveSource();
+
+  ASSERT_TRUE(Sync(Snapshot([](auto& s) {
+                s.metadata.finalizers = {kAsSource};
+                BoundTo(s, kContentName, true);
+              })).ok());
+
+  EXPECT_THAT(api_.calls(), ElementsAre(PatchSnapshotStatus(
+                                "5", {{"error", ErrorStatus("VolumeSnapshotContent is missing")},
+                                      {"readyToUse", false}})));
+}
+
 TEST_F(SnapshotSyncTest, ContentWithRetainPolicyNeedsNoBoundFinalizer) {
   HaveSource();
   Have(Content([](auto& c) { c.spec.deletion_policy = std::string(kube::kDeletionPolicyRetain); }));
@@ -483,7 +512,7 @@ TEST_F(SnapshotSyncTest, FailedFinalizerPatchIsSnapshotFinalizerError) {
   const std::string error =
       "snapshot controller failed to update default/snap-1 on API server: etcd down";
   EXPECT_EQ(synced.error().message, error);
-  EXPECT_THAT(api_.calls(), ElementsAre(AddSnapshotFinalizers(false)));
+  EXPECT_THAT(api_.calls(), ElementsAre(AddSnapshotFinalizers(true)));
   EXPECT_THAT(events_.events(), ElementsAre(FinalizerError(error)));
 }
 

@@ -14,11 +14,13 @@ using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::IsEmpty;
 
-// The content the default snapshot gets, its reference naming the snapshot
-// as the finalizer patch left it (resourceVersion 6).
+// The content the default snapshot gets: its own finalizer already in it
+// (§9.4), its reference naming the snapshot as the finalizer patch left it
+// (resourceVersion 6).
 kube::VolumeSnapshotContent ContentToPost(const Edit<kube::VolumeSnapshotContent>& edit = {}) {
   kube::VolumeSnapshotContent content = Content([](kube::VolumeSnapshotContent& c) {
     c.metadata.resource_version.clear();
+    c.metadata.finalizers = {kContentFinalizer};
     c.spec.volume_snapshot_ref.resource_version = "6";
   });
   return Edited(std::move(content), edit);
@@ -27,9 +29,10 @@ kube::VolumeSnapshotContent ContentToPost(const Edit<kube::VolumeSnapshotContent
 const nlohmann::json kBoundUnready = {{"boundVolumeSnapshotContentName", kContentName},
                                       {"readyToUse", false}};
 
-// The calls of a sync that fails creating the content, up to the error status.
+// The calls of a sync that fails creating the content, up to the error
+// status. Class "gold" has policy Delete: both finalizers at once (§9.4).
 std::vector<ApiCall> FailedCreate(const std::string& message) {
-  return {AddSnapshotFinalizers(false), UpdateClaimAddingFinalizer(),
+  return {AddSnapshotFinalizers(true), UpdateClaimAddingFinalizer(),
           PatchSnapshotStatus("6", {{"error", ErrorStatus(message)}, {"readyToUse", false}})};
 }
 
@@ -47,12 +50,11 @@ TEST_F(SnapshotSyncTest, DefaultClassOfTheVolumesDriverIsPatchedInThenTheContent
   EXPECT_THAT(api_.calls(), ElementsAre(PatchSnapshot({{{"op", "replace"},
                                                         {"path", "/spec/volumeSnapshotClassName"},
                                                         {"value", "gold"}}}),
-                                        AddSnapshotFinalizers(false), UpdateClaimAddingFinalizer(),
+                                        AddSnapshotFinalizers(true), UpdateClaimAddingFinalizer(),
                                         CreateCall(kContents, ContentToPost([](auto& c) {
                                                      c.spec.volume_snapshot_ref.resource_version =
                                                          "7";
-                                                   })),
-                                        PatchSnapshotStatus("7", kBoundUnready)));
+                                                   }))));
   EXPECT_THAT(events_.events(), ElementsAre(CreatingSnapshot()));
   EXPECT_EQ(StoredSnapshot()->spec.volume_snapshot_class_name, "gold");
 }
@@ -167,22 +169,39 @@ TEST_F(SnapshotSyncTest, NoSourceIsASnapshotValidationError) {
 
 // --- createSnapshotContent ----------------------------------------------------
 
-TEST_F(SnapshotSyncTest, FirstSyncProtectsSnapshotAndClaimThenPostsTheContentAndBindsIt) {
+// §9.4: one patch for both of the snapshot's finalizers (class "gold" has
+// policy Delete), the content's own in its POST, and no status until the
+// content has one to copy.
+TEST_F(SnapshotSyncTest, FirstSyncProtectsSnapshotAndClaimThenPostsTheContent) {
   HaveSource();
 
   ASSERT_TRUE(Sync(Snapshot()).ok());
 
-  EXPECT_THAT(api_.calls(), ElementsAre(AddSnapshotFinalizers(false), UpdateClaimAddingFinalizer(),
-                                        CreateCall(kContents, ContentToPost()),
-                                        PatchSnapshotStatus("6", kBoundUnready)));
+  EXPECT_THAT(api_.calls(), ElementsAre(AddSnapshotFinalizers(true), UpdateClaimAddingFinalizer(),
+                                        CreateCall(kContents, ContentToPost())));
   EXPECT_THAT(events_.events(), ElementsAre(CreatingSnapshot()));
   auto stored = StoredSnapshot();
   ASSERT_TRUE(stored);
-  EXPECT_THAT(stored->metadata.finalizers, ElementsAre(kAsSource));
-  EXPECT_EQ(stored->status,
-            (kube::VolumeSnapshotStatus{.bound_volume_snapshot_content_name = kContentName,
-                                        .ready_to_use = false}));
-  EXPECT_TRUE(api_.Stored<kube::VolumeSnapshotContent>("", kContentName));
+  EXPECT_THAT(stored->metadata.finalizers, ElementsAre(kAsSource, kBound));
+  EXPECT_FALSE(stored->status);
+  auto content = api_.Stored<kube::VolumeSnapshotContent>("", kContentName);
+  ASSERT_TRUE(content);
+  EXPECT_THAT(content->metadata.finalizers, ElementsAre(kContentFinalizer));
+}
+
+TEST_F(SnapshotSyncTest, FirstSyncUnderRetainAddsOnlyTheAsSourceFinalizer) {
+  Have(Claim());
+  Have(Volume());
+  Have(Class([](auto& c) { c.deletion_policy = std::string(kube::kDeletionPolicyRetain); }));
+
+  ASSERT_TRUE(Sync(Snapshot()).ok());
+
+  EXPECT_THAT(api_.calls(), ElementsAre(AddSnapshotFinalizers(false), UpdateClaimAddingFinalizer(),
+                                        CreateCall(kContents, ContentToPost([](auto& c) {
+                                                     c.spec.deletion_policy =
+                                                         kube::kDeletionPolicyRetain;
+                                                   }))));
+  EXPECT_THAT(StoredSnapshot()->metadata.finalizers, ElementsAre(kAsSource));
 }
 
 TEST_F(SnapshotSyncTest, ContentRecordsTheVolumeModeAndTheDeletionSecret) {
@@ -246,9 +265,8 @@ TEST_F(SnapshotSyncTest, TheVolumeIsReadFromTheApiWhenTheCacheLacksIt) {
   ASSERT_TRUE(Sync(Snapshot()).ok());
 
   EXPECT_THAT(api_.calls(),
-              ElementsAre(AddSnapshotFinalizers(false), UpdateClaimAddingFinalizer(),
-                          GetCall(kVolumes, "pv-1"), CreateCall(kContents, ContentToPost()),
-                          PatchSnapshotStatus("6", kBoundUnready)));
+              ElementsAre(AddSnapshotFinalizers(true), UpdateClaimAddingFinalizer(),
+                          GetCall(kVolumes, "pv-1"), CreateCall(kContents, ContentToPost())));
 }
 
 TEST_F(SnapshotSyncTest, MissingVolumeIsSnapshotContentCreationFailed) {
@@ -278,7 +296,7 @@ TEST_F(SnapshotSyncTest, MissingClaimIsSnapshotContentCreationFailed) {
   const std::string message =
       "Failed to create snapshot content with error snapshot controller failed to update snap-1 "
       "on API server: cannot get claim from snapshot";
-  EXPECT_THAT(api_.calls(), ElementsAre(AddSnapshotFinalizers(false),
+  EXPECT_THAT(api_.calls(), ElementsAre(AddSnapshotFinalizers(true),
                                         PatchSnapshotStatus("6", {{"error", ErrorStatus(message)},
                                                                   {"readyToUse", false}})));
   EXPECT_THAT(events_.events(), ElementsAre(Warning("SnapshotContentCreationFailed", message)));
@@ -311,7 +329,7 @@ TEST_F(SnapshotSyncTest, ClaimBeingDeletedIsSnapshotContentCreationFailed) {
   const std::string message =
       "Failed to create snapshot content with error snapshot controller failed to update claim-1 "
       "on API server: cannot add finalizer on claim because it is being deleted";
-  EXPECT_THAT(api_.calls(), ElementsAre(AddSnapshotFinalizers(false),
+  EXPECT_THAT(api_.calls(), ElementsAre(AddSnapshotFinalizers(true),
                                         PatchSnapshotStatus("6", {{"error", ErrorStatus(message)},
                                                                   {"readyToUse", false}})));
   EXPECT_THAT(events_.events(), ElementsAre(Warning("SnapshotContentCreationFailed", message)));
@@ -357,17 +375,17 @@ TEST_F(SnapshotSyncTest, ContentThatAlreadyExistsCountsAsCreated) {
 
   ASSERT_TRUE(Sync(Snapshot()).ok());
 
-  EXPECT_THAT(api_.calls(), ElementsAre(AddSnapshotFinalizers(false), UpdateClaimAddingFinalizer(),
-                                        CreateCall(kContents, ContentToPost()),
-                                        PatchSnapshotStatus("6", kBoundUnready)));
+  EXPECT_THAT(api_.calls(), ElementsAre(AddSnapshotFinalizers(true), UpdateClaimAddingFinalizer(),
+                                        CreateCall(kContents, ContentToPost())));
   EXPECT_THAT(events_.events(), ElementsAre(CreatingSnapshot()));
 }
 
 TEST_F(SnapshotSyncTest, FailedStatusWriteIsSnapshotStatusUpdateFailedEvenWhenItsRecordFails) {
   HaveSource();
+  Have(Content());
   api_.Fail({"patch", "volumesnapshots", "status", base::Error::Http(500, "etcd down")});
 
-  auto synced = Sync(Snapshot());
+  auto synced = Sync(Snapshot(WithFinalizers));
 
   ASSERT_FALSE(synced.ok());
   const std::string message =
@@ -375,20 +393,16 @@ TEST_F(SnapshotSyncTest, FailedStatusWriteIsSnapshotStatusUpdateFailedEvenWhenIt
       "API server: etcd down";
   EXPECT_EQ(synced.error().message,
             "snapshot controller failed to update default/snap-1 on API server: etcd down");
-  EXPECT_THAT(
-      api_.calls(),
-      ElementsAre(AddSnapshotFinalizers(false), UpdateClaimAddingFinalizer(),
-                  CreateCall(kContents, ContentToPost()), PatchSnapshotStatus("6", kBoundUnready),
-                  // readyToUse is left alone for this error
-                  PatchSnapshotStatus("6", {{"error", ErrorStatus(message)}})));
-  EXPECT_THAT(events_.events(),
-              ElementsAre(CreatingSnapshot(), Warning("SnapshotStatusUpdateFailed", message)));
+  EXPECT_THAT(api_.calls(), ElementsAre(PatchSnapshotStatus("5", kBoundUnready),
+                                        PatchSnapshotStatus("5", {{"error", ErrorStatus(message)},
+                                                                  {"readyToUse", false}})));
+  EXPECT_THAT(events_.events(), ElementsAre(Warning("SnapshotStatusUpdateFailed", message)));
 }
 
 TEST_F(SnapshotSyncTest, StatusConflictIsRetriedFromAFreshRead) {
   HaveSource();
   Have(Content());
-  auto protected_snapshot = Snapshot([](auto& s) { s.metadata.finalizers = {kAsSource}; });
+  auto protected_snapshot = Snapshot(WithFinalizers);
   api_.Put(Decoded(protected_snapshot));
   api_.BumpResourceVersion<kube::VolumeSnapshot>("default", "snap-1");  // another writer: rv 6
 
@@ -406,7 +420,7 @@ TEST_F(SnapshotSyncTest, StatusConflictsGiveUpAfterTwoRetries) {
   Have(Content());
   api_.Fail({"patch", "volumesnapshots", "status", base::Error::Http(409, "conflict")});
 
-  auto synced = Sync(Snapshot([](auto& s) { s.metadata.finalizers = {kAsSource}; }));
+  auto synced = Sync(Snapshot(WithFinalizers));
 
   ASSERT_FALSE(synced.ok());
   int patches = 0;

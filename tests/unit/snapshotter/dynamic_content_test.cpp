@@ -2,6 +2,7 @@
 // controller creates for a dynamic VolumeSnapshot.
 #include "snapshotter/dynamic_content.h"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <string>
@@ -49,6 +50,10 @@ TEST(DynamicContentFor, IsNamedAfterTheSnapshotUidAndReferencesItFully) {
   auto content = DynamicContentFor(Snapshot(), GoldClass(), CsiVolume(), {});
   ASSERT_TRUE(content.ok()) << content.error().message;
   EXPECT_EQ(content->metadata.name, "snapcontent-0b9f-42");
+  // Its own finalizer is in the POST, not patched in after it (§9.4).
+  EXPECT_THAT(content->metadata.finalizers,
+              ::testing::ElementsAre(
+                  "snapshot.storage.kubernetes.io/volumesnapshotcontent-bound-protection"));
   EXPECT_EQ(content->spec.volume_snapshot_ref,
             (kube::ObjectReference{.kind = "VolumeSnapshot",
                                    .namespace_ = "team-a",
