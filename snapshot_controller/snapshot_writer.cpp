@@ -1,12 +1,14 @@
 #include "snapshot_controller/snapshot_writer.h"
 
 #include <nlohmann/json.hpp>
+#include <vector>
 
 #include "kube/api/codec.h"
 #include "kube/api/json_patch.h"
 #include "kube/api/merge_patch.h"
 #include "kube/api/metadata_patch.h"
 #include "kube/client/api_error.h"
+#include "kube/client/patch_from_cache.h"
 
 namespace snapshot_controller {
 namespace {
@@ -17,21 +19,31 @@ constexpr int kConflictRetries = 2;
 }  // namespace
 
 base::Status SnapshotWriter::AddFinalizers(std::initializer_list<std::string_view> finalizers) {
-  kube::JsonPatch patch;
-  // Each op is computed on the list as the previous ones leave it.
-  kube::ObjectMeta meta = snapshot_.metadata;
-  for (std::string_view finalizer : finalizers) {
-    if (kube::HasFinalizer(meta, finalizer)) continue;
-    kube::AddFinalizerOps(meta, finalizer, patch);
-    meta.finalizers.emplace_back(finalizer);
-    meta.has_finalizers_field = true;
+  const std::vector<std::string_view> wanted(finalizers);
+  auto build = [&](const kube::VolumeSnapshot& copy) {
+    kube::JsonPatch patch;
+    // Each op is computed on the list as the previous ones leave it.
+    kube::ObjectMeta meta = copy.metadata;
+    for (std::string_view finalizer : wanted) {
+      if (kube::HasFinalizer(meta, finalizer)) continue;
+      kube::AddFinalizerOps(meta, finalizer, patch);
+      meta.finalizers.emplace_back(finalizer);
+      meta.has_finalizers_field = true;
+    }
+    return patch;
+  };
+  const std::string ns = snapshot_.metadata.namespace_;
+  const std::string name = snapshot_.metadata.name;
+  base::Status added = kube::PatchFromCache(
+      snapshot_, build,
+      [&](const std::string& patch) {
+        return Took(api_.PatchSnapshot(ns, name, kube::PatchType::kJson, patch, /*status=*/false));
+      },
+      [&] { return Took(api_.GetSnapshot(ns, name)); });
+  if (!added.ok()) {
+    return added.error().Wrap("snapshot controller failed to update " + Key() + " on API server");
   }
-  if (patch.empty()) return base::Status::Ok();
-  auto patched = Patch(patch.Serialize());
-  if (!patched.ok()) {
-    return patched.error().Wrap("snapshot controller failed to update " + Key() + " on API server");
-  }
-  return patched;
+  return added;
 }
 
 base::Status SnapshotWriter::SetClass(const std::string& class_name) {
@@ -68,11 +80,15 @@ base::Status SnapshotWriter::WriteStatus(const StatusChange& change) {
 }
 
 base::Status SnapshotWriter::Patch(const std::string& patch) {
-  auto written = api_.PatchSnapshot(snapshot_.metadata.namespace_, snapshot_.metadata.name,
-                                    kube::PatchType::kJson, patch, /*status=*/false);
+  auto written = Took(api_.PatchSnapshot(snapshot_.metadata.namespace_, snapshot_.metadata.name,
+                                         kube::PatchType::kJson, patch, /*status=*/false));
   if (!written.ok()) return written.error();
-  snapshot_ = std::move(*written);
   return base::Status::Ok();
+}
+
+base::Result<kube::VolumeSnapshot> SnapshotWriter::Took(base::Result<kube::VolumeSnapshot> answer) {
+  if (answer.ok()) snapshot_ = *answer;
+  return answer;
 }
 
 std::string SnapshotWriter::Key() const {

@@ -2,13 +2,17 @@
 // from the snapshot as this sync last saw it - the cached copy, then each
 // write's answer - so no write needs a GET first (docs/snapshots.md §9.4):
 //   - finalizers change through a JSON Patch whose `test` ops guard the list
-//     (kube/api/metadata_patch.h), the class through a JSON Patch `replace`;
+//     (kube/api/metadata_patch.h); one refused (422) because the cached list
+//     was stale is computed again from a fresh GET at once
+//     (kube/client/patch_from_cache.h). The class changes through a JSON
+//     Patch `replace`;
 //   - status changes through one merge patch on the status subresource that
 //     carries metadata.resourceVersion as a precondition; on 409 Conflict the
 //     snapshot is read again, the status computed again from it and the
 //     patch retried, at most twice.
-// A failed finalizer or status write reads "snapshot controller failed to
-// update <namespace>/<name> on API server: <error>", a failed read "error get
+// A failed finalizer or status write (the finalizers' fresh read included)
+// reads "snapshot controller failed to update <namespace>/<name> on API
+// server: <error>", a failed read after a status conflict "error get
 // snapshot <namespace>/<name> from api server: <error>", as upstream's. Not
 // thread-safe: one sync owns it.
 #pragma once
@@ -47,6 +51,8 @@ class SnapshotWriter {
 
  private:
   base::Status Patch(const std::string& patch);
+  // Keeps a successful answer as the snapshot this sync last saw; returns it.
+  base::Result<kube::VolumeSnapshot> Took(base::Result<kube::VolumeSnapshot> answer);
   std::string Key() const;
 
   ControllerApi& api_;

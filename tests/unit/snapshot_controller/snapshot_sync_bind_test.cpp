@@ -516,15 +516,51 @@ TEST_F(SnapshotSyncTest, FailedFinalizerPatchIsSnapshotFinalizerError) {
   EXPECT_THAT(events_.events(), ElementsAre(FinalizerError(error)));
 }
 
-TEST_F(SnapshotSyncTest, AFinalizerAddedMeanwhileMakesThePatchFailRatherThanDuplicate) {
+TEST_F(SnapshotSyncTest, AFinalizerAddedMeanwhileIsNotDuplicatedAndTheRestComesFromAFreshRead) {
   HaveSource();
-  // The server's copy has our finalizer already; the cache has not seen it.
+  // The server's copy has the as-source finalizer already; the cache has not
+  // seen it: the patch is refused (422) and computed again from a GET.
   api_.Put(Decoded(Snapshot([](auto& s) { s.metadata.finalizers = {kAsSource}; })));
 
-  ASSERT_FALSE(SyncFromCache(Snapshot()).ok());
+  ASSERT_TRUE(SyncFromCache(Snapshot()).ok());
 
-  EXPECT_THAT(StoredSnapshot()->metadata.finalizers, ElementsAre(kAsSource));
-  EXPECT_EQ(events_.events()[0].reason, "SnapshotFinalizerError");
+  const std::vector<ApiCall> calls = api_.calls();
+  ASSERT_GE(calls.size(), 3u);
+  EXPECT_THAT(
+      std::vector<ApiCall>(calls.begin(), calls.begin() + 3),
+      ElementsAre(
+          AddSnapshotFinalizers(true), GetCall(kSnapshots, kSnapshotKey),
+          PatchSnapshot({{{"op", "test"}, {"path", "/metadata/finalizers"}, {"value", {kAsSource}}},
+                         {{"op", "add"}, {"path", "/metadata/finalizers/-"}, {"value", kBound}}})));
+  EXPECT_THAT(StoredSnapshot()->metadata.finalizers, ElementsAre(kAsSource, kBound));
+  EXPECT_THAT(events_.events(), ElementsAre(CreatingSnapshot()));
+}
+
+TEST_F(SnapshotSyncTest, AFreshReadThatHasEveryFinalizerSendsNoSecondPatch) {
+  HaveSource();
+  api_.Put(Decoded(Snapshot(WithFinalizers)));
+
+  ASSERT_TRUE(SyncFromCache(Snapshot()).ok());
+
+  const std::vector<ApiCall> calls = api_.calls();
+  ASSERT_GE(calls.size(), 3u);
+  EXPECT_EQ(calls[0], AddSnapshotFinalizers(true));
+  EXPECT_EQ(calls[1], GetCall(kSnapshots, kSnapshotKey));
+  EXPECT_EQ(calls[2], UpdateClaimAddingFinalizer()) << "the sync goes on from the fresh copy";
+}
+
+TEST_F(SnapshotSyncTest, AFailedFreshReadIsSnapshotFinalizerError) {
+  HaveSource();
+  api_.Put(Decoded(Snapshot([](auto& s) { s.metadata.finalizers = {kAsSource}; })));
+  api_.Fail({"get", "volumesnapshots", "", base::Error::Http(500, "etcd down")});
+
+  auto synced = SyncFromCache(Snapshot());
+
+  ASSERT_FALSE(synced.ok());
+  const std::string error =
+      "snapshot controller failed to update default/snap-1 on API server: etcd down";
+  EXPECT_EQ(synced.error().message, error);
+  EXPECT_THAT(events_.events(), ElementsAre(FinalizerError(error)));
 }
 
 // --- Group members (§9.13) ------------------------------------------------------
