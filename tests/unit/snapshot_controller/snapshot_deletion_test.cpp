@@ -477,6 +477,20 @@ TEST_F(SnapshotDeletionTest, OnlyAPendingClaimRestoringFromThisSnapshotHoldsTheD
   EXPECT_FALSE(StoredSnapshot());
 }
 
+// As upstream, a restore names the snapshot's API group: a claim whose
+// dataSource has none restores from no VolumeSnapshot, whatever its kind and
+// name say, and is no reason to wait.
+TEST_F(SnapshotDeletionTest, RestoringClaimWithoutAnApiGroupDoesNotHoldTheDeletion) {
+  Have(BoundContent());
+  Have(RestoringClaim([](auto& c) { c.spec.data_source->api_group.reset(); }));
+
+  ASSERT_TRUE(Delete(DeletingSnapshot()).ok());
+
+  EXPECT_THAT(api_.calls(),
+              ElementsAre(MarkBeingDeleted(kContentName), DeleteCall(kContents, kContentName)));
+  EXPECT_THAT(events_.events(), IsEmpty());
+}
+
 TEST_F(SnapshotDeletionTest, RestorePendingWithoutAContentDoesNotHoldTheDeletion) {
   // As upstream: with no content there is nothing a restore could lose.
   Have(RestoringClaim());
