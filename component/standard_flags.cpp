@@ -75,6 +75,17 @@ void RegisterMetricsAddressFlag(base::FlagSet& flags, HttpEndpointOptions& o) {
                "Excludes http-endpoint.");
 }
 
+void RegisterRetryIntervalFlags(base::FlagSet& flags, RetryIntervalOptions& o,
+                                std::string_view failed_step, std::string_view start_note) {
+  std::string start_help = "Delay before the first retry of " + std::string(failed_step) +
+                           "; it doubles with each further failure, up to retry-interval-max.";
+  if (!start_note.empty()) start_help += " " + std::string(start_note);
+  flags.Duration("retry-interval-start", &o.retry_interval_start, o.retry_interval_start,
+                 std::move(start_help));
+  flags.Duration("retry-interval-max", &o.retry_interval_max, o.retry_interval_max,
+                 "Longest delay between retries of " + std::string(failed_step) + ".");
+}
+
 void RegisterSidecarFlags(base::FlagSet& flags, SidecarOptions& o, const FeatureGates& gates) {
   RegisterProcessFlags(flags, o, gates);
   RegisterKubeClientFlags(flags, o);

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <string_view>
 
 #include "base/flags.h"
 #include "base/log_options.h"
@@ -53,6 +54,15 @@ struct HttpEndpointOptions {
   std::string metrics_path = "/metrics";
 };
 
+// --retry-interval-start and --retry-interval-max: the delay before a
+// failed step is retried, doubling with each further failure up to the
+// maximum. Not csi-lib-utils', but all three binaries have them, with these
+// defaults.
+struct RetryIntervalOptions {
+  std::chrono::nanoseconds retry_interval_start = std::chrono::seconds(1);
+  std::chrono::nanoseconds retry_interval_max = std::chrono::minutes(5);
+};
+
 // Everything a CSI sidecar shares (csi-lib-utils' standardflags and more).
 struct SidecarOptions : ProcessOptions,
                         KubeClientOptions,
@@ -74,7 +84,11 @@ void RegisterHttpEndpointFlags(base::FlagSet& flags, HttpEndpointOptions& option
 // its options keep their defaults: no labels, no metrics-only address.
 void RegisterLeaderElectionLabelsFlag(base::FlagSet& flags, LeaderElectionOptions& options);
 void RegisterMetricsAddressFlag(base::FlagSet& flags, HttpEndpointOptions& options);
-// All of the above plus --csi-address.
+// `failed_step` says what is retried ("a failed attach or detach"); a
+// `start_note` ends the help of --retry-interval-start.
+void RegisterRetryIntervalFlags(base::FlagSet& flags, RetryIntervalOptions& options,
+                                std::string_view failed_step, std::string_view start_note = "");
+// All of the above (but the retry intervals) plus --csi-address.
 void RegisterSidecarFlags(base::FlagSet& flags, SidecarOptions& options, const FeatureGates& gates);
 
 }  // namespace component

@@ -11,11 +11,7 @@ void RegisterFlags(base::FlagSet& flags, Options& o) {
   flags.Duration("timeout", &o.timeout, o.timeout,
                  "Deadline of each attach or detach call to the CSI driver, of each readiness "
                  "probe, and of each ListVolumes page.");
-  flags.Duration("retry-interval-start", &o.retry_interval_start, o.retry_interval_start,
-                 "Delay before the first retry of a failed attach or detach; it doubles with "
-                 "each further failure, up to retry-interval-max.");
-  flags.Duration("retry-interval-max", &o.retry_interval_max, o.retry_interval_max,
-                 "Longest delay between retries of a failed attach or detach.");
+  component::RegisterRetryIntervalFlags(flags, o, "a failed attach or detach");
   flags.Uint("worker-threads", &o.worker_threads, o.worker_threads,
              "Number of workers for VolumeAttachments, and as many again for PersistentVolumes.");
   flags.Int("max-entries", &o.max_entries, o.max_entries,

@@ -14,11 +14,9 @@
 
 namespace csiattacher {
 
-struct Options : component::SidecarOptions {
+struct Options : component::SidecarOptions, component::RetryIntervalOptions {
   std::chrono::nanoseconds resync = std::chrono::minutes(10);
   std::chrono::nanoseconds timeout = std::chrono::seconds(15);
-  std::chrono::nanoseconds retry_interval_start = std::chrono::seconds(1);
-  std::chrono::nanoseconds retry_interval_max = std::chrono::minutes(5);
   uint64_t worker_threads = 10;
   int64_t max_entries = 0;
   std::string default_fstype;

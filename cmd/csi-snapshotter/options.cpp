@@ -22,12 +22,9 @@ void RegisterFlags(base::FlagSet& flags, Options& o) {
   flags.Bool("extra-create-metadata", &o.extra_create_metadata, o.extra_create_metadata,
              "Add the VolumeSnapshot's name and namespace and the VolumeSnapshotContent's name "
              "to the parameters of CreateSnapshot.");
-  flags.Duration("retry-interval-start", &o.retry_interval_start, o.retry_interval_start,
-                 "Delay before the first retry of a failed snapshot creation or deletion; it "
-                 "doubles with each further failure, up to retry-interval-max. Also the first "
-                 "interval at which a snapshot that is not ready yet is checked again.");
-  flags.Duration("retry-interval-max", &o.retry_interval_max, o.retry_interval_max,
-                 "Longest delay between retries of a failed snapshot creation or deletion.");
+  component::RegisterRetryIntervalFlags(
+      flags, o, "a failed snapshot creation or deletion",
+      "Also the first interval at which a snapshot that is not ready yet is checked again.");
   flags.Bool("node-deployment", &o.node_deployment, o.node_deployment,
              "Run next to a CSI driver on every node and handle only the "
              "VolumeSnapshotContents labelled as managed by this node (env NODE_NAME). "

@@ -14,15 +14,13 @@
 
 namespace csisnapshotter {
 
-struct Options : component::SidecarOptions {
+struct Options : component::SidecarOptions, component::RetryIntervalOptions {
   std::chrono::nanoseconds resync_period = std::chrono::minutes(15);
   std::string snapshot_name_prefix = "snapshot";
   int64_t snapshot_name_uuid_length = -1;
   int64_t worker_threads = 10;  // upstream does not validate it
   std::chrono::nanoseconds timeout = std::chrono::minutes(1);
   bool extra_create_metadata = false;
-  std::chrono::nanoseconds retry_interval_start = std::chrono::seconds(1);
-  std::chrono::nanoseconds retry_interval_max = std::chrono::minutes(5);
   bool node_deployment = false;
   std::string groupsnapshot_name_prefix = "groupsnapshot";
   int64_t groupsnapshot_name_uuid_length = -1;

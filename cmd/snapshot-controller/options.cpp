@@ -15,12 +15,8 @@ void RegisterFlags(base::FlagSet& flags, Options& o) {
   flags.Int("worker-threads", &o.worker_threads, o.worker_threads,
             "Number of workers syncing VolumeSnapshots, and as many syncing "
             "VolumeSnapshotContents.");
-  flags.Duration("retry-interval-start", &o.retry_interval_start, o.retry_interval_start,
-                 "Delay before the first retry of a failed sync of a VolumeSnapshot or "
-                 "VolumeSnapshotContent; it doubles with each further failure, up to "
-                 "retry-interval-max.");
-  flags.Duration("retry-interval-max", &o.retry_interval_max, o.retry_interval_max,
-                 "Longest delay between retries of a failed sync.");
+  component::RegisterRetryIntervalFlags(
+      flags, o, "a failed sync of a VolumeSnapshot or VolumeSnapshotContent");
   flags.Duration("retry-crd-interval-max", &o.retry_crd_interval_max, o.retry_crd_interval_max,
                  "How long start-up waits for the VolumeSnapshot CRDs to be served before "
                  "giving up (at least 1s).");

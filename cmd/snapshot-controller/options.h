@@ -18,11 +18,10 @@ namespace snapshotcontroller {
 struct Options : component::ProcessOptions,
                  component::KubeClientOptions,
                  component::LeaderElectionOptions,
-                 component::HttpEndpointOptions {
+                 component::HttpEndpointOptions,
+                 component::RetryIntervalOptions {
   std::chrono::nanoseconds resync_period = std::chrono::minutes(15);
   int64_t worker_threads = 10;  // upstream does not validate it
-  std::chrono::nanoseconds retry_interval_start = std::chrono::seconds(1);
-  std::chrono::nanoseconds retry_interval_max = std::chrono::minutes(5);
   std::chrono::nanoseconds retry_crd_interval_max = std::chrono::seconds(30);
   bool enable_distributed_snapshotting = false;
   bool prevent_volume_mode_conversion = true;
