@@ -39,6 +39,12 @@ std::string FormatFeatureGates(const std::map<std::string, bool>& gates) {
   return out.empty() ? "{}" : out + "}";
 }
 
+std::vector<FeatureSpec> SortedByName(std::vector<FeatureSpec> specs) {
+  std::sort(specs.begin(), specs.end(),
+            [](const FeatureSpec& a, const FeatureSpec& b) { return a.name < b.name; });
+  return specs;
+}
+
 FeatureGates::FeatureGates(const std::vector<FeatureSpec>& specs) : specs_(specs) {
   std::sort(specs_.begin(), specs_.end(),
             [](const FeatureSpec& a, const FeatureSpec& b) { return a.name < b.name; });

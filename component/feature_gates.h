@@ -36,6 +36,10 @@ struct FeatureSpec {
   bool locked_to_default = false;
 };
 
+// `specs` sorted by name: a binary's table as its KnownFeatureSpecs hands it
+// out, whatever order it is written in.
+std::vector<FeatureSpec> SortedByName(std::vector<FeatureSpec> specs);
+
 // How upstream's log lines show a set of gates: `{"A":true,"B":false}`.
 std::string FormatFeatureGates(const std::map<std::string, bool>& gates);
 

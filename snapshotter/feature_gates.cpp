@@ -1,75 +1,60 @@
 #include "snapshotter/feature_gates.h"
 
-#include <algorithm>
-
 namespace snapshotter {
-namespace {
 
-using component::FeatureSpec;
-using component::kAllAlpha;
-using component::kAllBeta;
-constexpr component::FeatureStage kAlpha = component::FeatureStage::kAlpha;
-constexpr component::FeatureStage kBeta = component::FeatureStage::kBeta;
-constexpr component::FeatureStage kGA = component::FeatureStage::kGA;
-constexpr component::FeatureStage kDeprecated = component::FeatureStage::kDeprecated;
-
-}  // namespace
-
-const std::vector<FeatureSpec>& KnownFeatureSpecs() {
+const std::vector<component::FeatureSpec>& KnownFeatureSpecs() {
+  using component::kAllAlpha;
+  using component::kAllBeta;
+  using enum component::FeatureStage;
   // The settable gates upstream's --help lists, plus the GA and deprecated
   // ones it accepts without listing them, with their locks.
-  static const std::vector<FeatureSpec> specs = [] {
-    std::vector<FeatureSpec> v = {
-        {"APIResponseCompression", true, kBeta},
-        {"APIServerIdentity", true, kBeta},
-        {"APIServerWebhookAuthenticationToken", false, kAlpha},
-        {"APIServingWithRoutine", false, kAlpha},
-        {"AggregatedDiscoveryRemoveBetaType", true, kDeprecated, true},
-        {kAllAlpha, false, kAlpha},
-        {kAllBeta, false, kBeta},
-        {"AllowParsingUserUIDFromCertAuth", true, kBeta},
-        {"AllowUnsafeMalformedObjectDeletion", true, kBeta},
-        {"CBORServingAndStorage", false, kAlpha},
-        {kCSIVolumeGroupSnapshot, true, kGA},
-        {"ComponentFlagz", true, kBeta},
-        {"ComponentStatusz", true, kBeta},
-        {"ConcurrentWatchObjectDecode", true, kBeta},
-        {"ConsistentListFromCacheSkipTimeoutFallback", false, kAlpha},
-        {"ConstrainedImpersonation", true, kBeta},
-        {"CoordinatedLeaderElection", false, kBeta},
-        {"DeclarativeValidation", true, kGA, true},
-        {"DeclarativeValidationBeta", true, kBeta},
-        {"DeclarativeValidationTakeover", false, kDeprecated, true},
-        {"DetectCacheInconsistency", true, kBeta},
-        {"EtcdRangeStream", true, kBeta},
-        {"ExcludeAdmissionWebhookVirtualResources", true, kBeta},
-        {"KMSv1", false, kDeprecated},
-        {"ListFromCacheSnapshot", true, kBeta},
-        {"ManifestBasedAdmissionControlConfig", true, kBeta},
-        {"MutatingAdmissionPolicy", true, kGA},
-        {"NativeHistograms", true, kBeta},
-        {"OpenAPIEnums", true, kBeta},
-        {kReleaseLeaderElectionOnExit, false, kAlpha},
-        {"RemoteRequestHeaderUID", true, kBeta},
-        {"SeparateCacheWatchRPC", false, kDeprecated, true},
-        {"ShardedListAndWatch", false, kAlpha},
-        {"SizeBasedListCostEstimate", true, kBeta},
-        {"StorageVersionAPI", false, kAlpha},
-        {"StorageVersionHash", true, kBeta},
-        {"StructuredAuthenticationConfigurationEgressSelector", true, kBeta},
-        {"StructuredAuthenticationConfigurationJWKSMetrics", true, kBeta},
-        {"TokenRequestServiceAccountUIDValidation", true, kBeta},
-        {"UnauthenticatedHTTP2DOSMitigation", true, kBeta},
-        {"UnknownVersionInteroperabilityProxy", true, kBeta},
-        {"WatchCacheInitializationPostStartHook", true, kGA, true},
-        {"WatchList", true, kBeta},
-        {"WatchListCompression", true, kBeta},
-        {"WebhookRoundTripLoadBalancing", true, kBeta},
-    };
-    std::sort(v.begin(), v.end(),
-              [](const FeatureSpec& a, const FeatureSpec& b) { return a.name < b.name; });
-    return v;
-  }();
+  static const std::vector<component::FeatureSpec> specs = component::SortedByName({
+      {"APIResponseCompression", true, kBeta},
+      {"APIServerIdentity", true, kBeta},
+      {"APIServerWebhookAuthenticationToken", false, kAlpha},
+      {"APIServingWithRoutine", false, kAlpha},
+      {"AggregatedDiscoveryRemoveBetaType", true, kDeprecated, true},
+      {kAllAlpha, false, kAlpha},
+      {kAllBeta, false, kBeta},
+      {"AllowParsingUserUIDFromCertAuth", true, kBeta},
+      {"AllowUnsafeMalformedObjectDeletion", true, kBeta},
+      {"CBORServingAndStorage", false, kAlpha},
+      {kCSIVolumeGroupSnapshot, true, kGA},
+      {"ComponentFlagz", true, kBeta},
+      {"ComponentStatusz", true, kBeta},
+      {"ConcurrentWatchObjectDecode", true, kBeta},
+      {"ConsistentListFromCacheSkipTimeoutFallback", false, kAlpha},
+      {"ConstrainedImpersonation", true, kBeta},
+      {"CoordinatedLeaderElection", false, kBeta},
+      {"DeclarativeValidation", true, kGA, true},
+      {"DeclarativeValidationBeta", true, kBeta},
+      {"DeclarativeValidationTakeover", false, kDeprecated, true},
+      {"DetectCacheInconsistency", true, kBeta},
+      {"EtcdRangeStream", true, kBeta},
+      {"ExcludeAdmissionWebhookVirtualResources", true, kBeta},
+      {"KMSv1", false, kDeprecated},
+      {"ListFromCacheSnapshot", true, kBeta},
+      {"ManifestBasedAdmissionControlConfig", true, kBeta},
+      {"MutatingAdmissionPolicy", true, kGA},
+      {"NativeHistograms", true, kBeta},
+      {"OpenAPIEnums", true, kBeta},
+      {kReleaseLeaderElectionOnExit, false, kAlpha},
+      {"RemoteRequestHeaderUID", true, kBeta},
+      {"SeparateCacheWatchRPC", false, kDeprecated, true},
+      {"ShardedListAndWatch", false, kAlpha},
+      {"SizeBasedListCostEstimate", true, kBeta},
+      {"StorageVersionAPI", false, kAlpha},
+      {"StorageVersionHash", true, kBeta},
+      {"StructuredAuthenticationConfigurationEgressSelector", true, kBeta},
+      {"StructuredAuthenticationConfigurationJWKSMetrics", true, kBeta},
+      {"TokenRequestServiceAccountUIDValidation", true, kBeta},
+      {"UnauthenticatedHTTP2DOSMitigation", true, kBeta},
+      {"UnknownVersionInteroperabilityProxy", true, kBeta},
+      {"WatchCacheInitializationPostStartHook", true, kGA, true},
+      {"WatchList", true, kBeta},
+      {"WatchListCompression", true, kBeta},
+      {"WebhookRoundTripLoadBalancing", true, kBeta},
+  });
   return specs;
 }
 

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "tests/unit/component/feature_gate_table_checks.h"
 #include "tests/unit/csi/fake_driver.h"
 
 namespace csiattacher {
@@ -19,26 +20,14 @@ using ::testing::ElementsAre;
 using ::testing::Not;
 using ::testing::SizeIs;
 
-TEST(FeatureGatesTest, AttacherGateDefaults) {
-  FeatureGates gates(KnownFeatureSpecs());
-  EXPECT_TRUE(gates.Enabled(kMutableCSINodeAllocatableCount));
-  EXPECT_FALSE(gates.Enabled(kReleaseLeaderElectionOnExit));
+TEST(FeatureGatesTest, MutableCSINodeAllocatableCountIsOnAndCanBeTurnedOffWithAWarning) {
+  component::testing::ExpectGaGateCanBeTurnedOffWithAWarning(
+      KnownFeatureSpecs(), std::string(kMutableCSINodeAllocatableCount));
 }
 
-TEST(FeatureGatesTest, MutableCSINodeAllocatableCountCanBeTurnedOffWithAWarning) {
-  csi::testing::LogCapture logs;
-  FeatureGates gates(KnownFeatureSpecs());
-  ASSERT_TRUE(gates.SetFromMap({{"MutableCSINodeAllocatableCount", false}}).ok());
-  EXPECT_FALSE(gates.Enabled(kMutableCSINodeAllocatableCount));
-  EXPECT_THAT(logs.Grep(R"("Warning: setting GA feature gate. It will be removed in a future )"
-                        R"(release." featureGate="MutableCSINodeAllocatableCount" value=false)"),
-              SizeIs(1));
-}
-
-TEST(FeatureGatesTest, ReleaseLeaderElectionOnExitCanBeTurnedOn) {
-  FeatureGates gates(KnownFeatureSpecs());
-  ASSERT_TRUE(gates.SetFromMap({{"ReleaseLeaderElectionOnExit", true}}).ok());
-  EXPECT_TRUE(gates.Enabled(kReleaseLeaderElectionOnExit));
+TEST(FeatureGatesTest, ReleaseLeaderElectionOnExitIsOffAndCanBeTurnedOn) {
+  component::testing::ExpectGateOffByDefaultCanBeTurnedOn(
+      KnownFeatureSpecs(), std::string(kReleaseLeaderElectionOnExit));
 }
 
 // Upstream's flag reaches the process-wide apiserver gate, so manifests may
@@ -196,9 +185,8 @@ TEST(FeatureGatesTest, AskingForAnUnknownGateIsAProgrammingError) {
 }
 
 TEST(FeatureGatesTest, KnownSpecsAreSortedAndUnique) {
-  const auto& specs = KnownFeatureSpecs();
-  for (size_t i = 1; i < specs.size(); ++i) EXPECT_LT(specs[i - 1].name, specs[i].name);
-  EXPECT_GE(specs.size(), 45u);
+  component::testing::ExpectSortedAndUnique(KnownFeatureSpecs());
+  EXPECT_GE(KnownFeatureSpecs().size(), 45u);
 }
 
 }  // namespace

@@ -77,5 +77,14 @@ TEST(FormatFeatureGatesTest, LikeUpstreamsLogLines) {
   EXPECT_EQ(FormatFeatureGates({{"B", false}, {"A", true}}), R"({"A":true,"B":false})");
 }
 
+TEST(SortedByNameTest, SortsBytewiseAsUpstreamLists) {
+  std::vector<FeatureSpec> sorted = SortedByName({{"beta", true, FeatureStage::kBeta},
+                                                  {"Zeta", false, FeatureStage::kAlpha},
+                                                  {"Alpha", false, FeatureStage::kAlpha}});
+  std::vector<std::string_view> names;
+  for (const FeatureSpec& spec : sorted) names.push_back(spec.name);
+  EXPECT_THAT(names, ElementsAre("Alpha", "Zeta", "beta"));
+}
+
 }  // namespace
 }  // namespace component

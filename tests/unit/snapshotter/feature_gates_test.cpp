@@ -5,35 +5,22 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "tests/unit/csi/fake_driver.h"
+#include "tests/unit/component/feature_gate_table_checks.h"
 
 namespace snapshotter {
 namespace {
 
 using component::FeatureGates;
 using ::testing::ElementsAre;
-using ::testing::SizeIs;
 
-TEST(SnapshotFeatureGatesTest, SnapshotGateDefaults) {
-  FeatureGates gates(KnownFeatureSpecs());
-  EXPECT_TRUE(gates.Enabled(kCSIVolumeGroupSnapshot));
-  EXPECT_FALSE(gates.Enabled(kReleaseLeaderElectionOnExit));
+TEST(SnapshotFeatureGatesTest, GroupSnapshotsAreOnAndCanBeTurnedOffWithAWarning) {
+  component::testing::ExpectGaGateCanBeTurnedOffWithAWarning(KnownFeatureSpecs(),
+                                                             std::string(kCSIVolumeGroupSnapshot));
 }
 
-TEST(SnapshotFeatureGatesTest, GroupSnapshotsCanBeTurnedOffWithAWarning) {
-  csi::testing::LogCapture logs;
-  FeatureGates gates(KnownFeatureSpecs());
-  ASSERT_TRUE(gates.SetFromMap({{"CSIVolumeGroupSnapshot", false}}).ok());
-  EXPECT_FALSE(gates.Enabled(kCSIVolumeGroupSnapshot));
-  EXPECT_THAT(logs.Grep(R"("Warning: setting GA feature gate. It will be removed in a future )"
-                        R"(release." featureGate="CSIVolumeGroupSnapshot" value=false)"),
-              SizeIs(1));
-}
-
-TEST(SnapshotFeatureGatesTest, ReleaseLeaderElectionOnExitCanBeTurnedOn) {
-  FeatureGates gates(KnownFeatureSpecs());
-  ASSERT_TRUE(gates.SetFromMap({{"ReleaseLeaderElectionOnExit", true}}).ok());
-  EXPECT_TRUE(gates.Enabled(kReleaseLeaderElectionOnExit));
+TEST(SnapshotFeatureGatesTest, ReleaseLeaderElectionOnExitIsOffAndCanBeTurnedOn) {
+  component::testing::ExpectGateOffByDefaultCanBeTurnedOn(
+      KnownFeatureSpecs(), std::string(kReleaseLeaderElectionOnExit));
 }
 
 // The list upstream v8.7.0's --help prints.
@@ -105,9 +92,8 @@ TEST(SnapshotFeatureGatesTest, HiddenGatesAreAcceptedWithTheirLocks) {
 }
 
 TEST(SnapshotFeatureGatesTest, KnownSpecsAreSortedAndUnique) {
-  const auto& specs = KnownFeatureSpecs();
-  for (size_t i = 1; i < specs.size(); ++i) EXPECT_LT(specs[i - 1].name, specs[i].name);
-  EXPECT_EQ(specs.size(), 45u);
+  component::testing::ExpectSortedAndUnique(KnownFeatureSpecs());
+  EXPECT_EQ(KnownFeatureSpecs().size(), 45u);
 }
 
 }  // namespace
