@@ -5,7 +5,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include <sstream>
+#include "tests/unit/cmd/flags_test_fixture.h"
 
 namespace csiattacher {
 namespace {
@@ -18,51 +18,21 @@ using ::testing::HasSubstr;
 using ::testing::Not;
 using ::testing::Pair;
 
-class OptionsTest : public ::testing::Test {
+class OptionsTest : public cmdtest::FlagsTest<Options, RegisterFlags> {
  protected:
-  OptionsTest() : flags_("csi-attacher", &output_) { RegisterFlags(flags_, options_); }
-
-  // The exit code Parse asks for: -1 when it succeeded.
-  int Parse(const std::vector<std::string>& args) {
-    base::Status s = flags_.Parse(args);
-    return s.ok() ? -1 : s.error().code;
-  }
-
-  std::ostringstream output_;
-  Options options_;
-  base::FlagSet flags_;
+  OptionsTest() : FlagsTest("csi-attacher") {}
 };
 
 TEST_F(OptionsTest, DefaultsMatchUpstream) {
   ASSERT_EQ(Parse({}), -1) << output_.str();
+  ExpectStandardDefaults();
   EXPECT_EQ(options_.resync, minutes(10));
   EXPECT_EQ(options_.timeout, seconds(15));
-  EXPECT_EQ(options_.retry_interval_start, seconds(1));
-  EXPECT_EQ(options_.retry_interval_max, minutes(5));
   EXPECT_EQ(options_.worker_threads, 10u);
   EXPECT_EQ(options_.max_entries, 0);
   EXPECT_EQ(options_.default_fstype, "");
   EXPECT_EQ(options_.reconcile_sync, minutes(1));
   EXPECT_EQ(options_.max_grpc_log_length, -1);
-  EXPECT_TRUE(options_.feature_gates.empty());
-  EXPECT_FALSE(options_.show_version);
-  EXPECT_EQ(options_.kubeconfig, "");
-  EXPECT_EQ(options_.csi_address, "/run/csi/socket");
-  EXPECT_EQ(options_.kube_api_qps, 5.0);
-  EXPECT_EQ(options_.kube_api_burst, 10);
-  EXPECT_FALSE(options_.leader_election);
-  EXPECT_EQ(options_.leader_election_namespace, "");
-  EXPECT_EQ(options_.leader_election_lease_duration, seconds(15));
-  EXPECT_EQ(options_.leader_election_renew_deadline, seconds(10));
-  EXPECT_EQ(options_.leader_election_retry_period, seconds(5));
-  EXPECT_TRUE(options_.leader_election_labels.empty());
-  EXPECT_EQ(options_.http_endpoint, "");
-  EXPECT_EQ(options_.metrics_address, "");
-  EXPECT_EQ(options_.metrics_path, "/metrics");
-  EXPECT_FALSE(options_.automaxprocs);
-  EXPECT_EQ(options_.logging.format, "text");
-  EXPECT_EQ(options_.logging.flush_frequency, seconds(5));
-  EXPECT_EQ(options_.logging.verbosity, 0);
 }
 
 TEST_F(OptionsTest, EveryFlagParsesWithGoSyntax) {
@@ -155,17 +125,7 @@ TEST_F(OptionsTest, BadValuesAreUsageErrors) {
       {{"--leader-election-labels=a:b:c"}, "malformed item in list of labels: a:b:c"},
       {{"--timeout"}, "flag needs an argument: -timeout"},
   };
-  for (const auto& c : cases) {
-    Options options;
-    std::ostringstream output;
-    base::FlagSet flags("csi-attacher", &output);
-    RegisterFlags(flags, options);
-    base::Status s = flags.Parse(c.args);
-    ASSERT_FALSE(s.ok()) << c.args[0];
-    EXPECT_EQ(s.error().code, 2) << c.args[0];
-    EXPECT_THAT(output.str(), HasSubstr(c.message)) << c.args[0];
-    EXPECT_THAT(output.str(), HasSubstr("Usage of csi-attacher:")) << c.args[0];
-  }
+  for (const auto& c : cases) ExpectUsageError(c.args, c.message);
 }
 
 // Flags that upstream dropped long ago must fail loudly, not be ignored.
@@ -173,14 +133,7 @@ TEST_F(OptionsTest, RemovedFlagsAreNotDefined) {
   for (const char* flag :
        {"-logtostderr", "-alsologtostderr", "-log_dir=/tmp", "-connection-timeout=1m",
         "-leader-election-type=leases", "-leader-election-identity=x", "-dummy"}) {
-    Options options;
-    std::ostringstream output;
-    base::FlagSet flags("csi-attacher", &output);
-    RegisterFlags(flags, options);
-    base::Status s = flags.Parse({flag});
-    ASSERT_FALSE(s.ok()) << flag;
-    EXPECT_EQ(s.error().code, 2);
-    EXPECT_THAT(output.str(), HasSubstr("flag provided but not defined: -")) << flag;
+    ExpectNotDefined(flag);
   }
 }
 

@@ -9,12 +9,9 @@
 #include <chrono>
 #include <fstream>
 #include <future>
-#include <sstream>
-#include <thread>
 
-#include "base/version.h"
 #include "metrics/http_server.h"
-#include "tests/support/temp_dir.h"
+#include "tests/unit/cmd/run_test_fixture.h"
 #include "tests/unit/csi/fake_driver.h"
 
 namespace csiattacher {
@@ -23,7 +20,6 @@ namespace {
 using ::testing::AllOf;
 using ::testing::HasSubstr;
 using ::testing::IsEmpty;
-using ::testing::Not;
 using ::testing::SizeIs;
 
 namespace v1 = ::csi::v1;
@@ -36,36 +32,14 @@ constexpr char kKubeconfig[] =
     "users:\n- name: u\n  user:\n    token: t\n"
     "contexts:\n- name: main\n  context:\n    cluster: c\n    user: u\n";
 
-class RunTest : public ::testing::Test {
+class RunTest : public cmdtest::BinaryRunTest<csiattacher::Run> {
  protected:
-  RunTest() {
+  RunTest() : BinaryRunTest("csi-attacher", 0) {
     kubeconfig_ = (dir_.path() / "kubeconfig").string();
     std::ofstream(kubeconfig_) << kKubeconfig;
   }
 
-  RunEnvironment Environment() {
-    RunEnvironment env;
-    env.out = &out_;
-    env.err = &err_;
-    env.handle_signals = false;
-    env.stop = stop_;
-    env.termination_log_path = (dir_.path() / "termination-log").string();
-    env.on_connection_loss = [] { ADD_FAILURE() << "connection loss reported"; };
-    return env;
-  }
-
-  int RunWith(std::vector<std::string> args) { return RunWith(std::move(args), Environment()); }
-  int RunWith(std::vector<std::string> args, RunEnvironment env) {
-    args.insert(args.begin(), "csi-attacher");
-    return csiattacher::Run(args, std::move(env));
-  }
-
-  test::TempDir dir_;
   std::string kubeconfig_;
-  std::ostringstream out_;
-  std::ostringstream err_;
-  std::stop_source stop_;
-  csi::testing::LogCapture logs_;
 };
 
 TEST_F(RunTest, HelpListsFlagsAndExitsZero) {
@@ -75,11 +49,7 @@ TEST_F(RunTest, HelpListsFlagsAndExitsZero) {
   EXPECT_EQ(RunWith({"-h"}), 0);
 }
 
-TEST_F(RunTest, VersionPrintsProgramAndVersion) {
-  EXPECT_EQ(RunWith({"--version"}), 0);
-  EXPECT_EQ(out_.str(), std::string("csi-attacher ") + std::string(base::Version()) + "\n");
-  EXPECT_THAT(logs_.Grep("\"Version\""), IsEmpty());
-}
+TEST_F(RunTest, VersionPrintsProgramAndVersion) { ExpectVersionPrintsProgramAndVersion(); }
 
 // docs/attacher.md §7: upstream silently ignores everything after `false`.
 TEST_F(RunTest, PositionalArgumentIsAnErrorNamingTheFlagForm) {
@@ -110,9 +80,7 @@ TEST_F(RunTest, MalformedFeatureGatePairExitsTwo) {
 }
 
 TEST_F(RunTest, InvalidLoggingConfigurationExitsOne) {
-  EXPECT_EQ(RunWith({"--logging-format=xml", "--version"}), 1);
-  EXPECT_THAT(logs_.Grep("\"LoggingConfiguration is invalid\""), SizeIs(1));
-  EXPECT_EQ(out_.str(), "");  // logging is checked before --version
+  ExpectInvalidLoggingConfigurationExitsOne();
   EXPECT_EQ(RunWith({"--log-text-split-stream"}), 1);
 }
 
@@ -218,25 +186,6 @@ class RunWithDriverTest : public RunTest {
     return args;
   }
 
-  // Runs until `line` is logged, then requests stop; returns the exit code.
-  int RunUntilLogged(const std::vector<std::string>& args, std::string_view line,
-                     const std::function<void()>& then = {}) {
-    auto result = std::async(std::launch::async, [&] { return RunWith(args, env_); });
-    auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(20);
-    while (logs_.Grep(line).empty() && std::chrono::steady_clock::now() < give_up &&
-           result.wait_for(std::chrono::milliseconds(10)) != std::future_status::ready) {
-    }
-    EXPECT_THAT(logs_.Grep(line), Not(IsEmpty())) << "never logged: " << line;
-    if (then) then();
-    stop_.request_stop();
-    if (result.wait_for(std::chrono::seconds(20)) != std::future_status::ready) {
-      ADD_FAILURE() << "Run did not return after stop";
-      std::abort();  // a hung Run cannot be abandoned safely
-    }
-    return result.get();
-  }
-
-  RunEnvironment env_ = Environment();
   csi::testing::FakeDriver driver_;
   std::string driver_name_ = "fake.csi.example.com";
   bool controller_service_ = true;

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "cmd/snapshot-controller/options.h"
+#include "tests/unit/cmd/flags_test_fixture.h"
 
 namespace snapshotcontroller {
 namespace {
@@ -19,50 +20,19 @@ using ::testing::HasSubstr;
 using ::testing::Not;
 using ::testing::Pair;
 
-class SnapshotControllerOptionsTest : public ::testing::Test {
+class SnapshotControllerOptionsTest : public cmdtest::FlagsTest<Options, RegisterFlags> {
  protected:
-  SnapshotControllerOptionsTest() : flags_("snapshot-controller", &output_) {
-    RegisterFlags(flags_, options_);
-  }
-
-  // The exit code Parse asks for: -1 when it succeeded.
-  int Parse(const std::vector<std::string>& args) {
-    base::Status s = flags_.Parse(args);
-    return s.ok() ? -1 : s.error().code;
-  }
-
-  std::ostringstream output_;
-  Options options_;
-  base::FlagSet flags_;
+  SnapshotControllerOptionsTest() : FlagsTest("snapshot-controller") {}
 };
 
 TEST_F(SnapshotControllerOptionsTest, DefaultsMatchUpstream) {
   ASSERT_EQ(Parse({}), -1) << output_.str();
-  EXPECT_EQ(options_.kubeconfig, "");
+  ExpectStandardDefaults();
   EXPECT_EQ(options_.resync_period, minutes(15));
-  EXPECT_FALSE(options_.show_version);
   EXPECT_EQ(options_.worker_threads, 10);
-  EXPECT_FALSE(options_.leader_election);
-  EXPECT_EQ(options_.leader_election_namespace, "");
-  EXPECT_EQ(options_.leader_election_lease_duration, seconds(15));
-  EXPECT_EQ(options_.leader_election_renew_deadline, seconds(10));
-  EXPECT_EQ(options_.leader_election_retry_period, seconds(5));
-  EXPECT_EQ(options_.kube_api_qps, 5.0);
-  EXPECT_EQ(options_.kube_api_burst, 10);
-  EXPECT_EQ(options_.http_endpoint, "");
-  EXPECT_EQ(options_.metrics_path, "/metrics");
-  EXPECT_EQ(options_.retry_interval_start, seconds(1));
-  EXPECT_EQ(options_.retry_interval_max, minutes(5));
   EXPECT_EQ(options_.retry_crd_interval_max, seconds(30));
   EXPECT_FALSE(options_.enable_distributed_snapshotting);
   EXPECT_TRUE(options_.prevent_volume_mode_conversion);
-  EXPECT_TRUE(options_.feature_gates.empty());
-  EXPECT_FALSE(options_.automaxprocs);
-  EXPECT_EQ(options_.logging.format, "text");
-  EXPECT_EQ(options_.logging.verbosity, 0);
-  // The flags the controller lacks leave these at their defaults.
-  EXPECT_TRUE(options_.leader_election_labels.empty());
-  EXPECT_EQ(options_.metrics_address, "");
 }
 
 TEST_F(SnapshotControllerOptionsTest, EveryFlagParsesWithGoSyntax) {
@@ -136,17 +106,7 @@ TEST_F(SnapshotControllerOptionsTest, BadValuesAreUsageErrors) {
       {{"--feature-gates=CSIVolumeGroupSnapshot"}, "malformed pair, expect string=bool"},
       {{"--metrics-path"}, "flag needs an argument: -metrics-path"},
   };
-  for (const auto& c : cases) {
-    Options options;
-    std::ostringstream output;
-    base::FlagSet flags("snapshot-controller", &output);
-    RegisterFlags(flags, options);
-    base::Status s = flags.Parse(c.args);
-    ASSERT_FALSE(s.ok()) << c.args[0];
-    EXPECT_EQ(s.error().code, 2) << c.args[0];
-    EXPECT_THAT(output.str(), HasSubstr(c.message)) << c.args[0];
-    EXPECT_THAT(output.str(), HasSubstr("Usage of snapshot-controller:")) << c.args[0];
-  }
+  for (const auto& c : cases) ExpectUsageError(c.args, c.message);
 }
 
 // §4.1: the sidecars' flags upstream's controller does not have fail loudly.
@@ -155,14 +115,7 @@ TEST_F(SnapshotControllerOptionsTest, SidecarFlagsAreNotDefined) {
        {"--csi-address=/run/csi/socket", "--timeout=1m", "--metrics-address=:8080",
         "--leader-election-labels=a:b", "--node-deployment", "--snapshot-name-prefix=s",
         "--extra-create-metadata", "--enable-volume-group-snapshots", "--resync=1m"}) {
-    Options options;
-    std::ostringstream output;
-    base::FlagSet flags("snapshot-controller", &output);
-    RegisterFlags(flags, options);
-    base::Status s = flags.Parse({flag});
-    ASSERT_FALSE(s.ok()) << flag;
-    EXPECT_EQ(s.error().code, 2) << flag;
-    EXPECT_THAT(output.str(), HasSubstr("flag provided but not defined: -")) << flag;
+    ExpectNotDefined(flag);
   }
 }
 

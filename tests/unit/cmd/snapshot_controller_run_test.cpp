@@ -7,26 +7,20 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
-#include <functional>
-#include <future>
-#include <sstream>
-#include <thread>
 
-#include "base/version.h"
 #include "cmd/snapshot-controller/run.h"
 #include "metrics/http_server.h"
 #include "tests/support/free_port.h"
 #include "tests/support/http_get.h"
 #include "tests/support/kubeconfig_file.h"
 #include "tests/support/scripted_http_server.h"
-#include "tests/support/temp_dir.h"
+#include "tests/unit/cmd/run_test_fixture.h"
 #include "tests/unit/csi/fake_driver.h"
 
 namespace snapshotcontroller {
 namespace {
 
 using ::testing::AllOf;
-using ::testing::Contains;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::IsEmpty;
@@ -44,9 +38,12 @@ constexpr char kGroupClasses[] =
 constexpr char kGroupContents[] =
     "/apis/groupsnapshot.storage.k8s.io/v1/volumegroupsnapshotcontents?limit=1";
 
-class SnapshotControllerRunTest : public ::testing::Test {
+class SnapshotControllerRunTest : public cmdtest::BinaryRunTest<snapshotcontroller::Run> {
  protected:
-  SnapshotControllerRunTest() { kubeconfig_ = KubeconfigFor(api_.url()); }
+  // V(2): upstream's start-up lines.
+  SnapshotControllerRunTest() : BinaryRunTest("snapshot-controller", 2) {
+    kubeconfig_ = KubeconfigFor(api_.url());
+  }
 
   std::string KubeconfigFor(const std::string& server) {
     const std::string path = (dir_.path() / "kubeconfig").string();
@@ -54,20 +51,6 @@ class SnapshotControllerRunTest : public ::testing::Test {
         path, {.server = server, .ca_file = {}, .user = "u", .token = "t"});
     EXPECT_TRUE(s.ok()) << s.error().message;
     return path;
-  }
-
-  RunEnvironment Environment() {
-    RunEnvironment env;
-    env.out = &out_;
-    env.err = &err_;
-    env.handle_signals = false;
-    env.stop = stop_;
-    return env;
-  }
-
-  int RunWith(std::vector<std::string> args) {
-    args.insert(args.begin(), "snapshot-controller");
-    return snapshotcontroller::Run(args, Environment());
   }
 
   // The kubeconfig, the shortest CRD wait (1 s) and -v=2 (upstream logs its
@@ -84,38 +67,14 @@ class SnapshotControllerRunTest : public ::testing::Test {
     for (int i = 0; i < (groups ? 6 : 3); ++i) api_.Script({200, {}, {R"({"items":[]})"}});
   }
 
-  // Runs until `line` is logged, calls `then`, then requests stop; returns
-  // the exit code.
-  int RunUntilLogged(const std::vector<std::string>& args, std::string_view line,
-                     const std::function<void()>& then = {}) {
-    auto result = std::async(std::launch::async, [&] { return RunWith(args); });
-    auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(20);
-    while (logs_.Grep(line).empty() && std::chrono::steady_clock::now() < give_up &&
-           result.wait_for(std::chrono::milliseconds(10)) != std::future_status::ready) {
-    }
-    EXPECT_THAT(logs_.Grep(line), Not(IsEmpty())) << "never logged: " << line;
-    if (then) then();
-    stop_.request_stop();
-    if (result.wait_for(std::chrono::seconds(20)) != std::future_status::ready) {
-      ADD_FAILURE() << "Run did not return after stop";
-      std::abort();  // a hung Run cannot be abandoned safely
-    }
-    return result.get();
-  }
-
   std::vector<std::string> Targets() const {
     std::vector<std::string> targets;
     for (const auto& request : api_.requests()) targets.push_back(request.target);
     return targets;
   }
 
-  test::TempDir dir_;
   ScriptedHttpServer api_;  // answers 500 to everything unscripted
   std::string kubeconfig_;
-  std::ostringstream out_;
-  std::ostringstream err_;
-  std::stop_source stop_;
-  csi::testing::LogCapture logs_{2};  // V(2): upstream's start-up line
 };
 
 TEST_F(SnapshotControllerRunTest, HelpListsFlagsAndExitsZero) {
@@ -127,9 +86,7 @@ TEST_F(SnapshotControllerRunTest, HelpListsFlagsAndExitsZero) {
 }
 
 TEST_F(SnapshotControllerRunTest, VersionPrintsProgramAndVersion) {
-  EXPECT_EQ(RunWith({"--version"}), 0);
-  EXPECT_EQ(out_.str(), std::string("snapshot-controller ") + std::string(base::Version()) + "\n");
-  EXPECT_THAT(logs_.Grep("\"Version\""), IsEmpty());
+  ExpectVersionPrintsProgramAndVersion();
   EXPECT_THAT(api_.requests(), IsEmpty());
 }
 
@@ -149,24 +106,17 @@ TEST_F(SnapshotControllerRunTest, SidecarFlagsExitTwo) {
 }
 
 TEST_F(SnapshotControllerRunTest, InvalidLoggingConfigurationExitsOne) {
-  EXPECT_EQ(RunWith({"--logging-format=xml", "--version"}), 1);
-  EXPECT_THAT(logs_.Grep("\"LoggingConfiguration is invalid\""), SizeIs(1));
-  EXPECT_EQ(out_.str(), "");
+  ExpectInvalidLoggingConfigurationExitsOne();
 }
 
-// Upstream: klog.Fatal("Error while parsing feature gates: ", err), exit 255,
-// before --version is looked at.
 TEST_F(SnapshotControllerRunTest, UnknownFeatureGateIsFatal) {
-  EXPECT_EQ(RunWith({"--feature-gates=Warp=true", "--version"}), 255);
-  auto lines = logs_.Grep("Error while parsing feature gates: unrecognized feature gate: Warp");
-  ASSERT_THAT(lines, SizeIs(1));
-  EXPECT_THAT(lines[0], StartsWith("F"));
-  EXPECT_EQ(out_.str(), "");
+  ExpectRefusedFeatureGateIsFatal("Warp=true", "unrecognized feature gate: Warp");
 }
 
 TEST_F(SnapshotControllerRunTest, LockedFeatureGateIsFatal) {
-  EXPECT_EQ(RunWith({"--feature-gates=SeparateCacheWatchRPC=true"}), 255);
-  EXPECT_THAT(logs_.Grep("cannot set feature gate SeparateCacheWatchRPC to true"), SizeIs(1));
+  ExpectRefusedFeatureGateIsFatal(
+      "SeparateCacheWatchRPC=true",
+      "cannot set feature gate SeparateCacheWatchRPC to true, feature is locked to false");
 }
 
 TEST_F(SnapshotControllerRunTest, SnapshotAndApiserverGatesAreAccepted) {

@@ -3,9 +3,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include <sstream>
-
 #include "cmd/csi-snapshotter/options.h"
+#include "tests/unit/cmd/flags_test_fixture.h"
 
 namespace csisnapshotter {
 namespace {
@@ -18,54 +17,23 @@ using ::testing::HasSubstr;
 using ::testing::Not;
 using ::testing::Pair;
 
-class SnapshotterOptionsTest : public ::testing::Test {
+class SnapshotterOptionsTest : public cmdtest::FlagsTest<Options, RegisterFlags> {
  protected:
-  SnapshotterOptionsTest() : flags_("csi-snapshotter", &output_) {
-    RegisterFlags(flags_, options_);
-  }
-
-  // The exit code Parse asks for: -1 when it succeeded.
-  int Parse(const std::vector<std::string>& args) {
-    base::Status s = flags_.Parse(args);
-    return s.ok() ? -1 : s.error().code;
-  }
-
-  std::ostringstream output_;
-  Options options_;
-  base::FlagSet flags_;
+  SnapshotterOptionsTest() : FlagsTest("csi-snapshotter") {}
 };
 
 TEST_F(SnapshotterOptionsTest, DefaultsMatchUpstream) {
   ASSERT_EQ(Parse({}), -1) << output_.str();
+  ExpectStandardDefaults();
   EXPECT_EQ(options_.resync_period, minutes(15));
   EXPECT_EQ(options_.snapshot_name_prefix, "snapshot");
   EXPECT_EQ(options_.snapshot_name_uuid_length, -1);
   EXPECT_EQ(options_.worker_threads, 10);
   EXPECT_EQ(options_.timeout, minutes(1));
   EXPECT_FALSE(options_.extra_create_metadata);
-  EXPECT_EQ(options_.retry_interval_start, seconds(1));
-  EXPECT_EQ(options_.retry_interval_max, minutes(5));
   EXPECT_FALSE(options_.node_deployment);
   EXPECT_EQ(options_.groupsnapshot_name_prefix, "groupsnapshot");
   EXPECT_EQ(options_.groupsnapshot_name_uuid_length, -1);
-  EXPECT_TRUE(options_.feature_gates.empty());
-  EXPECT_FALSE(options_.show_version);
-  EXPECT_EQ(options_.kubeconfig, "");
-  EXPECT_EQ(options_.csi_address, "/run/csi/socket");
-  EXPECT_EQ(options_.kube_api_qps, 5.0);
-  EXPECT_EQ(options_.kube_api_burst, 10);
-  EXPECT_FALSE(options_.leader_election);
-  EXPECT_EQ(options_.leader_election_namespace, "");
-  EXPECT_EQ(options_.leader_election_lease_duration, seconds(15));
-  EXPECT_EQ(options_.leader_election_renew_deadline, seconds(10));
-  EXPECT_EQ(options_.leader_election_retry_period, seconds(5));
-  EXPECT_TRUE(options_.leader_election_labels.empty());
-  EXPECT_EQ(options_.http_endpoint, "");
-  EXPECT_EQ(options_.metrics_address, "");
-  EXPECT_EQ(options_.metrics_path, "/metrics");
-  EXPECT_FALSE(options_.automaxprocs);
-  EXPECT_EQ(options_.logging.format, "text");
-  EXPECT_EQ(options_.logging.verbosity, 0);
 }
 
 TEST_F(SnapshotterOptionsTest, EveryFlagParsesWithGoSyntax) {
@@ -152,17 +120,7 @@ TEST_F(SnapshotterOptionsTest, BadValuesAreUsageErrors) {
       {{"--feature-gates=CSIVolumeGroupSnapshot"}, "malformed pair, expect string=bool"},
       {{"--snapshot-name-prefix"}, "flag needs an argument: -snapshot-name-prefix"},
   };
-  for (const auto& c : cases) {
-    Options options;
-    std::ostringstream output;
-    base::FlagSet flags("csi-snapshotter", &output);
-    RegisterFlags(flags, options);
-    base::Status s = flags.Parse(c.args);
-    ASSERT_FALSE(s.ok()) << c.args[0];
-    EXPECT_EQ(s.error().code, 2) << c.args[0];
-    EXPECT_THAT(output.str(), HasSubstr(c.message)) << c.args[0];
-    EXPECT_THAT(output.str(), HasSubstr("Usage of csi-snapshotter:")) << c.args[0];
-  }
+  for (const auto& c : cases) ExpectUsageError(c.args, c.message);
 }
 
 // Flags upstream removed (or never had) fail loudly, not silently.
@@ -171,14 +129,7 @@ TEST_F(SnapshotterOptionsTest, RemovedAndForeignFlagsAreNotDefined) {
        {"--enable-volume-group-snapshots", "-connection-timeout=1m", "-snapshotter=x",
         "-create-snapshotcontent-retrycount=5", "-logtostderr", "-resync=1m",
         "-max-grpc-log-length=10", "-enable-distributed-snapshotting"}) {
-    Options options;
-    std::ostringstream output;
-    base::FlagSet flags("csi-snapshotter", &output);
-    RegisterFlags(flags, options);
-    base::Status s = flags.Parse({flag});
-    ASSERT_FALSE(s.ok()) << flag;
-    EXPECT_EQ(s.error().code, 2) << flag;
-    EXPECT_THAT(output.str(), HasSubstr("flag provided but not defined: -")) << flag;
+    ExpectNotDefined(flag);
   }
 }
 

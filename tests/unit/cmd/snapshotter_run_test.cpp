@@ -11,15 +11,13 @@
 #include <fstream>
 #include <future>
 #include <mutex>
-#include <sstream>
 
-#include "base/version.h"
 #include "cmd/csi-snapshotter/run.h"
 #include "metrics/http_server.h"
 #include "tests/support/free_port.h"
 #include "tests/support/http_get.h"
 #include "tests/support/scripted_http_server.h"
-#include "tests/support/temp_dir.h"
+#include "tests/unit/cmd/run_test_fixture.h"
 #include "tests/unit/csi/fake_driver.h"
 
 namespace csisnapshotter {
@@ -62,9 +60,12 @@ class ScopedEnv {
   const char* name_;
 };
 
-class SnapshotterRunTest : public ::testing::Test {
+class SnapshotterRunTest : public cmdtest::BinaryRunTest<csisnapshotter::Run> {
  protected:
-  SnapshotterRunTest() { kubeconfig_ = WriteKubeconfig("kubeconfig", Kubeconfig()); }
+  // V(2): upstream's start-up lines.
+  SnapshotterRunTest() : BinaryRunTest("csi-snapshotter", 2) {
+    kubeconfig_ = WriteKubeconfig("kubeconfig", Kubeconfig());
+  }
 
   std::string WriteKubeconfig(const std::string& file, const std::string& content) {
     std::string path = (dir_.path() / file).string();
@@ -72,29 +73,7 @@ class SnapshotterRunTest : public ::testing::Test {
     return path;
   }
 
-  RunEnvironment Environment() {
-    RunEnvironment env;
-    env.out = &out_;
-    env.err = &err_;
-    env.handle_signals = false;
-    env.stop = stop_;
-    env.termination_log_path = (dir_.path() / "termination-log").string();
-    env.on_connection_loss = [] { ADD_FAILURE() << "connection loss reported"; };
-    return env;
-  }
-
-  int RunWith(std::vector<std::string> args) { return RunWith(std::move(args), Environment()); }
-  int RunWith(std::vector<std::string> args, RunEnvironment env) {
-    args.insert(args.begin(), "csi-snapshotter");
-    return csisnapshotter::Run(args, std::move(env));
-  }
-
-  test::TempDir dir_;
   std::string kubeconfig_;
-  std::ostringstream out_;
-  std::ostringstream err_;
-  std::stop_source stop_;
-  csi::testing::LogCapture logs_{2};  // V(2): upstream's start-up lines
   ScopedEnv no_node_name_{"NODE_NAME", nullptr};
 };
 
@@ -106,9 +85,7 @@ TEST_F(SnapshotterRunTest, HelpListsFlagsAndExitsZero) {
 }
 
 TEST_F(SnapshotterRunTest, VersionPrintsProgramAndVersion) {
-  EXPECT_EQ(RunWith({"--version"}), 0);
-  EXPECT_EQ(out_.str(), std::string("csi-snapshotter ") + std::string(base::Version()) + "\n");
-  EXPECT_THAT(logs_.Grep("\"Version\""), IsEmpty());
+  ExpectVersionPrintsProgramAndVersion();
 }
 
 // §9.9: upstream silently ignores everything after `false`.
@@ -125,26 +102,17 @@ TEST_F(SnapshotterRunTest, RemovedGroupSnapshotFlagExitsTwo) {
 }
 
 TEST_F(SnapshotterRunTest, InvalidLoggingConfigurationExitsOne) {
-  EXPECT_EQ(RunWith({"--logging-format=xml", "--version"}), 1);
-  EXPECT_THAT(logs_.Grep("\"LoggingConfiguration is invalid\""), SizeIs(1));
-  EXPECT_EQ(out_.str(), "");
+  ExpectInvalidLoggingConfigurationExitsOne();
 }
 
-// Upstream: klog.Fatal("Error while parsing feature gates: ", err), exit 255,
-// before --version is looked at.
 TEST_F(SnapshotterRunTest, UnknownFeatureGateIsFatal) {
-  EXPECT_EQ(RunWith({"--feature-gates=Warp=true", "--version"}), 255);
-  auto lines = logs_.Grep("Error while parsing feature gates: unrecognized feature gate: Warp");
-  ASSERT_THAT(lines, SizeIs(1));
-  EXPECT_THAT(lines[0], StartsWith("F"));
-  EXPECT_EQ(out_.str(), "");
+  ExpectRefusedFeatureGateIsFatal("Warp=true", "unrecognized feature gate: Warp");
 }
 
 TEST_F(SnapshotterRunTest, LockedFeatureGateIsFatal) {
-  EXPECT_EQ(RunWith({"--feature-gates=SeparateCacheWatchRPC=true"}), 255);
-  EXPECT_THAT(logs_.Grep("Error while parsing feature gates: cannot set feature gate "
-                         "SeparateCacheWatchRPC to true, feature is locked to false"),
-              SizeIs(1));
+  ExpectRefusedFeatureGateIsFatal(
+      "SeparateCacheWatchRPC=true",
+      "cannot set feature gate SeparateCacheWatchRPC to true, feature is locked to false");
 }
 
 TEST_F(SnapshotterRunTest, SnapshotterAndApiserverGatesAreAccepted) {
@@ -283,25 +251,6 @@ class SnapshotterRunWithDriverTest : public SnapshotterRunTest {
     return args;
   }
 
-  // Runs until `line` is logged, then requests stop; returns the exit code.
-  int RunUntilLogged(const std::vector<std::string>& args, std::string_view line,
-                     const std::function<void()>& then = {}) {
-    auto result = std::async(std::launch::async, [&] { return RunWith(args, env_); });
-    auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(20);
-    while (logs_.Grep(line).empty() && std::chrono::steady_clock::now() < give_up &&
-           result.wait_for(std::chrono::milliseconds(10)) != std::future_status::ready) {
-    }
-    EXPECT_THAT(logs_.Grep(line), Not(IsEmpty())) << "never logged: " << line;
-    if (then) then();
-    stop_.request_stop();
-    if (result.wait_for(std::chrono::seconds(20)) != std::future_status::ready) {
-      ADD_FAILURE() << "Run did not return after stop";
-      std::abort();  // a hung Run cannot be abandoned safely
-    }
-    return result.get();
-  }
-
-  RunEnvironment env_ = Environment();
   csi::testing::FakeDriver driver_;
   std::string driver_name_ = "fake.csi.example.com";
   bool driver_name_fails_ = false;
