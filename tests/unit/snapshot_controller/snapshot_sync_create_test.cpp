@@ -29,11 +29,20 @@ kube::VolumeSnapshotContent ContentToPost(const Edit<kube::VolumeSnapshotContent
 const nlohmann::json kBoundUnready = {{"boundVolumeSnapshotContentName", kContentName},
                                       {"readyToUse", false}};
 
-// The calls of a sync that fails creating the content, up to the error
-// status. Class "gold" has policy Delete: both finalizers at once (§9.4).
-std::vector<ApiCall> FailedCreate(const std::string& message) {
-  return {AddSnapshotFinalizers(true), UpdateClaimAddingFinalizer(),
-          PatchSnapshotStatus("6", {{"error", ErrorStatus(message)}, {"readyToUse", false}})};
+// A sync that could not create the content: after the finalizer patch (class
+// "gold" has policy Delete: both finalizers at once, §9.4) and then `calls`,
+// `message` is saved with readyToUse false and reported as
+// SnapshotContentCreationFailed, after the Warnings `before` it.
+void ExpectContentCreationFailed(const FakeControllerApi& api, const FakeControllerEvents& events,
+                                 const std::vector<ApiCall>& calls, const std::string& message,
+                                 std::vector<RecordedEvent> before = {}) {
+  std::vector<ApiCall> want = {AddSnapshotFinalizers(true)};
+  want.insert(want.end(), calls.begin(), calls.end());
+  want.push_back(
+      PatchSnapshotStatus("6", {{"error", ErrorStatus(message)}, {"readyToUse", false}}));
+  EXPECT_EQ(api.calls(), want);
+  before.push_back(Warning("SnapshotContentCreationFailed", message));
+  EXPECT_EQ(events.events(), before);
 }
 
 // --- §4.3 step 0: the class ---------------------------------------------------
@@ -280,10 +289,8 @@ TEST_F(SnapshotSyncTest, MissingVolumeIsSnapshotContentCreationFailed) {
       R"(Failed to create snapshot content with error failed to get input parameters to create )"
       R"(snapshot snap-1: "failed to retrieve PV pv-1 from the API server: \"persistentvolumes )"
       R"(\\\"pv-1\\\" not found\"")";
-  std::vector<ApiCall> want = FailedCreate(message);
-  want.insert(want.begin() + 2, GetCall(kVolumes, "pv-1"));
-  EXPECT_EQ(api_.calls(), want);
-  EXPECT_THAT(events_.events(), ElementsAre(Warning("SnapshotContentCreationFailed", message)));
+  ExpectContentCreationFailed(api_, events_,
+                              {UpdateClaimAddingFinalizer(), GetCall(kVolumes, "pv-1")}, message);
   EXPECT_FALSE(api_.Stored<kube::VolumeSnapshotContent>("", kContentName));
 }
 
@@ -296,10 +303,7 @@ TEST_F(SnapshotSyncTest, MissingClaimIsSnapshotContentCreationFailed) {
   const std::string message =
       "Failed to create snapshot content with error snapshot controller failed to update snap-1 "
       "on API server: cannot get claim from snapshot";
-  EXPECT_THAT(api_.calls(), ElementsAre(AddSnapshotFinalizers(true),
-                                        PatchSnapshotStatus("6", {{"error", ErrorStatus(message)},
-                                                                  {"readyToUse", false}})));
-  EXPECT_THAT(events_.events(), ElementsAre(Warning("SnapshotContentCreationFailed", message)));
+  ExpectContentCreationFailed(api_, events_, {}, message);
 }
 
 TEST_F(SnapshotSyncTest, UnboundClaimIsSnapshotContentCreationFailed) {
@@ -311,12 +315,15 @@ TEST_F(SnapshotSyncTest, UnboundClaimIsSnapshotContentCreationFailed) {
 
   ASSERT_FALSE(Sync(Snapshot()).ok());
 
-  EXPECT_THAT(events_.events(),
-              ElementsAre(Warning(
-                  "SnapshotContentCreationFailed",
-                  R"(Failed to create snapshot content with error failed to get input parameters )"
-                  R"(to create snapshot snap-1: "the PVC claim-1 is not yet bound to a PV, will )"
-                  R"(not attempt to take a snapshot")")));
+  ExpectContentCreationFailed(
+      api_, events_, {UpdateCall(kClaims, Decoded(Claim([](auto& c) {
+                                   c.spec.volume_name.clear();
+                                   c.status.phase = "Pending";
+                                   c.metadata.finalizers = {std::string(kClaimAsSourceFinalizer)};
+                                 })))},
+      R"(Failed to create snapshot content with error failed to get input parameters to create )"
+      R"(snapshot snap-1: "the PVC claim-1 is not yet bound to a PV, will not attempt to take a )"
+      R"(snapshot")");
 }
 
 TEST_F(SnapshotSyncTest, ClaimBeingDeletedIsSnapshotContentCreationFailed) {
@@ -329,10 +336,7 @@ TEST_F(SnapshotSyncTest, ClaimBeingDeletedIsSnapshotContentCreationFailed) {
   const std::string message =
       "Failed to create snapshot content with error snapshot controller failed to update claim-1 "
       "on API server: cannot add finalizer on claim because it is being deleted";
-  EXPECT_THAT(api_.calls(), ElementsAre(AddSnapshotFinalizers(true),
-                                        PatchSnapshotStatus("6", {{"error", ErrorStatus(message)},
-                                                                  {"readyToUse", false}})));
-  EXPECT_THAT(events_.events(), ElementsAre(Warning("SnapshotContentCreationFailed", message)));
+  ExpectContentCreationFailed(api_, events_, {}, message);
 }
 
 TEST_F(SnapshotSyncTest, VolumeBoundToAnotherClaimIsSnapshotContentCreationFailed) {
@@ -342,11 +346,10 @@ TEST_F(SnapshotSyncTest, VolumeBoundToAnotherClaimIsSnapshotContentCreationFaile
 
   ASSERT_FALSE(Sync(Snapshot()).ok());
 
-  EXPECT_THAT(events_.events(),
-              ElementsAre(Warning(
-                  "SnapshotContentCreationFailed",
-                  R"(Failed to create snapshot content with error failed to get input parameters )"
-                  R"(to create snapshot snap-1: "claim in dataSource not bound or invalid")")));
+  ExpectContentCreationFailed(
+      api_, events_, {UpdateClaimAddingFinalizer()},
+      R"(Failed to create snapshot content with error failed to get input parameters to create )"
+      R"(snapshot snap-1: "claim in dataSource not bound or invalid")");
 }
 
 TEST_F(SnapshotSyncTest, FailedContentPostIsCreateSnapshotContentFailedThenCreationFailed) {
@@ -359,14 +362,12 @@ TEST_F(SnapshotSyncTest, FailedContentPostIsCreateSnapshotContentFailedThenCreat
   const std::string message =
       "Failed to create snapshot content with error snapshot controller failed to update "
       "default/snap-1 on API server: etcd down";
-  std::vector<ApiCall> want = FailedCreate(message);
-  want.insert(want.begin() + 2, CreateCall(kContents, ContentToPost()));
-  EXPECT_EQ(api_.calls(), want);
-  EXPECT_THAT(events_.events(),
-              ElementsAre(Warning("CreateSnapshotContentFailed",
-                                  "Error creating volume snapshot content object for snapshot "
-                                  "default/snap-1: etcd down."),
-                          Warning("SnapshotContentCreationFailed", message)));
+  ExpectContentCreationFailed(
+      api_, events_, {UpdateClaimAddingFinalizer(), CreateCall(kContents, ContentToPost())},
+      message,
+      {Warning("CreateSnapshotContentFailed",
+               "Error creating volume snapshot content object for snapshot "
+               "default/snap-1: etcd down.")});
 }
 
 TEST_F(SnapshotSyncTest, ContentThatAlreadyExistsCountsAsCreated) {
