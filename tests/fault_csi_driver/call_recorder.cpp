@@ -62,8 +62,10 @@ std::string CallRecorder::RenderLocked() const {
          ",\n  \"attachments\": " + volumes["attachments"].dump() +
          ",\n  \"volumes\": " + volumes["volumes"].dump() +
          ",\n  \"existing_snapshots\": " + snapshots["existing_snapshots"].dump() +
-         ",\n  \"snapshots\": " + snapshots["snapshots"].dump() + ",\n  \"calls\": [\n" +
-         calls_text_ + "\n  ]\n}\n";
+         ",\n  \"snapshots\": " + snapshots["snapshots"].dump() +
+         ",\n  \"existing_group_snapshots\": " + snapshots["existing_group_snapshots"].dump() +
+         ",\n  \"group_snapshots\": " + snapshots["group_snapshots"].dump() +
+         ",\n  \"calls\": [\n" + calls_text_ + "\n  ]\n}\n";
 }
 
 void CallRecorder::WriteStateFile(const std::string& text) const {

@@ -1,5 +1,7 @@
 #include "tests/fault_csi_driver/controller_service.h"
 
+#include "tests/fault_csi_driver/status_codes.h"
+
 namespace faultdriver {
 namespace {
 
@@ -10,10 +12,6 @@ bool IsMultiNode(AccessMode::Mode mode) {
   return mode == AccessMode::MULTI_NODE_READER_ONLY ||
          mode == AccessMode::MULTI_NODE_SINGLE_WRITER ||
          mode == AccessMode::MULTI_NODE_MULTI_WRITER;
-}
-
-grpc::Status InvalidArgument(const std::string& message) {
-  return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, message);
 }
 
 }  // namespace

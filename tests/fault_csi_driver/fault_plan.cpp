@@ -12,7 +12,7 @@ namespace {
 
 // Rejecting unknown names catches typos that would otherwise silently
 // inject nothing and make a test pass for the wrong reason.
-constexpr std::array<std::string_view, 10> kMethods = {"GetPluginInfo",
+constexpr std::array<std::string_view, 14> kMethods = {"GetPluginInfo",
                                                        "GetPluginCapabilities",
                                                        "Probe",
                                                        "ControllerPublishVolume",
@@ -21,7 +21,11 @@ constexpr std::array<std::string_view, 10> kMethods = {"GetPluginInfo",
                                                        "ControllerGetCapabilities",
                                                        "CreateSnapshot",
                                                        "DeleteSnapshot",
-                                                       "ListSnapshots"};
+                                                       "ListSnapshots",
+                                                       "GroupControllerGetCapabilities",
+                                                       "CreateVolumeGroupSnapshot",
+                                                       "GetVolumeGroupSnapshot",
+                                                       "DeleteVolumeGroupSnapshot"};
 
 bool KnownMethod(std::string_view name) {
   for (std::string_view method : kMethods) {
@@ -30,8 +34,14 @@ bool KnownMethod(std::string_view name) {
   return false;
 }
 
+bool IsCreateMethod(std::string_view name) {
+  return name == "CreateSnapshot" || name == "CreateVolumeGroupSnapshot";
+}
+
+// The calls about one snapshot or group snapshot, which snapshot_name filters.
 bool IsSnapshotMethod(std::string_view name) {
-  return name == "CreateSnapshot" || name == "DeleteSnapshot" || name == "ListSnapshots";
+  return IsCreateMethod(name) || name == "DeleteSnapshot" || name == "ListSnapshots" ||
+         name == "GetVolumeGroupSnapshot" || name == "DeleteVolumeGroupSnapshot";
 }
 
 std::string StringField(const nlohmann::json& value, const std::string& where) {
@@ -88,12 +98,12 @@ FaultRule ParseRule(const std::string& method, const nlohmann::json& object,
       rule.hang = BoolField(value, field);
     } else if (key == "ready" && method == "Probe") {
       rule.ready = BoolField(value, field);
-    } else if (key == "ready_after" && method == "CreateSnapshot") {
+    } else if (key == "ready_after" && IsCreateMethod(method)) {
       if (!value.is_number_integer() || value.get<int64_t>() < 1) {
         throw std::invalid_argument(field + ": want an integer >= 1");
       }
       rule.ready_after = value.get<int64_t>();
-    } else if (key == "never_ready" && method == "CreateSnapshot") {
+    } else if (key == "never_ready" && IsCreateMethod(method)) {
       rule.never_ready = BoolField(value, field);
     } else {
       throw std::invalid_argument(field + ": unknown field");

@@ -23,7 +23,8 @@ namespace faultdriver {
 
 // What a call is about, for the rules' filters. Snapshot calls name the
 // snapshot and its source volume (looked up by snapshot_id where the request
-// has no name); empty fields match only unfiltered rules.
+// has no name), group snapshot calls the group snapshot (no volume); empty
+// fields match only unfiltered rules.
 struct CallTarget {
   std::string volume_id;
   std::string node_id;
@@ -49,14 +50,23 @@ struct FaultRule {
   bool hang = false;
   // Probe only: the `ready` field to answer with.
   std::optional<bool> ready;
-  // CreateSnapshot only, applied to the snapshot the call creates: it is
-  // ready from its ready_after-th answer on (CreateSnapshot or ListSnapshots),
-  // or never.
+  // CreateSnapshot and CreateVolumeGroupSnapshot only, applied to the
+  // snapshot or group the call creates: it is ready from its ready_after-th
+  // answer on, or never.
   std::optional<int64_t> ready_after;
   bool never_ready = false;
 
   bool Fails() const { return code != grpc::StatusCode::OK; }
 };
+
+// The answer from which on a snapshot or group a create call makes is ready
+// (`fault` is the call's): the first unless a rule says otherwise; nullopt is
+// never.
+inline std::optional<int64_t> ReadyAfterAnswers(const std::optional<FaultRule>& fault) {
+  if (!fault) return 1;
+  if (fault->never_ready) return std::nullopt;
+  return fault->ready_after.value_or(1);
+}
 
 class FaultPlan {
  public:

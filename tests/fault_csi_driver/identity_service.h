@@ -1,6 +1,7 @@
 // The CSI Identity service of the fault driver: GetPluginInfo (--name,
 // vendor version 0.1.0), GetPluginCapabilities (CONTROLLER_SERVICE unless
-// --no-controller-service) and Probe (ready unless a fault says otherwise).
+// --no-controller-service, GROUP_CONTROLLER_SERVICE unless
+// --no-group-snapshots) and Probe (ready unless a fault says otherwise).
 #pragma once
 
 #include "csi/proto/csi.grpc.pb.h"

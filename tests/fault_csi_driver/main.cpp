@@ -1,4 +1,4 @@
-// fault-csi-driver: a CSI Identity + Controller server for tests and
+// fault-csi-driver: a CSI Identity + Controller + GroupController server for tests and
 // benchmarks of the sidecars that can inject the faults real drivers cannot
 // be made to produce on demand. Usage and faults.json format: README.md.
 #include <grpcpp/grpcpp.h>
@@ -15,6 +15,7 @@
 #include "tests/fault_csi_driver/call_scope.h"
 #include "tests/fault_csi_driver/controller_service.h"
 #include "tests/fault_csi_driver/fault_source.h"
+#include "tests/fault_csi_driver/group_controller_service.h"
 #include "tests/fault_csi_driver/identity_service.h"
 #include "tests/fault_csi_driver/options.h"
 #include "tests/fault_csi_driver/shutdown_signal.h"
@@ -73,12 +74,14 @@ int main(int argc, char** argv) {
                                           &faults,  &recorder, &shutdown};
   faultdriver::IdentityService identity(driver);
   faultdriver::ControllerService controller(driver);
+  faultdriver::GroupControllerService group_controller(driver);
 
   if (!PrepareSocketPath(options.socket_path)) return 1;
   grpc::ServerBuilder builder;
   builder.AddListeningPort("unix:" + options.socket_path, grpc::InsecureServerCredentials());
   builder.RegisterService(&identity);
   if (options.controller_service) builder.RegisterService(&controller);
+  if (options.group_controller_service) builder.RegisterService(&group_controller);
   // The sync server grows its thread pool on demand (the default resource
   // quota has no thread limit), so slow calls never queue behind each other.
   std::unique_ptr<grpc::Server> server = builder.BuildAndStart();
@@ -89,7 +92,8 @@ int main(int argc, char** argv) {
   LOG_INFO("Serving")
       .With("endpoint", options.socket_path)
       .With("name", options.driver_name)
-      .With("controllerService", options.controller_service);
+      .With("controllerService", options.controller_service)
+      .With("groupControllerService", options.group_controller_service);
 
   int signal_number = 0;
   sigwait(&stop_signals, &signal_number);

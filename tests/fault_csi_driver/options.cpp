@@ -55,7 +55,8 @@ bool DriverOptions::Advertises(Capability::Type type) const {
 base::Result<DriverOptions> ParseDriverOptions(int argc, const char* const* argv) {
   DriverOptions options;
   std::string endpoint, node_ids, capabilities;
-  bool no_controller_service = false, no_snapshots = false, no_list_snapshots = false;
+  bool no_controller_service = false, no_snapshots = false, no_list_snapshots = false,
+       no_group_snapshots = false;
   std::map<std::string, std::string> volumes;
 
   base::FlagSet flags("fault-csi-driver");
@@ -78,6 +79,8 @@ base::Result<DriverOptions> ParseDriverOptions(int argc, const char* const* argv
              "answer UNIMPLEMENTED");
   flags.Bool("no-list-snapshots", &no_list_snapshots, false,
              "advertise no LIST_SNAPSHOTS; ListSnapshots answers UNIMPLEMENTED");
+  flags.Bool("no-group-snapshots", &no_group_snapshots, false,
+             "advertise no GROUP_CONTROLLER_SERVICE and serve no GroupController RPCs");
   flags.Var("volumes", std::make_unique<base::ColonMapValue>(&volumes),
             "volumes the back end has, ID:BYTES,... (BYTES 0: size unknown); Publish and "
             "Unpublish calls add the volumes they name");
@@ -125,6 +128,7 @@ base::Result<DriverOptions> ParseDriverOptions(int argc, const char* const* argv
   }
   if (options.snapshot_size_bytes < 0) return UsageError("--snapshot-size-bytes must be >= 0");
   options.controller_service = !no_controller_service;
+  options.group_controller_service = !no_group_snapshots;
   return options;
 }
 

@@ -1,31 +1,15 @@
 #include "tests/fault_csi_driver/snapshot_rpcs.h"
 
+#include "tests/fault_csi_driver/snapshot_messages.h"
+#include "tests/fault_csi_driver/status_codes.h"
+
 namespace faultdriver {
 namespace {
 
 using Capability = csi::v1::ControllerServiceCapability::RPC;
 
-grpc::Status InvalidArgument(const std::string& message) {
-  return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, message);
-}
-
 grpc::Status NotAdvertised(const std::string& capability) {
   return grpc::Status(grpc::StatusCode::UNIMPLEMENTED, capability + " is not advertised");
-}
-
-void ToProto(const SnapshotRegistry::Answer& answer, csi::v1::Snapshot* snapshot) {
-  snapshot->set_snapshot_id(answer.snapshot_id);
-  snapshot->set_source_volume_id(answer.source_volume_id);
-  snapshot->set_size_bytes(answer.size_bytes);
-  *snapshot->mutable_creation_time() = answer.creation_time;
-  snapshot->set_ready_to_use(answer.ready_to_use);
-}
-
-nlohmann::json Summary(const csi::v1::Snapshot& snapshot) {
-  return {{"snapshot_id", snapshot.snapshot_id()},
-          {"source_volume_id", snapshot.source_volume_id()},
-          {"size_bytes", snapshot.size_bytes()},
-          {"ready_to_use", snapshot.ready_to_use()}};
 }
 
 }  // namespace
@@ -57,25 +41,24 @@ grpc::Status SnapshotRpcs::Create(const csi::v1::CreateSnapshotRequest& request,
   if (request.source_volume_id().empty()) {
     return InvalidArgument("source volume ID missing in request");
   }
-  std::optional<int64_t> capacity = driver_.registry->CapacityBytes(request.source_volume_id());
-  if (!capacity) {
+  std::optional<int64_t> size_bytes = SnapshotSizeBytes(driver_, request.source_volume_id());
+  if (!size_bytes) {
     return grpc::Status(grpc::StatusCode::NOT_FOUND,
                         "source volume " + request.source_volume_id() + " not found");
   }
-  SnapshotRegistry::NewSnapshot wanted{
-      .name = request.name(),
-      .source_volume_id = request.source_volume_id(),
-      .size_bytes = *capacity != 0 ? *capacity : driver_.options->snapshot_size_bytes,
-      .parameters = {request.parameters().begin(), request.parameters().end()},
-      .secret_keys = SecretKeys(request.secrets()).get<std::vector<std::string>>()};
-  if (fault && fault->never_ready) wanted.ready_after = std::nullopt;
-  if (fault && fault->ready_after) wanted.ready_after = fault->ready_after;
-
-  SnapshotRegistry::CreateResult result = driver_.snapshots->Create(wanted);
+  SnapshotRegistry::CreateResult result = driver_.snapshots->Create(
+      {.name = request.name(),
+       .source_volume_id = request.source_volume_id(),
+       .size_bytes = *size_bytes,
+       .parameters = {request.parameters().begin(), request.parameters().end()},
+       .secret_keys = SecretKeys(request.secrets()).get<std::vector<std::string>>(),
+       .ready_after = ReadyAfterAnswers(fault)});
   if (result.outcome == CreateOutcome::kOtherSource) {
-    return grpc::Status(grpc::StatusCode::ALREADY_EXISTS, "snapshot " + request.name() +
-                                                              " exists with source volume " +
-                                                              result.snapshot.source_volume_id);
+    const std::string group = result.snapshot.group_snapshot_id;
+    return grpc::Status(grpc::StatusCode::ALREADY_EXISTS,
+                        "snapshot " + request.name() + " exists with source volume " +
+                            result.snapshot.source_volume_id +
+                            (group.empty() ? "" : " in group snapshot " + group));
   }
   ToProto(result.snapshot, snapshot);
   return grpc::Status::OK;
@@ -97,7 +80,13 @@ grpc::Status SnapshotRpcs::DeleteSnapshot(grpc::ServerContext* context,
   if (request.snapshot_id().empty()) {
     return call.Finish(InvalidArgument("snapshot ID missing in request"));
   }
-  call.response()["deleted"] = driver_.snapshots->Delete(request.snapshot_id());
+  const DeleteOutcome outcome = driver_.snapshots->Delete(request.snapshot_id());
+  // The spec's answer for a snapshot that CAN NOT be deleted stand alone.
+  if (outcome == DeleteOutcome::kGroupMember) {
+    return call.Finish(InvalidArgument("snapshot " + request.snapshot_id() +
+                                       " is part of a group snapshot; delete the group"));
+  }
+  call.response()["deleted"] = outcome == DeleteOutcome::kDeleted;
   return call.Finish(grpc::Status::OK);
 }
 

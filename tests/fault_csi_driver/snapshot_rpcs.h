@@ -6,9 +6,12 @@
 //     from the same source -> the same snapshot, from another source ->
 //     ALREADY_EXISTS. size_bytes is the source's capacity, else
 //     --snapshot-size-bytes.
-//   DeleteSnapshot: snapshot_id required; an unknown ID -> OK.
-//   ListSnapshots: by snapshot_id, by source_volume_id, or all, paged;
-//     an unknown ID or source -> empty; an unknown starting_token -> ABORTED.
+//   DeleteSnapshot: snapshot_id required; an unknown ID -> OK; a member of a
+//     group snapshot -> INVALID_ARGUMENT (the spec's "snapshot is part of a
+//     group": only DeleteVolumeGroupSnapshot deletes it).
+//   ListSnapshots: by snapshot_id, by source_volume_id, or all, paged,
+//     group members included (with their group_snapshot_id); an unknown ID
+//     or source -> empty; an unknown starting_token -> ABORTED.
 //
 // Each needs its capability advertised (CREATE_DELETE_SNAPSHOT,
 // LIST_SNAPSHOTS), else UNIMPLEMENTED.

@@ -42,4 +42,8 @@ std::string StatusCodeName(grpc::StatusCode code) {
   return "CODE_" + std::to_string(static_cast<int>(code));
 }
 
+grpc::Status InvalidArgument(const std::string& message) {
+  return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, message);
+}
+
 }  // namespace faultdriver

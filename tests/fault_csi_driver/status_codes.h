@@ -1,8 +1,10 @@
 // gRPC status code names as faults.json spells them ("DEADLINE_EXCEEDED"),
 // the same names Go's codes.Code.String() uses upper-cased, so test authors
-// can copy them from a real driver's error.
+// can copy them from a real driver's error; and the INVALID_ARGUMENT status
+// the handlers answer a malformed request with.
 #pragma once
 
+#include <grpcpp/support/status.h>
 #include <grpcpp/support/status_code_enum.h>
 
 #include <optional>
@@ -13,5 +15,7 @@ namespace faultdriver {
 
 std::optional<grpc::StatusCode> ParseStatusCode(std::string_view name);
 std::string StatusCodeName(grpc::StatusCode code);
+
+grpc::Status InvalidArgument(const std::string& message);
 
 }  // namespace faultdriver

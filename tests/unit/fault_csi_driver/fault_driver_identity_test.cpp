@@ -7,6 +7,7 @@ namespace {
 using ::testing::ElementsAre;
 using ::testing::IsEmpty;
 using Rpc = csi::v1::ControllerServiceCapability::RPC;
+using Service = csi::v1::PluginCapability::Service;
 
 class FaultDriverIdentityTest : public DriverFixture {};
 
@@ -16,6 +17,13 @@ std::vector<int> ControllerCapabilities(csi::v1::Controller::Stub& stub) {
   EXPECT_TRUE(stub.ControllerGetCapabilities(&context, {}, &response).ok());
   std::vector<int> types;
   for (const auto& capability : response.capabilities()) types.push_back(capability.rpc().type());
+  return types;
+}
+
+std::vector<int> PluginServices(const csi::v1::GetPluginCapabilitiesResponse& response) {
+  std::vector<int> types;
+  for (const auto& capability : response.capabilities())
+    types.push_back(capability.service().type());
   return types;
 }
 
@@ -30,9 +38,8 @@ TEST_F(FaultDriverIdentityTest, ReportsNameVersionAndCapabilities) {
 
   csi::v1::GetPluginCapabilitiesResponse plugin;
   ASSERT_TRUE(identity_->GetPluginCapabilities(Context().get(), {}, &plugin).ok());
-  ASSERT_EQ(plugin.capabilities_size(), 1);
-  EXPECT_EQ(plugin.capabilities(0).service().type(),
-            csi::v1::PluginCapability::Service::CONTROLLER_SERVICE);
+  EXPECT_THAT(PluginServices(plugin),
+              ElementsAre(Service::CONTROLLER_SERVICE, Service::GROUP_CONTROLLER_SERVICE));
 
   EXPECT_THAT(
       ControllerCapabilities(*controller_),
@@ -48,7 +55,7 @@ TEST_F(FaultDriverIdentityTest, NoControllerServiceAdvertisesAndServesNone) {
   StartDriver({"--no-controller-service"});
   csi::v1::GetPluginCapabilitiesResponse plugin;
   ASSERT_TRUE(identity_->GetPluginCapabilities(Context().get(), {}, &plugin).ok());
-  EXPECT_THAT(plugin.capabilities(), IsEmpty());
+  EXPECT_THAT(PluginServices(plugin), ElementsAre(Service::GROUP_CONTROLLER_SERVICE));
   EXPECT_EQ(Publish("v1").error_code(), grpc::StatusCode::UNIMPLEMENTED);
 }
 
@@ -108,15 +115,42 @@ TEST_F(FaultDriverIdentityTest, NoSnapshotsAdvertisesAndServesNoSnapshotCalls) {
   EXPECT_THAT(ReadState()["existing_snapshots"], IsEmpty());
 }
 
-// The driver serves no group snapshots; the generated service answers
-// UNIMPLEMENTED.
-TEST_F(FaultDriverIdentityTest, GroupSnapshotCallsAreUnimplemented) {
+TEST_F(FaultDriverIdentityTest, GroupControllerAdvertisesGroupSnapshotCapability) {
   StartDriver();
+  auto group_controller = csi::v1::GroupController::NewStub(channel_);
+  csi::v1::GroupControllerGetCapabilitiesResponse group;
+  ASSERT_TRUE(group_controller->GroupControllerGetCapabilities(Context().get(), {}, &group).ok());
+  ASSERT_EQ(group.capabilities_size(), 1);
+  EXPECT_EQ(
+      group.capabilities(0).rpc().type(),
+      csi::v1::GroupControllerServiceCapability::RPC::CREATE_DELETE_GET_VOLUME_GROUP_SNAPSHOT);
+}
+
+// A driver without group snapshots: the service is neither advertised nor
+// served (the generated service answers UNIMPLEMENTED), single snapshots stay.
+TEST_F(FaultDriverIdentityTest, NoGroupSnapshotsAdvertisesAndServesNoGroupController) {
+  StartDriver({"--no-group-snapshots", "--volumes=vol-1:0"});
+  csi::v1::GetPluginCapabilitiesResponse plugin;
+  ASSERT_TRUE(identity_->GetPluginCapabilities(Context().get(), {}, &plugin).ok());
+  EXPECT_THAT(PluginServices(plugin), ElementsAre(Service::CONTROLLER_SERVICE));
+
   auto group_controller = csi::v1::GroupController::NewStub(channel_);
   csi::v1::GroupControllerGetCapabilitiesResponse group;
   EXPECT_EQ(
       group_controller->GroupControllerGetCapabilities(Context().get(), {}, &group).error_code(),
       grpc::StatusCode::UNIMPLEMENTED);
+  csi::v1::CreateVolumeGroupSnapshotRequest create;
+  create.set_name("group-a");
+  create.add_source_volume_ids("vol-1");
+  csi::v1::CreateVolumeGroupSnapshotResponse created;
+  EXPECT_EQ(
+      group_controller->CreateVolumeGroupSnapshot(Context().get(), create, &created).error_code(),
+      grpc::StatusCode::UNIMPLEMENTED);
+  EXPECT_THAT(ControllerCapabilities(*controller_),
+              ElementsAre(Rpc::PUBLISH_UNPUBLISH_VOLUME, Rpc::LIST_VOLUMES,
+                          Rpc::LIST_VOLUMES_PUBLISHED_NODES, Rpc::CREATE_DELETE_SNAPSHOT,
+                          Rpc::LIST_SNAPSHOTS));
+  EXPECT_THAT(ReadState()["existing_group_snapshots"], IsEmpty());
 }
 
 }  // namespace
