@@ -1,16 +1,21 @@
-// ContentController: the csi-snapshotter's informers, work queue and workers
-// (docs/snapshots.md §3.3), composed from kube::Informer and kube::WorkerPool;
-// what is the sidecar's own is which events (content_event_filters.h), which
-// lane, and the two requeue cadences.
+// ContentControllerOf<Kind>: the csi-snapshotter's informers, work queue and
+// workers for one content kind (docs/snapshots.md §3.3, §3.8), composed from
+// kube::Informer and kube::WorkerPool; what is the sidecar's own is which
+// events (the kind's event filters), which lane, and the two requeue
+// cadences. Two kinds share it:
+//   - ContentController: VolumeSnapshotContents and VolumeSnapshotClasses,
+//     queue "csi-snapshotter-content" (content_event_filters.h);
+//   - GroupContentController: VolumeGroupSnapshotContents and
+//     VolumeGroupSnapshotClasses, queue
+//     "csi-snapshotter-groupsnapshotcontent" (group_content_event_filters.h).
 //
-// Run() keeps the VolumeSnapshotContent and VolumeSnapshotClass stores
-// current, turns the content events that matter into names on the queue
-// "csi-snapshotter-content", and runs worker_threads workers on it. A worker
-// hands the content of a name, as the store holds it when the sync starts
-// (the newest version this process knows; there is no second store that
-// could drop an update as stale, §9.12), to the ContentHandler; contents of
-// other drivers (IsDriverMatch) and contents gone from the store are skipped.
-// What the handler answers decides when the name comes back:
+// Run() keeps the content and class stores current, turns the content events
+// that matter into names on the queue, and runs worker_threads workers on
+// it. A worker hands the content of a name, as the store holds it when the
+// sync starts (the newest version this process knows; there is no second
+// store that could drop an update as stale, §9.12), to the handler; contents
+// of other drivers (IsDriverMatch) and contents gone from the store are
+// skipped. What the handler answers decides when the name comes back:
 //   - an error: after the error backoff, retry_interval_start doubling up to
 //     retry_interval_max (upstream's), in the lane the content then needs;
 //   - kPollReadiness: after the readiness cadence (§9.2), which starts at
@@ -24,6 +29,8 @@
 // Contents that need action take the urgent lane (ContentLane, §9.5). The
 // queue never hands one name to two workers at once.
 //
+// Both kinds are instantiated in content_controller.cpp; no other.
+//
 // Thread-safety: Run() may be called once (the queue cannot restart after
 // stop); queue() from any thread.
 #pragma once
@@ -36,6 +43,8 @@
 
 #include "base/clock.h"
 #include "base/result.h"
+#include "kube/api/groupsnapshot/v1/volume_group_snapshot_class.h"
+#include "kube/api/groupsnapshot/v1/volume_group_snapshot_content.h"
 #include "kube/api/snapshot/v1/volume_snapshot_class.h"
 #include "kube/api/snapshot/v1/volume_snapshot_content.h"
 #include "kube/runtime/lister_watcher.h"
@@ -47,6 +56,18 @@
 
 namespace snapshotter {
 
+// The two kinds the sidecar syncs: the content, its class, and the queue.
+struct SnapshotContentKind {
+  using Content = kube::VolumeSnapshotContent;
+  using Class = kube::VolumeSnapshotClass;
+  static constexpr std::string_view kQueueName = "csi-snapshotter-content";
+};
+struct GroupContentKind {
+  using Content = kube::VolumeGroupSnapshotContent;
+  using Class = kube::VolumeGroupSnapshotClass;
+  static constexpr std::string_view kQueueName = "csi-snapshotter-groupsnapshotcontent";
+};
+
 struct ContentControllerOptions {
   uint32_t worker_threads = 10;                          // --worker-threads
   std::chrono::milliseconds retry_interval_start{1000};  // --retry-interval-start
@@ -54,27 +75,30 @@ struct ContentControllerOptions {
   std::chrono::milliseconds resync_period{900000};       // --resync-period; 0 = never
 };
 
-class ContentController {
+template <class Kind>
+class ContentControllerOf {
  public:
-  static constexpr std::string_view kQueueName = "csi-snapshotter-content";
+  using Content = typename Kind::Content;
+  using Class = typename Kind::Class;
+
+  static constexpr std::string_view kQueueName = Kind::kQueueName;
   // The readiness cadence's cap, unless retry_interval_max is lower (§9.2).
   static constexpr std::chrono::milliseconds kReadinessPollCap{30000};
 
   // `handler` must outlive the controller; so must `queue_metrics`, which may
   // be null. The stores are the caller's, so the handler reads the very
   // classes this controller keeps current; they must outlive it too.
-  ContentController(std::string driver_name, ContentHandler& handler,
-                    kube::Store<kube::VolumeSnapshotContent>& contents,
-                    kube::Store<kube::VolumeSnapshotClass>& classes,
-                    ContentControllerOptions options, base::Clock& clock,
-                    kube::WorkQueueMetrics* queue_metrics = nullptr);
+  ContentControllerOf(std::string driver_name, ContentHandlerOf<Content>& handler,
+                      kube::Store<Content>& contents, kube::Store<Class>& classes,
+                      ContentControllerOptions options, base::Clock& clock,
+                      kube::WorkQueueMetrics* queue_metrics = nullptr);
 
   // Blocks until `stop` is requested. Starts one reflector per kind, waits
   // until both stores hold a complete list, then starts the workers. On
   // stop: the queue takes no new work, in-flight syncs finish (their CSI
   // calls included), the reflectors stop, Run returns.
-  void Run(kube::ListerWatcher<kube::VolumeSnapshotContent>& contents,
-           kube::ListerWatcher<kube::VolumeSnapshotClass>& classes, std::stop_token stop);
+  void Run(kube::ListerWatcher<Content>& contents, kube::ListerWatcher<Class>& classes,
+           std::stop_token stop);
 
   // For the workqueue gauges read at scrape time.
   const kube::WorkQueue& queue() const { return workers_.queue(); }
@@ -84,18 +108,24 @@ class ContentController {
 
   base::Status SyncContent(const std::string& name);
   // IsDriverMatch with the content's class from the store.
-  bool IsOurs(const kube::VolumeSnapshotContent& content) const;
+  bool IsOurs(const Content& content) const;
   // ContentLane of the stored content; normal once it is gone.
   kube::WorkQueue::Lane LaneOf(const std::string& name) const;
 
   const std::string driver_name_;
-  ContentHandler& handler_;
-  kube::Store<kube::VolumeSnapshotContent>& contents_;
-  kube::Store<kube::VolumeSnapshotClass>& classes_;
+  ContentHandlerOf<Content>& handler_;
+  kube::Store<Content>& contents_;
+  kube::Store<Class>& classes_;
   const ContentControllerOptions options_;
   base::Clock& clock_;
   kube::ItemExponentialRateLimiter readiness_;  // per-name readiness cadence
   kube::WorkerPool workers_;
 };
+
+extern template class ContentControllerOf<SnapshotContentKind>;
+extern template class ContentControllerOf<GroupContentKind>;
+
+using ContentController = ContentControllerOf<SnapshotContentKind>;
+using GroupContentController = ContentControllerOf<GroupContentKind>;
 
 }  // namespace snapshotter

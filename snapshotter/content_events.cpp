@@ -2,24 +2,31 @@
 
 namespace snapshotter {
 
-void RecordedContentEvents::CreationFailed(const kube::VolumeSnapshotContent& content,
-                                           const std::string& message) {
-  Warn(content, kSnapshotCreationFailedReason, message);
+template <class Content>
+void RecordedContentEventsOf<Content>::CreationFailed(const Content& content,
+                                                      const std::string& message) {
+  Warn(content, EventReasonsFor(content).creation_failed, message);
 }
 
-void RecordedContentEvents::CheckAndUpdateFailed(const kube::VolumeSnapshotContent& content,
-                                                 const std::string& message) {
-  Warn(content, kSnapshotContentCheckAndUpdateFailedReason, message);
+template <class Content>
+void RecordedContentEventsOf<Content>::CheckAndUpdateFailed(const Content& content,
+                                                            const std::string& message) {
+  Warn(content, EventReasonsFor(content).check_and_update_failed, message);
 }
 
-void RecordedContentEvents::DeleteFailed(const kube::VolumeSnapshotContent& content,
-                                         std::string_view message) {
-  Warn(content, kSnapshotDeleteErrorReason, message);
+template <class Content>
+void RecordedContentEventsOf<Content>::DeleteFailed(const Content& content,
+                                                    std::string_view message) {
+  Warn(content, EventReasonsFor(content).delete_error, message);
 }
 
-void RecordedContentEvents::Warn(const kube::VolumeSnapshotContent& content,
-                                 std::string_view reason, std::string_view message) {
+template <class Content>
+void RecordedContentEventsOf<Content>::Warn(const Content& content, std::string_view reason,
+                                            std::string_view message) {
   recorder_.Record(kube::ReferenceTo(content), kube::kEventTypeWarning, reason, message);
 }
+
+template class RecordedContentEventsOf<kube::VolumeSnapshotContent>;
+template class RecordedContentEventsOf<kube::VolumeGroupSnapshotContent>;
 
 }  // namespace snapshotter

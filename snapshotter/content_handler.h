@@ -1,7 +1,10 @@
-// ContentHandler: what the sidecar's content controller calls for each queued
-// VolumeSnapshotContent of its driver (docs/snapshots.md §3.4): create the
-// snapshot, check an imported one, or delete it, and record the result on the
-// content. CsiContentHandler does it with the driver's CSI calls.
+// ContentHandlerOf<T>: what the sidecar's controller of one content kind
+// calls for each queued content of its driver: create the snapshot, check an
+// imported one, or delete it, and record the result on the content.
+//   - ContentHandler (VolumeSnapshotContent, docs/snapshots.md §3.4):
+//     CsiContentHandler does it with the driver's Controller calls;
+//   - GroupContentHandler (VolumeGroupSnapshotContent, §3.8):
+//     CsiGroupContentHandler does it with its GroupController calls.
 //
 // SyncContent returns an error to have the content retried with the error
 // backoff (start, doubling, capped at --retry-interval-max); kPollReadiness
@@ -13,6 +16,7 @@
 #pragma once
 
 #include "base/result.h"
+#include "kube/api/groupsnapshot/v1/volume_group_snapshot_content.h"
 #include "kube/api/snapshot/v1/volume_snapshot_content.h"
 
 namespace snapshotter {
@@ -22,10 +26,14 @@ enum class SyncOutcome {
   kPollReadiness,
 };
 
-class ContentHandler {
+template <class Content>
+class ContentHandlerOf {
  public:
-  virtual ~ContentHandler() = default;
-  virtual base::Result<SyncOutcome> SyncContent(const kube::VolumeSnapshotContent& content) = 0;
+  virtual ~ContentHandlerOf() = default;
+  virtual base::Result<SyncOutcome> SyncContent(const Content& content) = 0;
 };
+
+using ContentHandler = ContentHandlerOf<kube::VolumeSnapshotContent>;
+using GroupContentHandler = ContentHandlerOf<kube::VolumeGroupSnapshotContent>;
 
 }  // namespace snapshotter

@@ -3,9 +3,34 @@
 #include "snapshotter/names.h"
 
 namespace snapshotter {
+namespace {
+
+// The rule of step 1 once the deletionTimestamp is there and the content is
+// not an unbound import.
+bool DeletionRequested(const kube::ObjectMeta& meta, std::string_view being_created,
+                       std::string_view being_deleted) {
+  if (meta.annotations.contains(being_created)) return false;
+  return meta.annotations.contains(being_deleted);
+}
+
+bool Abandoned(const kube::ObjectMeta& meta, std::string_view being_created,
+               std::string_view being_deleted, bool failed, bool made) {
+  return meta.annotations.contains(being_deleted) && !meta.annotations.contains(being_created) &&
+         failed && !made;
+}
+
+}  // namespace
 
 bool HasAnnotation(const kube::VolumeSnapshotContent& content, std::string_view key) {
   return content.metadata.annotations.contains(key);
+}
+
+const std::optional<std::string>& ClassNameOf(const kube::VolumeSnapshotContent& content) {
+  return content.spec.volume_snapshot_class_name;
+}
+
+const std::optional<std::string>& ClassNameOf(const kube::VolumeGroupSnapshotContent& content) {
+  return content.spec.volume_group_snapshot_class_name;
 }
 
 bool ShouldDelete(const kube::VolumeSnapshotContent& content) {
@@ -13,16 +38,39 @@ bool ShouldDelete(const kube::VolumeSnapshotContent& content) {
   if (content.spec.source.snapshot_handle && content.spec.volume_snapshot_ref.uid.empty()) {
     return true;
   }
-  if (HasAnnotation(content, kBeingCreatedAnnotation)) return false;
-  return HasAnnotation(content, kBeingDeletedAnnotation);
+  return DeletionRequested(content.metadata, kBeingCreatedAnnotation, kBeingDeletedAnnotation);
+}
+
+bool ShouldDelete(const kube::VolumeGroupSnapshotContent& content) {
+  if (content.metadata.deletion_timestamp.empty()) return false;
+  if (IsPreProvisioned(content) && content.spec.volume_group_snapshot_ref.uid.empty()) return true;
+  return DeletionRequested(content.metadata, kGroupBeingCreatedAnnotation,
+                           kGroupBeingDeletedAnnotation);
 }
 
 bool DeletesBackendSnapshot(const kube::VolumeSnapshotContent& content) {
-  return content.spec.deletion_policy == kube::kDeletionPolicyDelete && content.status &&
-         content.status->snapshot_handle && !content.status->volume_group_snapshot_handle;
+  return content.spec.deletion_policy == kube::kDeletionPolicyDelete &&
+         NamesBackendSnapshot(content) && !content.status->volume_group_snapshot_handle;
+}
+
+bool DeletesBackendSnapshot(const kube::VolumeGroupSnapshotContent& content) {
+  return content.spec.deletion_policy == kube::kDeletionPolicyDelete &&
+         NamesBackendSnapshot(content);
+}
+
+bool NamesBackendSnapshot(const kube::VolumeSnapshotContent& content) {
+  return content.status && content.status->snapshot_handle;
+}
+
+bool NamesBackendSnapshot(const kube::VolumeGroupSnapshotContent& content) {
+  return content.status && content.status->volume_group_snapshot_handle;
 }
 
 bool IsReady(const kube::VolumeSnapshotContent& content) {
+  return content.status && content.status->ready_to_use.value_or(false);
+}
+
+bool IsReady(const kube::VolumeGroupSnapshotContent& content) {
   return content.status && content.status->ready_to_use.value_or(false);
 }
 
@@ -30,8 +78,20 @@ bool IsGroupMember(const kube::VolumeSnapshotContent& content) {
   return HasAnnotation(content, kGroupSnapshotHandleAnnotation);
 }
 
+bool SnapshotsVolumes(const kube::VolumeSnapshotContent& content) {
+  return content.spec.source.volume_handle.has_value();
+}
+
+bool SnapshotsVolumes(const kube::VolumeGroupSnapshotContent& content) {
+  return !content.spec.source.volume_handles.empty();
+}
+
 bool NeedsFirstCreate(const kube::VolumeSnapshotContent& content) {
-  return content.spec.source.volume_handle && !content.status && !IsGroupMember(content);
+  return SnapshotsVolumes(content) && !content.status && !IsGroupMember(content);
+}
+
+bool NeedsFirstCreate(const kube::VolumeGroupSnapshotContent& content) {
+  return SnapshotsVolumes(content) && !content.status;
 }
 
 bool ChecksThroughList(const kube::VolumeSnapshotContent& content) {
@@ -40,10 +100,18 @@ bool ChecksThroughList(const kube::VolumeSnapshotContent& content) {
          content.status->snapshot_handle;
 }
 
+bool IsPreProvisioned(const kube::VolumeGroupSnapshotContent& content) {
+  return content.spec.source.group_snapshot_handles.has_value();
+}
+
 bool IsCreateAbandoned(const kube::VolumeSnapshotContent& content) {
-  return HasAnnotation(content, kBeingDeletedAnnotation) &&
-         !HasAnnotation(content, kBeingCreatedAnnotation) && content.status &&
-         content.status->error && !content.status->snapshot_handle;
+  return Abandoned(content.metadata, kBeingCreatedAnnotation, kBeingDeletedAnnotation,
+                   content.status && content.status->error, NamesBackendSnapshot(content));
+}
+
+bool IsCreateAbandoned(const kube::VolumeGroupSnapshotContent& content) {
+  return Abandoned(content.metadata, kGroupBeingCreatedAnnotation, kGroupBeingDeletedAnnotation,
+                   content.status && content.status->error, NamesBackendSnapshot(content));
 }
 
 }  // namespace snapshotter

@@ -1,6 +1,8 @@
-// ContentWriter: the writes of one sync to one VolumeSnapshotContent, each
-// computed from the content as this sync last saw it - the cached copy, then
-// each write's answer - so no write needs a GET first (docs/snapshots.md §9.4):
+// ContentWriterOf<Content>: the writes of one sync to one content
+// (VolumeSnapshotContent: ContentWriter; VolumeGroupSnapshotContent:
+// GroupContentWriter), each computed from the content as this sync last saw
+// it - the cached copy, then each write's answer - so no write needs a GET
+// first (docs/snapshots.md §9.4):
 //   - annotations and finalizers change through JSON Patches whose `test`
 //     ops guard just the key or entry they touch: a stale copy makes the API
 //     server refuse the patch (422), and the caller's retry sees a newer one;
@@ -10,28 +12,34 @@
 //     retried at once, one time.
 // A failed write reads "snapshot controller failed to update <name> on API
 // server: <error>", as upstream's; a failed read "error get snapshot content
-// <name> from api server: <error>". Every method is a no-op when the content
-// already is as asked. Not thread-safe: one sync owns it.
+// <name> from api server: <error>" ("group snapshot content" for a group).
+// Every method is a no-op when the content already is as asked. Not
+// thread-safe: one sync owns it. Both kinds are instantiated in
+// content_writer.cpp.
 #pragma once
 
 #include <functional>
+#include <string>
 #include <string_view>
 
 #include "base/result.h"
+#include "kube/api/groupsnapshot/v1/volume_group_snapshot_content.h"
 #include "kube/api/json_patch.h"
 #include "kube/api/snapshot/v1/volume_snapshot_content.h"
-#include "snapshotter/content_status.h"
 #include "snapshotter/snapshot_api.h"
 
 namespace snapshotter {
 
-class ContentWriter {
+template <class Content>
+class ContentWriterOf {
  public:
-  ContentWriter(SnapshotApi& api, kube::VolumeSnapshotContent content)
-      : api_(api), content_(std::move(content)) {}
+  // std::optional of the kind's status: nullopt is a content without one.
+  using Status = decltype(Content::status);
+
+  ContentWriterOf(SnapshotApi& api, Content content) : api_(api), content_(std::move(content)) {}
 
   // The content as the last write (or read) returned it.
-  const kube::VolumeSnapshotContent& content() const { return content_; }
+  const Content& content() const { return content_; }
 
   // Adds annotation `key` unless the content has it (with any value).
   base::Status AddAnnotation(std::string_view key, std::string_view value);
@@ -41,18 +49,24 @@ class ContentWriter {
 
   // The status `change` computes from the current one; nullopt, or the
   // current status itself, means no change.
-  using StatusChange = std::function<ContentStatus(const ContentStatus&)>;
+  using StatusChange = std::function<Status(const Status&)>;
   base::Status WriteStatus(const StatusChange& change);
 
  private:
   base::Status Patch(const kube::JsonPatch& patch);
   // The merge patch turning the content's status into `status`, with the
   // resourceVersion precondition.
-  std::string StatusPatch(const kube::VolumeSnapshotContentStatus& status) const;
+  std::string StatusPatch(const Status& status) const;
   base::Error UpdateFailed(const base::Error& error) const;
 
   SnapshotApi& api_;
-  kube::VolumeSnapshotContent content_;
+  Content content_;
 };
+
+extern template class ContentWriterOf<kube::VolumeSnapshotContent>;
+extern template class ContentWriterOf<kube::VolumeGroupSnapshotContent>;
+
+using ContentWriter = ContentWriterOf<kube::VolumeSnapshotContent>;
+using GroupContentWriter = ContentWriterOf<kube::VolumeGroupSnapshotContent>;
 
 }  // namespace snapshotter

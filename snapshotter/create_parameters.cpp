@@ -1,15 +1,17 @@
 #include "snapshotter/create_parameters.h"
 
 #include <algorithm>
+#include <string_view>
 
 #include "snapshotter/names.h"
 
 namespace snapshotter {
+namespace {
 
-base::Result<std::map<std::string, std::string>> CreateParameters(
-    const kube::StringMap& class_parameters, const kube::VolumeSnapshotContent& content,
-    bool extra_create_metadata) {
-  std::map<std::string, std::string> parameters;
+using Parameters = std::map<std::string, std::string>;
+
+base::Result<Parameters> DriverParameters(const kube::StringMap& class_parameters) {
+  Parameters parameters;
   for (const auto& [key, value] : class_parameters) {
     if (!key.starts_with(kReservedParameterPrefix)) {
       parameters.emplace(key, value);
@@ -21,13 +23,44 @@ base::Result<std::map<std::string, std::string>> CreateParameters(
           "\" with reserved namespace " + std::string(kReservedParameterPrefix));
     }
   }
-  if (extra_create_metadata) {
-    parameters[std::string(kVolumeSnapshotNameKey)] = content.spec.volume_snapshot_ref.name;
-    parameters[std::string(kVolumeSnapshotNamespaceKey)] =
-        content.spec.volume_snapshot_ref.namespace_;
-    parameters[std::string(kVolumeSnapshotContentNameKey)] = content.metadata.name;
-  }
   return parameters;
+}
+
+// The --extra-create-metadata keys of one kind.
+struct MetadataKeys {
+  std::string_view name;
+  std::string_view namespace_;
+  std::string_view content;
+};
+
+base::Result<Parameters> WithMetadata(base::Result<Parameters> parameters, bool extra,
+                                      const MetadataKeys& keys, const kube::ObjectReference& ref,
+                                      const std::string& content_name) {
+  if (!parameters.ok() || !extra) return parameters;
+  (*parameters)[std::string(keys.name)] = ref.name;
+  (*parameters)[std::string(keys.namespace_)] = ref.namespace_;
+  (*parameters)[std::string(keys.content)] = content_name;
+  return parameters;
+}
+
+}  // namespace
+
+base::Result<Parameters> CreateParameters(const kube::StringMap& class_parameters,
+                                          const kube::VolumeSnapshotContent& content,
+                                          bool extra_create_metadata) {
+  return WithMetadata(
+      DriverParameters(class_parameters), extra_create_metadata,
+      {kVolumeSnapshotNameKey, kVolumeSnapshotNamespaceKey, kVolumeSnapshotContentNameKey},
+      content.spec.volume_snapshot_ref, content.metadata.name);
+}
+
+base::Result<Parameters> CreateParameters(const kube::StringMap& class_parameters,
+                                          const kube::VolumeGroupSnapshotContent& content,
+                                          bool extra_create_metadata) {
+  return WithMetadata(DriverParameters(class_parameters), extra_create_metadata,
+                      {kVolumeGroupSnapshotNameKey, kVolumeGroupSnapshotNamespaceKey,
+                       kVolumeGroupSnapshotContentNameKey},
+                      content.spec.volume_group_snapshot_ref, content.metadata.name);
 }
 
 }  // namespace snapshotter

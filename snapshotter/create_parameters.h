@@ -1,13 +1,14 @@
-// The parameters of CreateSnapshot (docs/snapshots.md §3.4 create steps 4
-// and 5): the class parameters without the reserved keys upstream knows,
-// plus, with --extra-create-metadata, the names of the VolumeSnapshot and
-// the content.
+// The parameters of CreateSnapshot and CreateVolumeGroupSnapshot
+// (docs/snapshots.md §3.4 create steps 4 and 5, §3.8): the class parameters
+// without the reserved keys upstream knows, plus, with
+// --extra-create-metadata, the names of the (group) snapshot and its content.
 #pragma once
 
 #include <map>
 #include <string>
 
 #include "base/result.h"
+#include "kube/api/groupsnapshot/v1/volume_group_snapshot_content.h"
 #include "kube/api/snapshot/v1/volume_snapshot_content.h"
 #include "kube/api/string_map.h"
 
@@ -18,6 +19,12 @@ namespace snapshotter {
 // reserved namespace csi.storage.k8s.io/" (the first such key in order).
 base::Result<std::map<std::string, std::string>> CreateParameters(
     const kube::StringMap& class_parameters, const kube::VolumeSnapshotContent& content,
+    bool extra_create_metadata);
+// The same for a group, whose metadata keys are
+// csi.storage.k8s.io/volumegroupsnapshot/{name,namespace} and
+// csi.storage.k8s.io/volumegroupsnapshotcontent/name.
+base::Result<std::map<std::string, std::string>> CreateParameters(
+    const kube::StringMap& class_parameters, const kube::VolumeGroupSnapshotContent& content,
     bool extra_create_metadata);
 
 }  // namespace snapshotter

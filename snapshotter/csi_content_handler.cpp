@@ -5,53 +5,24 @@
 
 #include "base/log.h"
 #include "base/strconv.h"
-#include "kube/api/meta_time.h"
+#include "snapshotter/class_inputs.h"
 #include "snapshotter/content_state.h"
 #include "snapshotter/content_status.h"
-#include "snapshotter/create_parameters.h"
+#include "snapshotter/credentials.h"
 #include "snapshotter/names.h"
-#include "snapshotter/secret_references.h"
 
 namespace snapshotter {
-namespace {
-
-Secrets ToSecrets(const kube::StringMap& data) { return Secrets(data.begin(), data.end()); }
-
-// The lister's NotFound, as upstream quotes it in its messages.
-std::string ClassNotFound(const std::string& name) {
-  return "volumesnapshotclass.snapshot.storage.k8s.io " + base::GoQuote(name) + " not found";
-}
-
-}  // namespace
-
-CsiContentHandler::CsiContentHandler(std::string driver_name,
-                                     const kube::Store<kube::VolumeSnapshotClass>& classes,
+CsiContentHandler::CsiContentHandler(const kube::Store<kube::VolumeSnapshotClass>& classes,
                                      SnapshotApi& api, SnapshotDriver& driver,
                                      ContentEvents& events, CsiContentHandlerOptions options,
                                      base::Clock& clock)
-    : driver_name_(std::move(driver_name)),
+    : ContentSyncOf(api, events, clock),
       classes_(classes),
-      api_(api),
       driver_(driver),
-      events_(events),
-      options_(std::move(options)),
-      clock_(clock) {}
+      options_(std::move(options)) {}
 
-base::Result<SyncOutcome> CsiContentHandler::SyncContent(
-    const kube::VolumeSnapshotContent& content) {
-  LOG_V(5, "Synchronizing VolumeSnapshotContent")
-      .With("VolumeSnapshotContent", content.metadata.name)
-      .With("driver", driver_name_);
-  ContentWriter writer(api_, content);
-  if (ShouldDelete(content)) return Delete(writer);
-  if (NeedsFirstCreate(content)) return Create(writer, Attempt::kFirst);
-  if (IsReady(content)) {
-    // Left over when its removal after the create failed (§3.4 step 3).
-    if (auto removed = writer.RemoveAnnotation(kBeingCreatedAnnotation); !removed.ok()) {
-      return removed.error();
-    }
-    return Settle(writer);
-  }
+base::Result<SyncOutcome> CsiContentHandler::SyncUnready(ContentWriter& writer) {
+  const kube::VolumeSnapshotContent& content = writer.content();
   if (ChecksThroughList(content)) return CheckThroughList(writer);
   // Its group snapshot's handler writes the status; until then it is polled,
   // as upstream requeues it.
@@ -64,56 +35,17 @@ base::Result<SyncOutcome> CsiContentHandler::SyncContent(
   return Create(writer, Attempt::kLater);
 }
 
-base::Result<SyncOutcome> CsiContentHandler::Delete(ContentWriter& writer) {
-  LOG_V(4, "Deleting VolumeSnapshotContent")
-      .With("VolumeSnapshotContent", writer.content().metadata.name)
-      .With("deletionPolicy", writer.content().spec.deletion_policy);
-  if (DeletesBackendSnapshot(writer.content())) {
-    if (auto deleted = DeleteBackendSnapshot(writer); !deleted.ok()) return deleted.error();
-  }
-  if (auto removed = writer.RemoveFinalizer(kContentFinalizer); !removed.ok()) {
-    return removed.error();
-  }
-  return SyncOutcome::kDone;
-}
-
-// The status is cleared before the finalizer goes: a failure in between
-// leaves a content whose next sync only removes the finalizer.
-base::Status CsiContentHandler::DeleteBackendSnapshot(ContentWriter& writer) {
-  const kube::VolumeSnapshotContent content = writer.content();
+base::Status CsiContentHandler::DeleteOnBackend(const kube::VolumeSnapshotContent& content,
+                                                const Secrets& secrets) {
   const std::string& name = content.metadata.name;
-  auto secrets = DeletionSecrets(content);
-  if (!secrets.ok()) {
-    events_.DeleteFailed(content, kFailedToGetCredentialsMessage);
-    return base::Error("failed to get input parameters to delete snapshot for content " + name +
-                       ": " + base::GoQuote(secrets.error().message));
-  }
   const std::string& handle = *content.status->snapshot_handle;
-  if (auto deleted = driver_.DeleteSnapshot(handle, *secrets); !deleted.ok()) {
-    events_.DeleteFailed(content, kFailedToDeleteMessage);
+  if (auto deleted = driver_.DeleteSnapshot(handle, secrets); !deleted.ok()) {
     return base::Error("failed to delete snapshot " + base::GoQuote(name) +
                        ", err: failed to delete snapshot content " + name + ": " +
                        base::GoQuote(deleted.error().message));
   }
   LOG_V(2, "Deleted snapshot").With("VolumeSnapshotContent", name).With("snapshotID", handle);
-  if (auto cleared = writer.WriteStatus(StatusWithoutSnapshot); !cleared.ok()) {
-    events_.DeleteFailed(content, kFailedToClearStatusMessage);
-    return cleared;
-  }
   return base::Status::Ok();
-}
-
-base::Result<SyncOutcome> CsiContentHandler::Create(ContentWriter& writer, Attempt attempt) {
-  base::Status created = TakeSnapshot(writer);
-  if (created.ok()) return Settle(writer);
-  std::string prefix = attempt == Attempt::kFirst ? "Failed to create snapshot: "
-                                                  : "Failed to check and update snapshot content: ";
-  SaveError(writer, attempt, prefix + created.error().message);
-  // A final answer removed the being-created annotation: the deletion it
-  // held back may proceed now (§9.1).
-  if (ShouldDelete(writer.content())) return Delete(writer);
-  if (IsCreateAbandoned(writer.content())) return SyncOutcome::kDone;  // §9.6
-  return created.error();
 }
 
 base::Status CsiContentHandler::TakeSnapshot(ContentWriter& writer) {
@@ -121,47 +53,22 @@ base::Status CsiContentHandler::TakeSnapshot(ContentWriter& writer) {
   LOG_INFO("Creating snapshot through the driver").With("VolumeSnapshotContent", name);
   auto request = PrepareCreate(writer.content());
   if (!request.ok()) return request.error();
-
-  // From here until a final answer a snapshot may exist on the backend that
-  // no status names: the annotation keeps the content from being deleted. A
-  // readiness poll of a snapshot the status names needs no such guard, which
-  // saves two writes per poll (§9.4).
-  const ContentStatus& known = writer.content().status;
-  bool recorded = known && known->snapshot_handle;
-  if (!recorded) {
-    if (auto marked = writer.AddAnnotation(kBeingCreatedAnnotation, "yes"); !marked.ok()) {
-      return base::Error("failed to add VolumeSnapshotBeingCreated annotation on the content " +
-                         name + ": " + base::GoQuote(marked.error().message));
-    }
-  }
-  auto snapshot = driver_.CreateSnapshot(*request);
-  if (!snapshot.ok()) {
-    if (IsFinalCreateError(snapshot.error())) {
-      if (auto removed = writer.RemoveAnnotation(kBeingCreatedAnnotation); !removed.ok()) {
-        return base::Error(
-            "failed to remove VolumeSnapshotBeingCreated annotation from the content " + name +
-            ": " + removed.error().message);
-      }
-    }
-    return base::Error("failed to take snapshot of the volume " + request->source_volume_id + ": " +
-                       base::GoQuote(snapshot.error().message));
-  }
-
-  SnapshotFacts facts{.snapshot_handle = snapshot->snapshot_id,
-                      .ready_to_use = snapshot->ready_to_use,
-                      .creation_time = snapshot->creation_time.value_or(NowUnixNanos()),
-                      .restore_size = snapshot->size_bytes};
-  auto saved = writer.WriteStatus(
-      [&](const ContentStatus& status) { return StatusWithSnapshot(status, facts); });
-  if (!saved.ok()) {
-    return base::Error("error updating status for volume snapshot content " + name + ": " +
-                       saved.error().message);
-  }
-  // The status names the snapshot now, so the annotation may go.
-  if (auto removed = writer.RemoveAnnotation(kBeingCreatedAnnotation); !removed.ok()) {
-    return base::Error("failed to remove VolumeSnapshotBeingCreated annotation on the content " +
-                       name + ": " + base::GoQuote(removed.error().message));
-  }
+  SnapshotFacts facts;
+  base::Status created =
+      CreateUnderAnnotation(writer, [&]() -> base::Result<ContentWriter::StatusChange> {
+        auto snapshot = driver_.CreateSnapshot(*request);
+        if (!snapshot.ok()) {
+          return Quoted(snapshot.error(),
+                        "failed to take snapshot of the volume " + request->source_volume_id);
+        }
+        facts = {.snapshot_handle = snapshot->snapshot_id,
+                 .ready_to_use = snapshot->ready_to_use,
+                 .creation_time = snapshot->creation_time.value_or(NowUnixNanos()),
+                 .restore_size = snapshot->size_bytes};
+        return ContentWriter::StatusChange(
+            [&facts](const ContentStatus& status) { return StatusWithSnapshot(status, facts); });
+      });
+  if (!created.ok()) return created;
   LOG_V(2, "Created snapshot")
       .With("VolumeSnapshotContent", name)
       .With("snapshotID", facts.snapshot_handle)
@@ -172,24 +79,10 @@ base::Status CsiContentHandler::TakeSnapshot(ContentWriter& writer) {
 base::Result<CreateSnapshotRequest> CsiContentHandler::PrepareCreate(
     const kube::VolumeSnapshotContent& content) {
   const std::string& name = content.metadata.name;
-  const std::optional<std::string>& volume_handle = content.spec.source.volume_handle;
-  auto input_error = [&](const std::string& message) {
-    return base::Error("failed to get input parameters to create snapshot for content " + name +
-                       ": " + base::GoQuote(message));
-  };
-  kube::StringMap class_parameters;
-  if (const auto& class_name = content.spec.volume_snapshot_class_name) {
-    auto snapshot_class = classes_.Get("", *class_name);
-    if (!snapshot_class) return input_error(ClassNotFound(*class_name));
-    class_parameters = snapshot_class->parameters;
-  } else if (volume_handle) {
-    return input_error("failed to take snapshot " + name + " without a snapshot class");
-  }
-  auto secrets = DeletionSecrets(content);
-  if (!secrets.ok()) return input_error(secrets.error().message);
-  auto parameters = CreateParameters(class_parameters, content, options_.extra_create_metadata);
-  if (!parameters.ok()) return parameters.error();
+  auto inputs = CreateInputsOf(content, classes_, api_, options_.extra_create_metadata);
+  if (!inputs.ok()) return inputs.error();
   // Upstream dereferences the missing handle and panics.
+  const std::optional<std::string>& volume_handle = content.spec.source.volume_handle;
   if (!volume_handle) {
     return base::Error("cannot create snapshot. Volume handle not found in snapshot content " +
                        name);
@@ -203,14 +96,13 @@ base::Result<CreateSnapshotRequest> CsiContentHandler::PrepareCreate(
   return CreateSnapshotRequest{
       .name = SnapshotName(options_.snapshot_name_prefix, uid, options_.snapshot_name_uuid_length),
       .source_volume_id = *volume_handle,
-      .parameters = std::move(*parameters),
-      .secrets = std::move(*secrets)};
+      .parameters = std::move(inputs->parameters),
+      .secrets = std::move(inputs->secrets)};
 }
 
 base::Result<SyncOutcome> CsiContentHandler::CheckThroughList(ContentWriter& writer) {
   if (auto checked = ListAndSaveStatus(writer); !checked.ok()) {
-    SaveError(writer, Attempt::kLater,
-              "Failed to check and update snapshot content: " + checked.error().message);
+    SaveError(writer, Attempt::kLater, FailureMessage(Attempt::kLater, checked.error()));
     return checked.error();
   }
   return IsReady(writer.content()) ? SyncOutcome::kDone : SyncOutcome::kPollReadiness;
@@ -245,84 +137,19 @@ base::Status CsiContentHandler::ListAndSaveStatus(ContentWriter& writer) {
 }
 
 base::Result<Secrets> CsiContentHandler::ListSecrets(const kube::VolumeSnapshotContent& content) {
-  const std::string& name = content.metadata.name;
-  Secrets secrets;
-  if (const auto& class_name = content.spec.volume_snapshot_class_name) {
-    auto snapshot_class = classes_.Get("", *class_name);
-    if (!snapshot_class) {
-      return base::Error("failed to get snapshot class " + *class_name + " for snapshot content " +
-                         name + ": " + ClassNotFound(*class_name));
-    }
-    auto ref = ListSecretOf(snapshot_class->parameters, name);
-    if (!ref.ok()) {
-      return ref.error().Wrap("failed to get secret reference for snapshot content " + name);
-    }
-    if (*ref) {
-      auto secret = api_.GetSecret((*ref)->namespace_, (*ref)->name);
-      if (!secret.ok()) {
-        return secret.error()
-            .Wrap("error getting secret " + (*ref)->name + " in namespace " + (*ref)->namespace_)
-            .Wrap("failed to get credentials for snapshot content " + name);
-      }
-      secrets = ToSecrets(secret->data);
-    }
-  }
+  auto secrets = CheckCredentialsOf(content, classes_, api_);
+  if (!secrets.ok()) return secrets.error();
   // Group members have no class; their credentials are in the annotations.
   if (content.status && content.status->volume_group_snapshot_handle) {
-    auto annotated = DeletionSecrets(content);
+    auto annotated = DeletionCredentials(api_, content);
     if (!annotated.ok()) {
       return annotated.error().Wrap(
-          "failed to get credentials from annotation for snapshot content " + name);
+          "failed to get credentials from annotation for snapshot content " +
+          content.metadata.name);
     }
-    secrets = std::move(*annotated);
+    return annotated;
   }
   return secrets;
-}
-
-base::Result<SyncOutcome> CsiContentHandler::Settle(ContentWriter& writer) {
-  if (ShouldDelete(writer.content())) return Delete(writer);
-  return IsReady(writer.content()) ? SyncOutcome::kDone : SyncOutcome::kPollReadiness;
-}
-
-base::Result<Secrets> CsiContentHandler::DeletionSecrets(
-    const kube::VolumeSnapshotContent& content) {
-  auto ref = DeletionSecretOf(content);
-  if (!ref.ok()) return ref.error();
-  if (!*ref) return Secrets();
-  auto secret = api_.GetSecret((*ref)->namespace_, (*ref)->name);
-  if (!secret.ok()) {
-    // The reason is logged, not returned, as upstream does.
-    LOG_ERROR("Failed to get credentials")
-        .With("VolumeSnapshotContent", content.metadata.name)
-        .With("secret", (*ref)->namespace_ + "/" + (*ref)->name)
-        .With("err", secret.error().message);
-    return base::Error("cannot get credentials for snapshot content " +
-                       base::GoQuote(content.metadata.name));
-  }
-  return ToSecrets(secret->data);
-}
-
-void CsiContentHandler::SaveError(ContentWriter& writer, Attempt attempt,
-                                  const std::string& message) {
-  const ContentStatus& current = writer.content().status;
-  if (current && current->error && current->error->message == message) {
-    LOG_V(4, "The same error is already set")
-        .With("VolumeSnapshotContent", writer.content().metadata.name);
-    return;
-  }
-  std::string time = kube::FormatMetaTime(clock_.WallNow());
-  auto saved = writer.WriteStatus(
-      [&](const ContentStatus& status) { return StatusWithError(status, message, time); });
-  if (!saved.ok()) {
-    LOG_V(4, "Failed to save error in VolumeSnapshotContent status")
-        .With("VolumeSnapshotContent", writer.content().metadata.name)
-        .With("err", saved.error().message);
-  }
-  if (attempt == Attempt::kFirst) {
-    events_.CreationFailed(writer.content(), message);
-  } else {
-    events_.CheckAndUpdateFailed(writer.content(), message);
-  }
 }
 
 int64_t CsiContentHandler::NowUnixNanos() const {

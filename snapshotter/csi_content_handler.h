@@ -16,7 +16,9 @@
 //     volume handle) runs before the being-created annotation is added, so
 //     an input error never leaves the annotation behind to block deletion.
 // Classes come from the cache, Secrets from direct reads; Secret data only
-// ever reach the driver, never a log line.
+// ever reach the driver, never a log line. The steps it shares with the group
+// handler (deletion, the create under its annotation, the error status) are
+// ContentSyncOf's (content_sync.h).
 //
 // Thread-safe if `api`, `driver` and `events` are: many workers sync at once.
 #pragma once
@@ -27,7 +29,8 @@
 #include "kube/api/snapshot/v1/volume_snapshot_class.h"
 #include "kube/runtime/store.h"
 #include "snapshotter/content_events.h"
-#include "snapshotter/content_handler.h"
+#include "snapshotter/content_status.h"
+#include "snapshotter/content_sync.h"
 #include "snapshotter/content_writer.h"
 #include "snapshotter/snapshot_api.h"
 #include "snapshotter/snapshot_driver.h"
@@ -40,29 +43,22 @@ struct CsiContentHandlerOptions {
   bool extra_create_metadata = false;             // --extra-create-metadata
 };
 
-class CsiContentHandler final : public ContentHandler {
+class CsiContentHandler final : public ContentSyncOf<kube::VolumeSnapshotContent> {
  public:
-  CsiContentHandler(std::string driver_name, const kube::Store<kube::VolumeSnapshotClass>& classes,
-                    SnapshotApi& api, SnapshotDriver& driver, ContentEvents& events,
-                    CsiContentHandlerOptions options, base::Clock& clock);
-
-  base::Result<SyncOutcome> SyncContent(const kube::VolumeSnapshotContent& content) override;
+  CsiContentHandler(const kube::Store<kube::VolumeSnapshotClass>& classes, SnapshotApi& api,
+                    SnapshotDriver& driver, ContentEvents& events, CsiContentHandlerOptions options,
+                    base::Clock& clock);
 
  private:
-  // A create on a content without status, or a later one (readiness poll or
-  // retry): they differ in the Warning Event and the message prefix (§3.4
-  // "Error status").
-  enum class Attempt { kFirst, kLater };
-
-  // §3.4 step 1: DeleteSnapshot when the backend snapshot goes with the
-  // content, then the finalizer.
-  base::Result<SyncOutcome> Delete(ContentWriter& writer);
-  base::Status DeleteBackendSnapshot(ContentWriter& writer);
-
-  base::Result<SyncOutcome> Create(ContentWriter& writer, Attempt attempt);
-  // upstream's createSnapshotWrapper: checks, annotation, CreateSnapshot,
-  // status, annotation.
-  base::Status TakeSnapshot(ContentWriter& writer);
+  // §3.4 step 4: ListSnapshots for an imported content or a member, else
+  // CreateSnapshot again (upstream's readiness poll), unless abandoned.
+  base::Result<SyncOutcome> SyncUnready(ContentWriter& writer) override;
+  // upstream's createSnapshotWrapper: checks, then CreateSnapshot under the
+  // being-created annotation.
+  base::Status TakeSnapshot(ContentWriter& writer) override;
+  // DeleteSnapshot of status.snapshotHandle.
+  base::Status DeleteOnBackend(const kube::VolumeSnapshotContent& content,
+                               const Secrets& secrets) override;
   // Everything a create needs that the driver is not asked for.
   base::Result<CreateSnapshotRequest> PrepareCreate(const kube::VolumeSnapshotContent& content);
 
@@ -71,25 +67,11 @@ class CsiContentHandler final : public ContentHandler {
   base::Status ListAndSaveStatus(ContentWriter& writer);
   base::Result<Secrets> ListSecrets(const kube::VolumeSnapshotContent& content);
 
-  // After the driver answered: delete if the content should go now (§9.1),
-  // else poll while not ready (§9.2).
-  base::Result<SyncOutcome> Settle(ContentWriter& writer);
-
-  // The data of the Secret the deletion-secret annotations name (§3.4 create step 2).
-  base::Result<Secrets> DeletionSecrets(const kube::VolumeSnapshotContent& content);
-  // Saves `message` in status.error, unless it is there already, and
-  // reports it as the Warning Event of `attempt`; a failed write is only
-  // logged, the caller returns the original error.
-  void SaveError(ContentWriter& writer, Attempt attempt, const std::string& message);
   int64_t NowUnixNanos() const;
 
-  const std::string driver_name_;
   const kube::Store<kube::VolumeSnapshotClass>& classes_;
-  SnapshotApi& api_;
   SnapshotDriver& driver_;
-  ContentEvents& events_;
   const CsiContentHandlerOptions options_;
-  base::Clock& clock_;
 };
 
 }  // namespace snapshotter

@@ -1,9 +1,11 @@
 // RunSidecar: the last step of start-up (docs/snapshots.md §3.2 step 9).
 // Builds the caches, the Kubernetes and CSI sides of the CsiContentHandler,
 // its Warning Events (source "csi-snapshotter <driver>") and the
-// ContentController; runs them until `stop` and returns once they have
-// stopped, with in-flight CSI calls finished (§9.8). The queue reports to
-// `sidecar_metrics` while it runs.
+// ContentController; with group snapshots on, the same for
+// VolumeGroupSnapshotContents (CsiGroupContentHandler,
+// GroupContentController, §3.8) beside it, with as many workers. Runs them
+// until `stop` and returns once they have stopped, with in-flight CSI calls
+// finished (§9.8). The queues report to `sidecar_metrics` while they run.
 #pragma once
 
 #include <chrono>
@@ -24,8 +26,14 @@ struct RunSidecarOptions {
   int snapshot_name_uuid_length = -1;
   bool extra_create_metadata = false;
   ContentControllerOptions controller;
-  // With --node-deployment, this node's name: only the contents labelled as
-  // managed by it are watched (kManagedByLabel). Empty: all contents.
+  // Whether start-up turned group snapshots on (StartGroupSnapshots), and
+  // the group snapshot's name (§3.1).
+  bool group_snapshots = false;
+  std::string group_snapshot_name_prefix = "groupsnapshot";
+  int group_snapshot_name_uuid_length = -1;
+  // With --node-deployment, this node's name: only the contents (and group
+  // contents) labelled as managed by it are watched (kManagedByLabel).
+  // Empty: all contents.
   std::string node_name;
 };
 

@@ -100,24 +100,30 @@ base::Error InvalidName(std::string_view template_text, std::string_view resolve
 
 // The pair of class parameters naming one Secret, and what upstream's error
 // texts call that Secret.
+// `object` is the prefix of the template tokens: "volumesnapshot" gives
+// ${volumesnapshotcontent.name}, ${volumesnapshot.namespace} and
+// ${volumesnapshot.name}.
 struct SecretTemplateKeys {
   std::string_view name_key;
   std::string_view namespace_key;
   std::string_view what;
+  std::string_view object = "volumesnapshot";
 };
 constexpr SecretTemplateKeys kSnapshotterSecretKeys = {
     kSnapshotterSecretNameKey, kSnapshotterSecretNamespaceKey, "Snapshotter"};
 constexpr SecretTemplateKeys kListSecretKeys = {kListSecretNameKey, kListSecretNamespaceKey,
                                                 "SnapshotterList"};
+constexpr SecretTemplateKeys kGroupGetSecretKeys = {kGroupSnapshotterGetSecretNameKey,
+                                                    kGroupSnapshotterGetSecretNamespaceKey,
+                                                    "GroupSnapshotterGet", "volumegroupsnapshot"};
 
 // The Secret named by the templates under `keys` (§3.5). The namespace may
-// use the content's name and the VolumeSnapshot's namespace, the name also
-// the VolumeSnapshot's name; without a VolumeSnapshot only the content's name
-// is known.
+// use the content's name and the (group) snapshot's namespace, the name also
+// the snapshot's name; without a snapshot only the content's name is known.
 base::Result<Ref> SecretReferenceOf(const SecretTemplateKeys& keys,
                                     const kube::StringMap& parameters,
                                     std::string_view content_name,
-                                    const kube::VolumeSnapshot* snapshot) {
+                                    const kube::ObjectMeta* snapshot) {
   auto name = parameters.find(keys.name_key);
   auto ns = parameters.find(keys.namespace_key);
   bool has_name = name != parameters.end();
@@ -133,17 +139,19 @@ base::Result<Ref> SecretReferenceOf(const SecretTemplateKeys& keys,
                        "is empty");
   }
 
-  Variables variables = {{"volumesnapshotcontent.name", content_name}};
-  if (snapshot != nullptr) {
-    variables.emplace("volumesnapshot.namespace", snapshot->metadata.namespace_);
-  }
+  const std::string object(keys.object);
+  const std::string content_token = object + "content.name";
+  const std::string namespace_token = object + ".namespace";
+  const std::string name_token = object + ".name";
+  Variables variables = {{content_token, content_name}};
+  if (snapshot != nullptr) variables.emplace(namespace_token, snapshot->namespace_);
   auto resolved_ns = Resolve(ns->second, variables);
   if (!resolved_ns.ok()) return resolved_ns.error();
   if (!kube::IsDns1123Label(*resolved_ns))
     return InvalidName(ns->second, *resolved_ns, "namespace");
   // Only the Secret's name may depend on the VolumeSnapshot's name, which its
   // user chooses: the namespace stays under the cluster admin's control.
-  if (snapshot != nullptr) variables.emplace("volumesnapshot.name", snapshot->metadata.name);
+  if (snapshot != nullptr) variables.emplace(name_token, snapshot->name);
   auto resolved_name = Resolve(name->second, variables);
   if (!resolved_name.ok()) return resolved_name.error();
   if (!kube::IsDns1123Subdomain(*resolved_name)) {
@@ -152,19 +160,32 @@ base::Result<Ref> SecretReferenceOf(const SecretTemplateKeys& keys,
   return Ref(kube::SecretReference{.name = *resolved_name, .namespace_ = *resolved_ns});
 }
 
-}  // namespace
-
-base::Result<Ref> DeletionSecretOf(const kube::VolumeSnapshotContent& content) {
-  const kube::StringMap& annotations = content.metadata.annotations;
-  auto name = annotations.find(kDeletionSecretNameAnnotation);
-  auto ns = annotations.find(kDeletionSecretNamespaceAnnotation);
+// The Secret the annotations `name_key` and `namespace_key` of a content
+// name; `what` is the content kind as upstream's error calls it.
+base::Result<Ref> AnnotatedSecretOf(const kube::ObjectMeta& content, std::string_view name_key,
+                                    std::string_view namespace_key, std::string_view what) {
+  const kube::StringMap& annotations = content.annotations;
+  auto name = annotations.find(name_key);
+  auto ns = annotations.find(namespace_key);
   if (name == annotations.end() || ns == annotations.end()) return Ref();
   if (name->second.empty() || ns->second.empty()) {
-    return base::Error("cannot retrieve secrets for snapshot content " +
-                       base::GoQuote(content.metadata.name) +
+    return base::Error("cannot retrieve secrets for " + std::string(what) + " " +
+                       base::GoQuote(content.name) +
                        ", err: secret name or namespace not specified");
   }
   return Ref(kube::SecretReference{.name = name->second, .namespace_ = ns->second});
+}
+
+}  // namespace
+
+base::Result<Ref> DeletionSecretOf(const kube::VolumeSnapshotContent& content) {
+  return AnnotatedSecretOf(content.metadata, kDeletionSecretNameAnnotation,
+                           kDeletionSecretNamespaceAnnotation, "snapshot content");
+}
+
+base::Result<Ref> DeletionSecretOf(const kube::VolumeGroupSnapshotContent& content) {
+  return AnnotatedSecretOf(content.metadata, kGroupDeletionSecretNameAnnotation,
+                           kGroupDeletionSecretNamespaceAnnotation, "group snapshot content");
 }
 
 base::Result<Ref> ListSecretOf(const kube::StringMap& parameters, std::string_view content_name) {
@@ -174,7 +195,12 @@ base::Result<Ref> ListSecretOf(const kube::StringMap& parameters, std::string_vi
 base::Result<Ref> SnapshotterSecretOf(const kube::StringMap& parameters,
                                       std::string_view content_name,
                                       const kube::VolumeSnapshot& snapshot) {
-  return SecretReferenceOf(kSnapshotterSecretKeys, parameters, content_name, &snapshot);
+  return SecretReferenceOf(kSnapshotterSecretKeys, parameters, content_name, &snapshot.metadata);
+}
+
+base::Result<Ref> GroupGetSecretOf(const kube::StringMap& parameters,
+                                   std::string_view content_name) {
+  return SecretReferenceOf(kGroupGetSecretKeys, parameters, content_name, nullptr);
 }
 
 }  // namespace snapshotter

@@ -18,9 +18,15 @@ kube::WorkQueueMetrics& SidecarMetrics::content_queue() {
   return queues_.ForQueue(std::string(ContentController::kQueueName));
 }
 
+kube::WorkQueueMetrics& SidecarMetrics::group_content_queue() {
+  return queues_.ForQueue(std::string(GroupContentController::kQueueName));
+}
+
 component::ScrapeRegistrations SidecarMetrics::WatchController(
-    const ContentController& controller) {
-  return queues_.Watch({&controller.queue()});
+    const ContentController& controller, const GroupContentController* groups) {
+  std::vector<const kube::WorkQueue*> queues = {&controller.queue()};
+  if (groups != nullptr) queues.push_back(&groups->queue());
+  return queues_.Watch(std::move(queues));
 }
 
 }  // namespace snapshotter

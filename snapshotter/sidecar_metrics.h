@@ -3,14 +3,16 @@
 //   - csi_sidecar_operations_seconds (component/csi_operation_metrics.h),
 //     labelled with the driver's own name once GetPluginInfo has answered
 //     (§9.10; "unknown-driver" before), never with `migrated`;
-//   - workqueue_* for csi-snapshotter-content, present (at 0) from the start;
+//   - workqueue_* for csi-snapshotter-content, present (at 0) from the start,
+//     and for csi-snapshotter-groupsnapshotcontent once group snapshots run
+//     (upstream creates that queue only then);
 //   - leader_election_master_status / leader_election_slowpath_total;
 //   - process_* (process_start_time_seconds ALPHA).
 // Upstream's Go runtime metrics have no C++ counterpart.
 //
 // Thread-safety: every method may be called from any thread. The object must
-// outlive the CSI connection using CsiHook() and the queue using
-// content_queue().
+// outlive the CSI connection using CsiHook() and the queues using
+// content_queue() and group_content_queue().
 #pragma once
 
 #include <string>
@@ -37,11 +39,14 @@ class SidecarMetrics {
   void SetDriverName(const std::string& name);
 
   kube::WorkQueueMetrics& content_queue();
+  // Its series appear with the first call.
+  kube::WorkQueueMetrics& group_content_queue();
   component::LeaderElectionMetrics leader_election() { return leader_election_; }
 
-  // The queue's scrape-time gauges, while the result lives (it must go
-  // before `controller`).
-  [[nodiscard]] component::ScrapeRegistrations WatchController(const ContentController& controller);
+  // The queues' scrape-time gauges, while the result lives (it must go
+  // before the controllers); `groups` may be null.
+  [[nodiscard]] component::ScrapeRegistrations WatchController(
+      const ContentController& controller, const GroupContentController* groups = nullptr);
 
  private:
   metrics::Registry registry_;

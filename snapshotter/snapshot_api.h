@@ -1,5 +1,6 @@
-// SnapshotApi: the only API calls the content handler makes (content patches,
-// a content read after a write conflict, the direct Secret reads), behind an
+// SnapshotApi: the only API calls the content handlers make (patches of
+// VolumeSnapshotContents and VolumeGroupSnapshotContents, a read of one after
+// a write conflict, the direct Secret reads), behind an
 // interface so handler tests assert the exact verb, subresource, patch type
 // and body against a recording fake, while production goes through
 // kube::Client (SnapshotApiClient). Errors are kube::Client's (api_error.h).
@@ -9,6 +10,7 @@
 
 #include "base/result.h"
 #include "kube/api/core/v1/secret.h"
+#include "kube/api/groupsnapshot/v1/volume_group_snapshot_content.h"
 #include "kube/api/snapshot/v1/volume_snapshot_content.h"
 #include "kube/client/client.h"
 
@@ -23,6 +25,12 @@ class SnapshotApi {
                                                                  const std::string& patch,
                                                                  bool status) = 0;
   virtual base::Result<kube::VolumeSnapshotContent> GetContent(const std::string& name) = 0;
+  virtual base::Result<kube::VolumeGroupSnapshotContent> PatchGroupContent(const std::string& name,
+                                                                           kube::PatchType type,
+                                                                           const std::string& patch,
+                                                                           bool status) = 0;
+  virtual base::Result<kube::VolumeGroupSnapshotContent> GetGroupContent(
+      const std::string& name) = 0;
   virtual base::Result<kube::Secret> GetSecret(const std::string& ns, const std::string& name) = 0;
 };
 
@@ -34,17 +42,32 @@ class SnapshotApiClient final : public SnapshotApi {
                                                          kube::PatchType type,
                                                          const std::string& patch,
                                                          bool status) override {
-    if (status) return client_.PatchStatus<kube::VolumeSnapshotContent>("", name, type, patch);
-    return client_.Patch<kube::VolumeSnapshotContent>("", name, type, patch);
+    return PatchCluster<kube::VolumeSnapshotContent>(name, type, patch, status);
   }
   base::Result<kube::VolumeSnapshotContent> GetContent(const std::string& name) override {
     return client_.Get<kube::VolumeSnapshotContent>("", name);
+  }
+  base::Result<kube::VolumeGroupSnapshotContent> PatchGroupContent(const std::string& name,
+                                                                   kube::PatchType type,
+                                                                   const std::string& patch,
+                                                                   bool status) override {
+    return PatchCluster<kube::VolumeGroupSnapshotContent>(name, type, patch, status);
+  }
+  base::Result<kube::VolumeGroupSnapshotContent> GetGroupContent(const std::string& name) override {
+    return client_.Get<kube::VolumeGroupSnapshotContent>("", name);
   }
   base::Result<kube::Secret> GetSecret(const std::string& ns, const std::string& name) override {
     return client_.Get<kube::Secret>(ns, name);
   }
 
  private:
+  template <class Content>
+  base::Result<Content> PatchCluster(const std::string& name, kube::PatchType type,
+                                     const std::string& patch, bool status) {
+    if (status) return client_.PatchStatus<Content>("", name, type, patch);
+    return client_.Patch<Content>("", name, type, patch);
+  }
+
   kube::Client& client_;
 };
 

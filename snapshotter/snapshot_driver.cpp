@@ -10,32 +10,15 @@ namespace {
 
 namespace v1 = csi::v1;
 
-// One operation's deadline, shared by its calls.
-class Deadline {
- public:
-  explicit Deadline(std::chrono::nanoseconds timeout)
-      : end_(std::chrono::steady_clock::now() + timeout) {}
-  std::chrono::nanoseconds Remaining() const { return end_ - std::chrono::steady_clock::now(); }
-
- private:
-  std::chrono::steady_clock::time_point end_;
-};
-
 // Unix nanoseconds of a CSI Timestamp; absent means the Unix epoch.
-std::optional<int64_t> UnixNanos(const v1::Snapshot& snapshot) {
+std::optional<int64_t> CreationTime(const v1::Snapshot& snapshot) {
   if (!snapshot.has_creation_time()) return 0;
-  const auto& time = snapshot.creation_time();
-  int64_t nanos;
-  if (__builtin_mul_overflow(time.seconds(), int64_t{1'000'000'000}, &nanos) ||
-      __builtin_add_overflow(nanos, int64_t{time.nanos()}, &nanos)) {
-    return std::nullopt;
-  }
-  return nanos;
+  return UnixNanos(snapshot.creation_time());
 }
 
 DriverSnapshot FromCsi(const v1::Snapshot& snapshot) {
   return DriverSnapshot{.snapshot_id = snapshot.snapshot_id(),
-                        .creation_time = UnixNanos(snapshot),
+                        .creation_time = CreationTime(snapshot),
                         .size_bytes = snapshot.size_bytes(),
                         .ready_to_use = snapshot.ready_to_use(),
                         .group_snapshot_id = snapshot.group_snapshot_id()};
@@ -59,15 +42,13 @@ bool IsFinalCreateError(const base::Error& error) {
 
 base::Result<DriverSnapshot> CsiSnapshotDriver::CreateSnapshot(
     const CreateSnapshotRequest& request) {
-  Deadline deadline(timeout_);
+  OperationDeadline deadline(timeout_);
   auto driver_name = identity_.GetDriverName(deadline.Remaining());
   if (!driver_name.ok()) return driver_name.error();
 
   v1::CreateSnapshotRequest csi_request;
   csi_request.set_source_volume_id(request.source_volume_id);
-  csi_request.set_name(request.name);
-  csi_request.mutable_parameters()->insert(request.parameters.begin(), request.parameters.end());
-  csi_request.mutable_secrets()->insert(request.secrets.begin(), request.secrets.end());
+  SetCreateFields(request, csi_request);
   auto response = controller_.CreateSnapshot(csi_request, {.timeout = deadline.Remaining()});
   if (!response.ok()) return response.error();
   // Upstream dereferences the missing message and panics; here it is an
@@ -93,7 +74,7 @@ base::Status CsiSnapshotDriver::DeleteSnapshot(const std::string& snapshot_id,
 
 base::Result<std::optional<DriverSnapshot>> CsiSnapshotDriver::ListSnapshot(
     const std::string& snapshot_id, const Secrets& secrets) {
-  Deadline deadline(timeout_);
+  OperationDeadline deadline(timeout_);
   auto capabilities = controller_.ControllerGetCapabilities(deadline.Remaining());
   if (!capabilities.ok()) {
     return capabilities.error().Wrap("failed to check if ListSnapshots is supported");

@@ -16,7 +16,7 @@
 #include "base/result.h"
 #include "csi/connection.h"
 #include "csi/controller_client.h"
-#include "csi/identity_client.h"
+#include "snapshotter/csi_call_support.h"
 
 namespace snapshotter {
 
@@ -63,10 +63,10 @@ class SnapshotDriver {
 // create running, so it is not final.
 bool IsFinalCreateError(const base::Error& error);
 
-class CsiSnapshotDriver final : public SnapshotDriver {
+class CsiSnapshotDriver final : public SnapshotDriver, private CsiDriverCalls {
  public:
   CsiSnapshotDriver(csi::Connection& connection, std::chrono::nanoseconds timeout)
-      : identity_(connection), controller_(connection), timeout_(timeout) {}
+      : CsiDriverCalls(connection, timeout), controller_(connection) {}
 
   base::Result<DriverSnapshot> CreateSnapshot(const CreateSnapshotRequest& request) override;
   base::Status DeleteSnapshot(const std::string& snapshot_id, const Secrets& secrets) override;
@@ -74,9 +74,7 @@ class CsiSnapshotDriver final : public SnapshotDriver {
                                                            const Secrets& secrets) override;
 
  private:
-  csi::IdentityClient identity_;
   csi::ControllerClient controller_;
-  const std::chrono::nanoseconds timeout_;
 };
 
 }  // namespace snapshotter

@@ -20,15 +20,15 @@ bool CheckSnapshotSupport(const component::CsiDriver& driver) {
   return false;
 }
 
-std::optional<int> StartGroupSnapshots(const GroupSnapshotStartup& startup, kube::Client& client,
-                                       const component::CsiDriver& driver) {
-  if (!startup.enabled) return std::nullopt;
+GroupSnapshotsStart StartGroupSnapshots(const GroupSnapshotStartup& startup, kube::Client& client,
+                                        const component::CsiDriver& driver) {
+  if (!startup.enabled) return {};
   if (base::Status crds = CheckGroupSnapshotCrds(client); !crds.ok()) {
     LOG_WARNING(
         "VolumeGroupSnapshot CRDs were not found; disabling the VolumeGroupSnapshot feature for "
         "this run. Install the VolumeGroupSnapshot CRDs to use this feature: " +
         crds.error().message);
-    return std::nullopt;
+    return {};
   }
   base::Result<std::set<csi::GroupControllerRpc::Type>> rpcs =
       csi::GetGroupControllerRpcs(driver.connection, startup.timeout);
@@ -41,12 +41,9 @@ std::optional<int> StartGroupSnapshots(const GroupSnapshotStartup& startup, kube
                 "--feature-gates=CSIVolumeGroupSnapshot=true flag is set");
   }
   if (startup.name_prefix.empty()) {
-    return component::Fail("group snapshot name prefix cannot be of length 0");
+    return {.exit_code = component::Fail("group snapshot name prefix cannot be of length 0")};
   }
-  LOG_WARNING(
-      "VolumeGroupSnapshotContents are not handled by this version of csi-snapshotter: group "
-      "snapshots stay pending until a version that handles them runs");
-  return std::nullopt;
+  return {.enabled = true};
 }
 
 }  // namespace snapshotter

@@ -29,14 +29,19 @@ struct GroupSnapshotStartup {
   std::chrono::nanoseconds timeout;  // --timeout, for GroupControllerGetCapabilities
 };
 
-// Step 7, with the gate on: group CRDs missing (CheckGroupSnapshotCrds) →
-// upstream's warning, groups off for this run. Otherwise the driver's
-// GroupControllerGetCapabilities (an error or no
-// CREATE_DELETE_GET_VOLUME_GROUP_SNAPSHOT is only logged), an empty name
-// prefix ends start-up with exit 1 (logged), and a warning says once that
-// this version leaves VolumeGroupSnapshotContents alone (group snapshots are
-// a later step). Returns the exit code when start-up ends here.
-std::optional<int> StartGroupSnapshots(const GroupSnapshotStartup& startup, kube::Client& client,
-                                       const component::CsiDriver& driver);
+// What step 7 decided: the exit code when start-up ends here; else whether
+// the sidecar handles VolumeGroupSnapshotContents (step 9).
+struct GroupSnapshotsStart {
+  std::optional<int> exit_code = {};
+  bool enabled = false;
+};
+
+// Step 7: groups stay off with the gate off, and with the group CRDs
+// missing (CheckGroupSnapshotCrds: upstream's warning). Otherwise the
+// driver's GroupControllerGetCapabilities (an error or no
+// CREATE_DELETE_GET_VOLUME_GROUP_SNAPSHOT is only logged, as upstream), and
+// an empty name prefix ends start-up with exit 1 (logged); else groups are on.
+GroupSnapshotsStart StartGroupSnapshots(const GroupSnapshotStartup& startup, kube::Client& client,
+                                        const component::CsiDriver& driver);
 
 }  // namespace snapshotter

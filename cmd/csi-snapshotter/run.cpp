@@ -45,6 +45,8 @@ snapshotter::RunSidecarOptions SidecarOptionsFrom(const Options& options, std::s
   out.snapshot_name_prefix = options.snapshot_name_prefix;
   out.snapshot_name_uuid_length = static_cast<int>(options.snapshot_name_uuid_length);
   out.extra_create_metadata = options.extra_create_metadata;
+  out.group_snapshot_name_prefix = options.groupsnapshot_name_prefix;
+  out.group_snapshot_name_uuid_length = static_cast<int>(options.groupsnapshot_name_uuid_length);
   // Upstream starts no worker for a count below one; neither does a pool of 0.
   out.controller.worker_threads =
       static_cast<uint32_t>(std::max<int64_t>(options.worker_threads, 0));
@@ -147,18 +149,18 @@ int Serve(const std::string& program, const Options& options, const component::F
     sidecar_metrics.SetDriverName(driver_name);
     return StartHttpEndpoint(options, endpoint, sidecar_metrics.registry());
   };
-  const snapshotter::RunSidecarOptions sidecar_options =
+  snapshotter::RunSidecarOptions sidecar_options =
       SidecarOptionsFrom(options, std::move(node_name));
   return component::RunSidecar(startup, env, [&](const component::CsiDriver& driver) {
     if (!snapshotter::CheckSnapshotSupport(driver)) return component::kExitFailure;
     LogSidecarOptions(options, driver.name);
-    if (std::optional<int> exit = snapshotter::StartGroupSnapshots(
-            {.enabled = gates.Enabled(snapshotter::kCSIVolumeGroupSnapshot),
-             .name_prefix = options.groupsnapshot_name_prefix,
-             .timeout = options.timeout},
-            **client, driver)) {
-      return *exit;
-    }
+    snapshotter::GroupSnapshotsStart groups = snapshotter::StartGroupSnapshots(
+        {.enabled = gates.Enabled(snapshotter::kCSIVolumeGroupSnapshot),
+         .name_prefix = options.groupsnapshot_name_prefix,
+         .timeout = options.timeout},
+        **client, driver);
+    if (groups.exit_code) return *groups.exit_code;
+    sidecar_options.group_snapshots = groups.enabled;
     component::Leadership leadership{
         snapshotter::LeaseNameFor(driver.name),
         [] { return component::LeaderElectionIdentity("CSI_SNAPSHOTTER_LEADER_IDENTITY"); },

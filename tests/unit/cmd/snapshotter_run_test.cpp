@@ -11,6 +11,7 @@
 #include <fstream>
 #include <future>
 #include <mutex>
+#include <thread>
 
 #include "cmd/csi-snapshotter/run.h"
 #include "metrics/http_server.h"
@@ -291,7 +292,6 @@ TEST_F(SnapshotterRunWithDriverTest, GroupGateOffSkipsTheCrdCheck) {
                            "\"Starting CSI snapshotter\""),
             0);
   EXPECT_THAT(logs_.Grep("VolumeGroupSnapshot CRDs were not found"), IsEmpty());
-  EXPECT_THAT(logs_.Grep("not handled by this version"), IsEmpty());
 }
 
 // §3.2 step 4: the HTTP server serves before the probe; the calls after
@@ -452,23 +452,43 @@ TEST_F(SnapshotterRunWithDriverTest, GroupCrdsPresentAndEmptyGroupPrefixExitsOne
             "/apis/groupsnapshot.storage.k8s.io/v1/volumegroupsnapshotclasses?limit=1");
 }
 
-// §3.2 step 7 with the CRDs present and a driver that does groups: the run
-// goes on, saying once that group contents are left alone by this version.
-TEST_F(SnapshotterRunWithDriverTest, GroupCrdsPresentSaysGroupContentsAreNotHandled) {
+// §3.2 steps 7 and 9 with the CRDs present and a driver that does groups:
+// the run goes on and watches VolumeGroupSnapshotContents and their classes
+// beside the single contents.
+TEST_F(SnapshotterRunWithDriverTest, GroupCrdsPresentTurnsGroupContentsOn) {
   group_caps_ = {
       v1::GroupControllerServiceCapability::RPC::CREATE_DELETE_GET_VOLUME_GROUP_SNAPSHOT};
   testsupport::ScriptedHttpServer api;
   api.Script({200, {}, {R"({"items":[]})"}});
   api.Script({200, {}, {R"({"items":[]})"}});
   const std::string kubeconfig = WriteKubeconfig("scripted", Kubeconfig(api.url()));
-  EXPECT_EQ(RunUntilLogged({"--kubeconfig=" + kubeconfig, "--csi-address=" + driver_.socket_path(),
-                            "--timeout=1s"},
-                           "\"Starting CSI snapshotter\""),
-            0);
+  const std::string group_path = "/apis/groupsnapshot.storage.k8s.io/v1/";
+  // The informers' lists, after the two CRD checks (limit=1).
+  auto listed = [&](const std::string& plural) {
+    for (const auto& request : api.requests()) {
+      if (request.target.starts_with(group_path + plural) &&
+          request.target != group_path + plural + "?limit=1") {
+        return true;
+      }
+    }
+    return false;
+  };
+  EXPECT_EQ(
+      RunUntilLogged(
+          {"--kubeconfig=" + kubeconfig, "--csi-address=" + driver_.socket_path(), "--timeout=1s"},
+          "\"Starting CSI snapshotter\"",
+          [&] {
+            auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+            while (
+                !(listed("volumegroupsnapshotcontents") && listed("volumegroupsnapshotclasses")) &&
+                std::chrono::steady_clock::now() < give_up) {
+              std::this_thread::sleep_for(std::chrono::milliseconds(10));
+            }
+          }),
+      0);
   EXPECT_THAT(logs_.Grep("does not support GroupControllerCreateVolumeGroupSnapshot"), IsEmpty());
-  auto lines = logs_.Grep("VolumeGroupSnapshotContents are not handled by this version");
-  ASSERT_THAT(lines, SizeIs(1));
-  EXPECT_THAT(lines[0], StartsWith("W"));
+  EXPECT_TRUE(listed("volumegroupsnapshotcontents"));
+  EXPECT_TRUE(listed("volumegroupsnapshotclasses"));
 }
 
 // A driver that goes away ends the sidecar, leaving a termination message.

@@ -53,6 +53,11 @@ class FakeDriver {
   Script<v1::ListSnapshotsRequest, v1::ListSnapshotsResponse> list_snapshots;
   Script<v1::GroupControllerGetCapabilitiesRequest, v1::GroupControllerGetCapabilitiesResponse>
       group_controller_get_capabilities;
+  Script<v1::CreateVolumeGroupSnapshotRequest, v1::CreateVolumeGroupSnapshotResponse>
+      create_group_snapshot;
+  Script<v1::GetVolumeGroupSnapshotRequest, v1::GetVolumeGroupSnapshotResponse> get_group_snapshot;
+  Script<v1::DeleteVolumeGroupSnapshotRequest, v1::DeleteVolumeGroupSnapshotResponse>
+      delete_group_snapshot;
 
   FakeDriver() : dir_(MakeTempDir()), identity_(this), controller_(this), group_controller_(this) {}
   ~FakeDriver() {
@@ -161,6 +166,21 @@ class FakeDriver {
         grpc::ServerContext* c, const v1::GroupControllerGetCapabilitiesRequest* req,
         v1::GroupControllerGetCapabilitiesResponse* resp) override {
       return d_->Run(d_->group_controller_get_capabilities, c, req, resp);
+    }
+    grpc::Status CreateVolumeGroupSnapshot(grpc::ServerContext* c,
+                                           const v1::CreateVolumeGroupSnapshotRequest* req,
+                                           v1::CreateVolumeGroupSnapshotResponse* resp) override {
+      return d_->Run(d_->create_group_snapshot, c, req, resp);
+    }
+    grpc::Status GetVolumeGroupSnapshot(grpc::ServerContext* c,
+                                        const v1::GetVolumeGroupSnapshotRequest* req,
+                                        v1::GetVolumeGroupSnapshotResponse* resp) override {
+      return d_->Run(d_->get_group_snapshot, c, req, resp);
+    }
+    grpc::Status DeleteVolumeGroupSnapshot(grpc::ServerContext* c,
+                                           const v1::DeleteVolumeGroupSnapshotRequest* req,
+                                           v1::DeleteVolumeGroupSnapshotResponse* resp) override {
+      return d_->Run(d_->delete_group_snapshot, c, req, resp);
     }
 
    private:

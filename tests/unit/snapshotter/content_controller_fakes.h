@@ -1,27 +1,36 @@
-// Fakes for the content controller's tests: a ContentHandler that answers
-// from a script and records what it was given, and a counting
-// WorkQueueMetrics; the objects come from tests/support/snapshot_objects.h.
-// Waits on them are real-time thread hand-offs, bounded by kHandOffTimeout;
-// time itself comes from a FakeClock.
+// Fakes for the content controllers' tests (either kind): a handler that
+// answers from a script and records what it was given, a counting
+// WorkQueueMetrics, and the ControllerWorld fixture; the objects come from
+// tests/support/snapshot_objects.h. Waits on them are real-time thread hand-offs, bounded by
+// kHandOffTimeout; time itself comes from a FakeClock.
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include <atomic>
+#include <chrono>
 #include <deque>
+#include <functional>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "base/clock.h"
 #include "kube/api/snapshot/v1/volume_snapshot_content.h"
 #include "kube/runtime/work_queue.h"
+#include "snapshotter/content_controller.h"
 #include "snapshotter/content_handler.h"
+#include "tests/support/fake_lister_watcher.h"
 #include "tests/support/scripted_sync.h"
 #include "tests/support/snapshot_objects.h"
 
 namespace snapshotter::testing {
 
-inline constexpr std::string_view kDriver = testsupport::kSnapshotDriver;
+// Not kDriver: handler_fixtures.h has its own, and both are in one namespace.
+using testsupport::kSnapshotDriver;
 using testsupport::MakeClass;
 using testsupport::MakeContent;
 using testsupport::MakeReadyContent;
@@ -37,9 +46,10 @@ inline constexpr Answer kError{Answer::kError};
 // Answers each content's syncs from its script (kDone once the script is
 // used up); records every sync's (fake) start time and the resourceVersion
 // of the content it was handed; chosen names block until released.
-class ScriptedContentHandler final : public ContentHandler {
+template <class Content>
+class ScriptedContentHandlerOf final : public ContentHandlerOf<Content> {
  public:
-  explicit ScriptedContentHandler(base::Clock& clock) : syncs_(clock) {}
+  explicit ScriptedContentHandlerOf(base::Clock& clock) : syncs_(clock) {}
 
   void Script(const std::string& name, std::vector<Answer> answers) {
     std::lock_guard lock(mu_);
@@ -48,7 +58,7 @@ class ScriptedContentHandler final : public ContentHandler {
   void Block(const std::string& name) { syncs_.Block(name); }
   void Release(const std::string& name) { syncs_.Release(name); }
 
-  base::Result<SyncOutcome> SyncContent(const kube::VolumeSnapshotContent& content) override {
+  base::Result<SyncOutcome> SyncContent(const Content& content) override {
     const std::string& name = content.metadata.name;
     {
       std::lock_guard lock(mu_);
@@ -95,10 +105,75 @@ class ScriptedContentHandler final : public ContentHandler {
   std::map<std::string, std::vector<std::string>> resource_versions_;
 };
 
+using ScriptedContentHandler = ScriptedContentHandlerOf<kube::VolumeSnapshotContent>;
+
 class CountingQueueMetrics final : public kube::WorkQueueMetrics {
  public:
   void OnAdd() override { ++adds; }
   std::atomic<int> adds{0};
+};
+
+inline constexpr base::Clock::TimePoint kStart{};
+inline constexpr auto kTimerWait = std::chrono::seconds(5);
+
+// A ContentControllerOf<Kind> running on its own thread over scripted
+// listers, a scripted handler and a fake clock.
+template <class Kind>
+class ControllerWorld : public ::testing::Test {
+ protected:
+  using Content = typename Kind::Content;
+  using Class = typename Kind::Class;
+
+  // Starts Run() on its own thread with the scripted listers.
+  void Start(uint32_t workers, std::vector<Content> contents, std::vector<Class> classes = {}) {
+    content_lister_.SetItems(std::move(contents));
+    class_lister_.SetItems(std::move(classes));
+    controller_.emplace(std::string(kSnapshotDriver), handler_, content_store_, class_store_,
+                        ContentControllerOptions{.worker_threads = workers,
+                                                 .retry_interval_start = std::chrono::seconds(1),
+                                                 .retry_interval_max = retry_interval_max_,
+                                                 .resync_period = resync_period_},
+                        clock_, &metrics_);
+    run_ = std::jthread([this](std::stop_token stop) {
+      controller_->Run(content_lister_, class_lister_, stop);
+      if (on_run_returned_) on_run_returned_();
+    });
+  }
+  void Stop() {
+    run_.request_stop();
+    run_.join();
+  }
+
+  // Waits until the queue's timer is set for exactly `deadline`, then moves
+  // the clock there.
+  void AdvanceToTimer(base::Clock::TimePoint deadline) {
+    ASSERT_TRUE(clock_.AwaitSleeperDeadlines({deadline}, kTimerWait))
+        << "no timer for " << (deadline - kStart) / std::chrono::milliseconds(1) << "ms";
+    clock_.Advance(deadline - clock_.Now());
+  }
+
+  // Sends `content` as a watch update and waits until the controller has
+  // handled it.
+  void SendUpdate(const Content& content) {
+    content_lister_.Send(kube::WatchEventType::kModified, content);
+    ASSERT_TRUE(content_lister_.AwaitDelivered(++sent_));
+  }
+
+  std::chrono::milliseconds retry_interval_max_ = std::chrono::minutes(5);
+  // None: no resync thread sleeps on clock_.
+  std::chrono::milliseconds resync_period_ = std::chrono::milliseconds(0);
+  // Called on Run's thread the moment Run returns.
+  std::function<void()> on_run_returned_;
+  int sent_ = 0;
+  base::FakeClock clock_;
+  ScriptedContentHandlerOf<Content> handler_{clock_};
+  kube::Store<Content> content_store_;
+  kube::Store<Class> class_store_;
+  testsupport::FakeListerWatcher<Content> content_lister_;
+  testsupport::FakeListerWatcher<Class> class_lister_;
+  CountingQueueMetrics metrics_;
+  std::optional<ContentControllerOf<Kind>> controller_;
+  std::jthread run_;  // last: stops and joins before the rest goes
 };
 
 }  // namespace snapshotter::testing

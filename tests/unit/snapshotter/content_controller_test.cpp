@@ -15,7 +15,6 @@
 
 #include "content_controller_fakes.h"
 #include "snapshotter/names.h"
-#include "tests/support/fake_lister_watcher.h"
 
 namespace snapshotter {
 namespace {
@@ -25,71 +24,18 @@ using kube::VolumeSnapshotClass;
 using kube::VolumeSnapshotContent;
 using ::testing::ElementsAre;
 using testing::kDone;
-using testing::kDriver;
 using testing::kError;
 using testing::kPoll;
+using testing::kSnapshotDriver;
 using testing::MakeClass;
 using testing::MakeContent;
 using testing::MakeReadyContent;
 using ::testing::UnorderedElementsAre;
 using TimePoint = base::Clock::TimePoint;
 
-constexpr TimePoint kStart{};
-constexpr auto kTimerWait = std::chrono::seconds(5);
+using testing::kStart;
 
-class ContentControllerTest : public ::testing::Test {
- protected:
-  // Starts Run() on its own thread with the scripted listers.
-  void Start(uint32_t workers, std::vector<VolumeSnapshotContent> contents,
-             std::vector<VolumeSnapshotClass> classes = {}) {
-    content_lister_.SetItems(std::move(contents));
-    class_lister_.SetItems(std::move(classes));
-    controller_.emplace(std::string(kDriver), handler_, content_store_, class_store_,
-                        ContentControllerOptions{.worker_threads = workers,
-                                                 .retry_interval_start = 1s,
-                                                 .retry_interval_max = retry_interval_max_,
-                                                 .resync_period = resync_period_},
-                        clock_, &metrics_);
-    run_ = std::jthread([this](std::stop_token stop) {
-      controller_->Run(content_lister_, class_lister_, stop);
-      if (on_run_returned_) on_run_returned_();
-    });
-  }
-  void Stop() {
-    run_.request_stop();
-    run_.join();
-  }
-
-  // Waits until the queue's timer is set for exactly `deadline`, then moves
-  // the clock there.
-  void AdvanceToTimer(TimePoint deadline) {
-    ASSERT_TRUE(clock_.AwaitSleeperDeadlines({deadline}, kTimerWait))
-        << "no timer for " << (deadline - kStart) / 1ms << "ms";
-    clock_.Advance(deadline - clock_.Now());
-  }
-
-  // Sends `content` as a watch update and waits until the controller has
-  // handled it.
-  void SendUpdate(const VolumeSnapshotContent& content) {
-    content_lister_.Send(kube::WatchEventType::kModified, content);
-    ASSERT_TRUE(content_lister_.AwaitDelivered(++sent_));
-  }
-
-  std::chrono::milliseconds retry_interval_max_ = 5min;
-  std::chrono::milliseconds resync_period_ = 0ms;  // none: no resync thread sleeps on clock_
-  // Called on Run's thread the moment Run returns.
-  std::function<void()> on_run_returned_;
-  int sent_ = 0;
-  base::FakeClock clock_;
-  testing::ScriptedContentHandler handler_{clock_};
-  kube::Store<VolumeSnapshotContent> content_store_;
-  kube::Store<VolumeSnapshotClass> class_store_;
-  testsupport::FakeListerWatcher<VolumeSnapshotContent> content_lister_;
-  testsupport::FakeListerWatcher<VolumeSnapshotClass> class_lister_;
-  testing::CountingQueueMetrics metrics_;
-  std::optional<ContentController> controller_;
-  std::jthread run_;  // last: stops and joins before the rest goes
-};
+class ContentControllerTest : public testing::ControllerWorld<SnapshotContentKind> {};
 
 TEST_F(ContentControllerTest, QueueIsNamedLikeUpstream) {
   Start(1, {});

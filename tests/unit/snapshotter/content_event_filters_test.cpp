@@ -12,40 +12,40 @@ namespace {
 
 using kube::VolumeSnapshotContent;
 using kube::WorkQueue;
-using testing::kDriver;
+using testing::kSnapshotDriver;
 using testing::MakeClass;
 using testing::MakeContent;
 using testing::MakeReadyContent;
 
 TEST(IsDriverMatchTest, DynamicContentOfTheDriverMatches) {
-  EXPECT_TRUE(IsDriverMatch(MakeContent("c"), kDriver, nullptr));
+  EXPECT_TRUE(IsDriverMatch(MakeContent("c"), kSnapshotDriver, nullptr));
 }
 
 TEST(IsDriverMatchTest, ImportedContentOfTheDriverMatches) {
   VolumeSnapshotContent content = MakeContent("c");
   content.spec.source.volume_handle.reset();
   content.spec.source.snapshot_handle = "snap-1";
-  EXPECT_TRUE(IsDriverMatch(content, kDriver, nullptr));
+  EXPECT_TRUE(IsDriverMatch(content, kSnapshotDriver, nullptr));
 }
 
 TEST(IsDriverMatchTest, ContentWithoutSourceDoesNotMatch) {
   VolumeSnapshotContent content = MakeContent("c");
   content.spec.source.volume_handle.reset();
-  EXPECT_FALSE(IsDriverMatch(content, kDriver, nullptr));
+  EXPECT_FALSE(IsDriverMatch(content, kSnapshotDriver, nullptr));
 }
 
 TEST(IsDriverMatchTest, ContentOfAnotherDriverDoesNotMatch) {
-  EXPECT_FALSE(IsDriverMatch(MakeContent("c", "other.csi.example.com"), kDriver, nullptr));
+  EXPECT_FALSE(IsDriverMatch(MakeContent("c", "other.csi.example.com"), kSnapshotDriver, nullptr));
 }
 
 TEST(IsDriverMatchTest, ClassOfAnotherDriverDisqualifies) {
   kube::VolumeSnapshotClass other = MakeClass("class", "other.csi.example.com");
-  EXPECT_FALSE(IsDriverMatch(MakeContent("c"), kDriver, &other));
+  EXPECT_FALSE(IsDriverMatch(MakeContent("c"), kSnapshotDriver, &other));
 }
 
 TEST(IsDriverMatchTest, ClassOfTheDriverMatches) {
-  kube::VolumeSnapshotClass ours = MakeClass("class", std::string(kDriver));
-  EXPECT_TRUE(IsDriverMatch(MakeContent("c"), kDriver, &ours));
+  kube::VolumeSnapshotClass ours = MakeClass("class", std::string(kSnapshotDriver));
+  EXPECT_TRUE(IsDriverMatch(MakeContent("c"), kSnapshotDriver, &ours));
 }
 
 class UpdateFilterTest : public ::testing::Test {

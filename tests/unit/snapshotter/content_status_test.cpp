@@ -62,16 +62,17 @@ TEST(StatusWithSnapshot, NothingNewIsNoChange) {
 }
 
 TEST(StatusWithError, SetsErrorAndUnreadyKeepingTheRest) {
-  kube::VolumeSnapshotContentStatus status = StatusWithError(
-      kube::VolumeSnapshotContentStatus{.snapshot_handle = "s", .ready_to_use = true}, "boom",
-      "2023-11-14T22:13:20Z");
+  kube::VolumeSnapshotContentStatus status =
+      StatusWithError(ContentStatus(kube::VolumeSnapshotContentStatus{.snapshot_handle = "s",
+                                                                      .ready_to_use = true}),
+                      "boom", "2023-11-14T22:13:20Z");
   EXPECT_EQ(
       status,
       (kube::VolumeSnapshotContentStatus{
           .snapshot_handle = "s",
           .ready_to_use = false,
           .error = kube::VolumeSnapshotError{.time = "2023-11-14T22:13:20Z", .message = "boom"}}));
-  EXPECT_EQ(StatusWithError(std::nullopt, "boom", "t").ready_to_use, false);
+  EXPECT_EQ(StatusWithError(ContentStatus(), "boom", "t").ready_to_use, false);
 }
 
 TEST(StatusWithoutSnapshot, ClearsWhatNamedTheSnapshotAndKeepsTheRest) {
@@ -83,7 +84,7 @@ TEST(StatusWithoutSnapshot, ClearsWhatNamedTheSnapshotAndKeepsTheRest) {
             (kube::VolumeSnapshotContentStatus{.error = kube::VolumeSnapshotError{.message = "old"},
                                                .volume_group_snapshot_handle = "group-1"}));
   EXPECT_FALSE(StatusWithoutSnapshot(cleared));
-  EXPECT_FALSE(StatusWithoutSnapshot(std::nullopt));
+  EXPECT_FALSE(StatusWithoutSnapshot(ContentStatus()));
 }
 
 }  // namespace

@@ -408,7 +408,7 @@ TEST(CsiContentHandlerCreateCodes, OnlyFinalCodesRemoveTheAnnotation) {
     api.Put(Content());
     FakeSnapshotDriver driver({.create = {c.error}});
     FakeContentEvents events;
-    CsiContentHandler handler(std::string(kDriver), classes, api, driver, events, {}, clock);
+    CsiContentHandler handler(classes, api, driver, events, {}, clock);
     EXPECT_FALSE(handler.SyncContent(Content()).ok());
     EXPECT_EQ(api.Stored("content-1")->metadata.annotations.contains(kBeingCreatedAnnotation),
               !c.final);

@@ -200,7 +200,7 @@ TEST_F(CsiContentHandlerDifferences, SecondStatusConflictIsAnError) {
                         base::Error::Http(409, "the object has been modified"), 2}});
   api.Put(polled);
   driver_.SetScript({.create = {Snapshot()}});
-  CsiContentHandler handler(std::string(kDriver), classes_, api, driver_, events_, {}, clock_);
+  CsiContentHandler handler(classes_, api, driver_, events_, {}, clock_);
 
   auto outcome = handler.SyncContent(polled);
   ASSERT_FALSE(outcome.ok());

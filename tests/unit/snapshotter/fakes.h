@@ -1,8 +1,9 @@
 // Fakes for the content handler tests: a SnapshotApi that keeps the contents
-// the way the API server does (testsupport::FakeObjectServer) and records
-// every call as (verb, resource, name, subresource, patch type, body); a
-// SnapshotDriver that records requests and answers from per-method scripts;
-// ContentEvents that records what is reported. Calls are strings so a mismatch prints readably.
+// of both kinds the way the API server does (testsupport::FakeObjectServer)
+// and records every call as (verb, resource, name, subresource, patch type,
+// body); a SnapshotDriver that records requests and answers from per-method
+// scripts (the group driver's are in group_fakes.h); ContentEvents of either
+// kind that record what is reported. Calls are strings so a mismatch prints readably.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -44,8 +45,9 @@ class FakeSnapshotApi final : public SnapshotApi {
  public:
   explicit FakeSnapshotApi(std::vector<ApiFailure> failures = {}) : log_(std::move(failures)) {}
 
-  // Stores `content` as the API server's copy.
-  void Put(const kube::VolumeSnapshotContent& content) {
+  // Stores `content` (either kind) as the API server's copy.
+  template <class Content>
+  void Put(const Content& content) {
     std::lock_guard lock(mu_);
     server_.Put(content);
   }
@@ -54,14 +56,16 @@ class FakeSnapshotApi final : public SnapshotApi {
     secrets_[secret.metadata.namespace_ + "/" + secret.metadata.name] = std::move(secret);
   }
   // Another writer changed the content: only its resourceVersion moves.
+  template <class Content = kube::VolumeSnapshotContent>
   void BumpResourceVersion(const std::string& name) {
     std::lock_guard lock(mu_);
-    server_.BumpResourceVersion<kube::VolumeSnapshotContent>("", name);
+    server_.BumpResourceVersion<Content>("", name);
   }
   // The API server's copy; nullopt once the content is gone.
-  std::optional<kube::VolumeSnapshotContent> Stored(const std::string& name) const {
+  template <class Content = kube::VolumeSnapshotContent>
+  std::optional<Content> Stored(const std::string& name) const {
     std::lock_guard lock(mu_);
-    return server_.Stored<kube::VolumeSnapshotContent>("", name);
+    return server_.Stored<Content>("", name);
   }
 
   std::vector<ApiCall> calls() const {
@@ -77,21 +81,19 @@ class FakeSnapshotApi final : public SnapshotApi {
                                                          kube::PatchType type,
                                                          const std::string& patch,
                                                          bool status) override {
-    std::lock_guard lock(mu_);
-    ApiCall call{"patch",
-                 "volumesnapshotcontents",
-                 name,
-                 status ? "status" : "",
-                 type == kube::PatchType::kJson ? "json" : "merge",
-                 patch};
-    if (auto error = log_.Record(call)) return *error;
-    return server_.Patch<kube::VolumeSnapshotContent>("", name, type, patch, status);
+    return PatchAs<kube::VolumeSnapshotContent>(name, type, patch, status);
   }
-
   base::Result<kube::VolumeSnapshotContent> GetContent(const std::string& name) override {
-    std::lock_guard lock(mu_);
-    if (auto error = log_.Record(testing::GetContent(name))) return *error;
-    return server_.Get<kube::VolumeSnapshotContent>("", name);
+    return GetAs<kube::VolumeSnapshotContent>(name);
+  }
+  base::Result<kube::VolumeGroupSnapshotContent> PatchGroupContent(const std::string& name,
+                                                                   kube::PatchType type,
+                                                                   const std::string& patch,
+                                                                   bool status) override {
+    return PatchAs<kube::VolumeGroupSnapshotContent>(name, type, patch, status);
+  }
+  base::Result<kube::VolumeGroupSnapshotContent> GetGroupContent(const std::string& name) override {
+    return GetAs<kube::VolumeGroupSnapshotContent>(name);
   }
 
   base::Result<kube::Secret> GetSecret(const std::string& ns, const std::string& name) override {
@@ -103,6 +105,27 @@ class FakeSnapshotApi final : public SnapshotApi {
   }
 
  private:
+  template <class Content>
+  base::Result<Content> PatchAs(const std::string& name, kube::PatchType type,
+                                const std::string& patch, bool status) {
+    std::lock_guard lock(mu_);
+    ApiCall call{"patch",
+                 std::string(Content::kFacts.plural),
+                 name,
+                 status ? "status" : "",
+                 type == kube::PatchType::kJson ? "json" : "merge",
+                 patch};
+    if (auto error = log_.Record(call)) return *error;
+    return server_.Patch<Content>("", name, type, patch, status);
+  }
+  template <class Content>
+  base::Result<Content> GetAs(const std::string& name) {
+    std::lock_guard lock(mu_);
+    ApiCall call{"get", std::string(Content::kFacts.plural), name, "", "", ""};
+    if (auto error = log_.Record(call)) return *error;
+    return server_.Get<Content>("", name);
+  }
+
   mutable std::mutex mu_;
   testsupport::ApiCallLog log_;                  // guarded by mu_
   testsupport::FakeObjectServer server_;         // guarded by mu_
@@ -136,11 +159,17 @@ struct DriverScript {
   std::deque<base::Result<std::optional<DriverSnapshot>>> list = {};
 };
 
-class FakeSnapshotDriver final : public SnapshotDriver {
+// A scripted CSI driver's bookkeeping: the calls made, and the answers of
+// `Script` handed out in order, one per call; a call beyond the script fails
+// the test.
+template <class ScriptT>
+class ScriptedDriver {
  public:
-  explicit FakeSnapshotDriver(DriverScript script = {}) : script_(std::move(script)) {}
+  using Script = ScriptT;
 
-  void SetScript(DriverScript script) {
+  explicit ScriptedDriver(Script script) : script_(std::move(script)) {}
+
+  void SetScript(Script script) {
     std::lock_guard lock(mu_);
     script_ = std::move(script);
   }
@@ -153,49 +182,55 @@ class FakeSnapshotDriver final : public SnapshotDriver {
     calls_.clear();
   }
 
-  base::Result<DriverSnapshot> CreateSnapshot(const CreateSnapshotRequest& request) override {
-    return Answer(CreateCall(request), script_.create);
-  }
-  base::Status DeleteSnapshot(const std::string& snapshot_id, const Secrets& secrets) override {
-    return Answer(DeleteCall(snapshot_id, secrets), script_.remove);
-  }
-  base::Result<std::optional<DriverSnapshot>> ListSnapshot(const std::string& snapshot_id,
-                                                           const Secrets& secrets) override {
-    return Answer(ListCall(snapshot_id, secrets), script_.list);
-  }
-
- private:
+ protected:
   template <class T>
-  T Answer(std::string call, std::deque<T>& answers) {
+  T Answer(std::string call, std::deque<T> Script::*answers) {
     std::lock_guard lock(mu_);
     calls_.push_back(call);
-    if (answers.empty()) {
+    std::deque<T>& left = script_.*answers;
+    if (left.empty()) {
       ADD_FAILURE() << "unscripted CSI call " << call;
       return base::Error("unscripted CSI call");
     }
-    T answer = std::move(answers.front());
-    answers.pop_front();
+    T answer = std::move(left.front());
+    left.pop_front();
     return answer;
   }
 
+ private:
   mutable std::mutex mu_;
-  DriverScript script_;             // guarded by mu_
+  Script script_;                   // guarded by mu_
   std::vector<std::string> calls_;  // guarded by mu_
 };
 
-// Each report as "<reason> <content>: <message>".
-class FakeContentEvents final : public ContentEvents {
+class FakeSnapshotDriver final : public SnapshotDriver, public ScriptedDriver<DriverScript> {
  public:
-  void CreationFailed(const kube::VolumeSnapshotContent& content,
-                      const std::string& message) override {
-    Record(kSnapshotCreationFailedReason, content, message);
+  explicit FakeSnapshotDriver(DriverScript script = {}) : ScriptedDriver(std::move(script)) {}
+
+  base::Result<DriverSnapshot> CreateSnapshot(const CreateSnapshotRequest& request) override {
+    return Answer(CreateCall(request), &DriverScript::create);
   }
-  void CheckAndUpdateFailed(const kube::VolumeSnapshotContent& content,
-                            const std::string& message) override {
-    Record(kSnapshotContentCheckAndUpdateFailedReason, content, message);
+  base::Status DeleteSnapshot(const std::string& snapshot_id, const Secrets& secrets) override {
+    return Answer(DeleteCall(snapshot_id, secrets), &DriverScript::remove);
   }
-  void DeleteFailed(const kube::VolumeSnapshotContent& content, std::string_view message) override {
-    Record(kSnapshotDeleteErrorReason, content, message);
+  base::Result<std::optional<DriverSnapshot>> ListSnapshot(const std::string& snapshot_id,
+                                                           const Secrets& secrets) override {
+    return Answer(ListCall(snapshot_id, secrets), &DriverScript::list);
+  }
+};
+
+// Each report as "<reason> <content>: <message>", with the kind's reasons.
+template <class Content>
+class FakeContentEventsOf final : public ContentEventsOf<Content> {
+ public:
+  void CreationFailed(const Content& content, const std::string& message) override {
+    Record(EventReasonsFor(content).creation_failed, content, message);
+  }
+  void CheckAndUpdateFailed(const Content& content, const std::string& message) override {
+    Record(EventReasonsFor(content).check_and_update_failed, content, message);
+  }
+  void DeleteFailed(const Content& content, std::string_view message) override {
+    Record(EventReasonsFor(content).delete_error, content, message);
   }
   std::vector<std::string> events() const {
     std::lock_guard lock(mu_);
@@ -203,8 +238,7 @@ class FakeContentEvents final : public ContentEvents {
   }
 
  private:
-  void Record(std::string_view reason, const kube::VolumeSnapshotContent& content,
-              std::string_view message) {
+  void Record(std::string_view reason, const Content& content, std::string_view message) {
     std::lock_guard lock(mu_);
     events_.push_back(std::string(reason) + " " + content.metadata.name + ": " +
                       std::string(message));
@@ -213,5 +247,8 @@ class FakeContentEvents final : public ContentEvents {
   mutable std::mutex mu_;
   std::vector<std::string> events_;  // guarded by mu_
 };
+
+using FakeContentEvents = FakeContentEventsOf<kube::VolumeSnapshotContent>;
+using FakeGroupContentEvents = FakeContentEventsOf<kube::VolumeGroupSnapshotContent>;
 
 }  // namespace snapshotter::testing

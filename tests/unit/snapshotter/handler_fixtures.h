@@ -1,8 +1,6 @@
-// Objects and the table runner shared by the CsiContentHandler tests, in the
-// style of upstream's controllerTest: content, classes and Secrets in; the
-// exact API writes, CSI calls, Events and outcome out. The defaults describe
-// one healthy dynamic content: "content-1" (resourceVersion 10, our
-// finalizer, policy Delete, class "gold") of driver csi.example.com for
+// Objects and the table runner's kind (sync_case.h) shared by the
+// CsiContentHandler tests. The defaults describe one healthy dynamic content: "content-1"
+// (resourceVersion 10, our finalizer, policy Delete, class "gold") of driver csi.example.com for
 // volume "vol-1", bound to VolumeSnapshot default/snap-1 with UID kUid, and
 // a driver whose snapshot "snap-handle-1" (1 GiB) is ready. Each case edits
 // what it is about.
@@ -22,6 +20,8 @@
 #include "snapshotter/csi_content_handler.h"
 #include "snapshotter/names.h"
 #include "tests/unit/snapshotter/fakes.h"
+#include "tests/unit/snapshotter/patch_bodies.h"
+#include "tests/unit/snapshotter/sync_case.h"
 
 namespace snapshotter::testing {
 
@@ -52,19 +52,34 @@ T Edited(T object, const Edit<T>& edit) {
   return object;
 }
 
-inline kube::VolumeSnapshotContent Content(const Edit<kube::VolumeSnapshotContent>& edit = {}) {
-  kube::VolumeSnapshotContent content;
-  content.metadata.name = "content-1";
-  content.metadata.uid = "content-uid-1";
+// A content of either kind: `name` (UID "<name>-uid", resourceVersion 10)
+// with our `finalizer`, policy Delete, of driver kDriver.
+template <class Content>
+Content ContentOf(const std::string& name, std::string_view finalizer) {
+  Content content;
+  content.metadata.name = name;
+  content.metadata.uid = name + "-uid";
   content.metadata.resource_version = "10";
-  content.metadata.finalizers = {std::string(kContentFinalizer)};
+  content.metadata.finalizers = {std::string(finalizer)};
   content.metadata.has_finalizers_field = true;
-  content.spec.volume_snapshot_ref.kind = "VolumeSnapshot";
-  content.spec.volume_snapshot_ref.name = "snap-1";
-  content.spec.volume_snapshot_ref.namespace_ = "default";
-  content.spec.volume_snapshot_ref.uid = std::string(kUid);
   content.spec.deletion_policy = std::string(kube::kDeletionPolicyDelete);
   content.spec.driver = std::string(kDriver);
+  return content;
+}
+
+// A reference to the (group) snapshot `name` in "default".
+inline kube::ObjectReference BoundTo(std::string kind, std::string name, std::string_view uid) {
+  kube::ObjectReference ref;
+  ref.kind = std::move(kind);
+  ref.namespace_ = "default";
+  ref.name = std::move(name);
+  ref.uid = std::string(uid);
+  return ref;
+}
+
+inline kube::VolumeSnapshotContent Content(const Edit<kube::VolumeSnapshotContent>& edit = {}) {
+  auto content = ContentOf<kube::VolumeSnapshotContent>("content-1", kContentFinalizer);
+  content.spec.volume_snapshot_ref = BoundTo("VolumeSnapshot", "snap-1", kUid);
   content.spec.volume_snapshot_class_name = "gold";
   content.spec.source.volume_handle = "vol-1";
   return Edited(std::move(content), edit);
@@ -91,10 +106,15 @@ inline kube::VolumeSnapshotContent ImportedContent(
   return Edited(std::move(content), edit);
 }
 
-// Edits marking the content deleted by the user, and its VolumeSnapshot too.
-inline void MarkDeleted(kube::VolumeSnapshotContent& c) {
+// Edits marking the content deleted by the user, and its (group) snapshot
+// too: the controller's `being_deleted` annotation.
+template <class Content>
+void MarkDeletedWith(Content& c, std::string_view being_deleted) {
   c.metadata.deletion_timestamp = std::string(kDeleted);
-  c.metadata.annotations[kBeingDeletedAnnotation] = "yes";
+  c.metadata.annotations[std::string(being_deleted)] = "yes";
+}
+inline void MarkDeleted(kube::VolumeSnapshotContent& c) {
+  MarkDeletedWith(c, kBeingDeletedAnnotation);
 }
 
 inline kube::VolumeSnapshotClass Class(const Edit<kube::VolumeSnapshotClass>& edit = {}) {
@@ -129,34 +149,21 @@ inline CreateSnapshotRequest Create(const Edit<CreateSnapshotRequest>& edit = {}
 
 // --- API call bodies -------------------------------------------------------
 
-inline const std::string kBeingCreatedPath =
-    "/metadata/annotations/snapshot.storage.kubernetes.io~1volumesnapshot-being-created";
 // The annotation added to a content without annotations.
-inline const ApiCall kAddBeingCreated = PatchContent(
-    "content-1",
-    R"([{"op":"test","path":"/metadata/annotations","value":null},)"
-    R"({"op":"add","path":"/metadata/annotations",)"
-    R"("value":{"snapshot.storage.kubernetes.io/volumesnapshot-being-created":"yes"}}])");
+inline const ApiCall kAddBeingCreated =
+    PatchContent("content-1", AddFirstAnnotationBody(kBeingCreatedAnnotation));
 // The annotation added next to others.
-inline const ApiCall kAppendBeingCreated = PatchContent(
-    "content-1", R"([{"op":"add","path":")" + kBeingCreatedPath + R"(","value":"yes"}])");
-inline const ApiCall kRemoveBeingCreated = PatchContent(
-    "content-1", R"([{"op":"test","path":")" + kBeingCreatedPath + R"(","value":"yes"},)" +
-                     R"({"op":"remove","path":")" + kBeingCreatedPath + R"("}])");
+inline const ApiCall kAppendBeingCreated =
+    PatchContent("content-1", AppendAnnotationBody(kBeingCreatedAnnotation));
+inline const ApiCall kRemoveBeingCreated =
+    PatchContent("content-1", RemoveAnnotationBody(kBeingCreatedAnnotation));
 // Our finalizer removed at `index`.
 inline ApiCall RemoveFinalizer(int index = 0) {
-  std::string path = "/metadata/finalizers/" + std::to_string(index);
-  return PatchContent(
-      "content-1",
-      R"([{"op":"test","path":")" + path +
-          R"(","value":"snapshot.storage.kubernetes.io/volumesnapshotcontent-bound-protection"},)" +
-          R"({"op":"remove","path":")" + path + R"("}])");
+  return PatchContent("content-1", RemoveFinalizerBody(kContentFinalizer, index));
 }
 // A status merge patch guarded by resourceVersion `rv`.
 inline ApiCall WriteStatus(std::string rv, nlohmann::json status) {
-  return PatchContentStatus(
-      "content-1",
-      nlohmann::json{{"metadata", {{"resourceVersion", rv}}}, {"status", status}}.dump());
+  return PatchContentStatus("content-1", StatusBody(rv, status));
 }
 // The status a ready snapshot gets on a content without status.
 inline nlohmann::json ReadyStatusBody() {
@@ -174,34 +181,23 @@ inline std::string TakeFailed(const base::Error& error) {
   return "failed to take snapshot of the volume vol-1: \"" + error.message + "\"";
 }
 
-// --- The table runner ------------------------------------------------------
+// --- The table runner (sync_case.h) ---------------------------------------
 
-// One SyncContent of `content` (also the API server's copy), checked against
-// the exact API and CSI calls it must make, in order, the Events and the
-// outcome.
-struct SyncCase {
-  std::string name = {};
-  kube::VolumeSnapshotContent content = {};
-  std::vector<kube::VolumeSnapshotClass> classes = {Class()};
-  std::vector<kube::Secret> secrets = {};
-  CsiContentHandlerOptions options = {};
-  std::vector<ApiFailure> api_failures = {};
-  DriverScript driver = {};
-  std::vector<ApiCall> want_api = {};
-  std::vector<std::string> want_csi = {};
-  std::vector<std::string> want_events = {};
-  SyncOutcome want_outcome = SyncOutcome::kDone;
-  std::string want_error = {};  // empty: success with want_outcome
-  // Checks the API server's copy afterwards (nullopt: the content is gone).
-  std::function<void(const std::optional<kube::VolumeSnapshotContent>&)> want_stored = {};
+struct SnapshotTestKind {
+  using Content = kube::VolumeSnapshotContent;
+  using Class = kube::VolumeSnapshotClass;
+  using Options = CsiContentHandlerOptions;
+  using Driver = FakeSnapshotDriver;
+  static inline const Class kDefaultClass = testing::Class();
+  static CsiContentHandler MakeHandler(const kube::Store<Class>& classes, SnapshotApi& api,
+                                       Driver& driver, ContentEvents& events, Options options,
+                                       base::Clock& clock) {
+    return CsiContentHandler(classes, api, driver, events, std::move(options), clock);
+  }
 };
 
-inline void PrintTo(const SyncCase& c, std::ostream* os) { *os << c.name; }
-
-inline void Fill(kube::Store<kube::VolumeSnapshotClass>& store,
-                 const std::vector<kube::VolumeSnapshotClass>& classes) {
-  for (const auto& c : classes) store.Upsert(std::make_shared<const kube::VolumeSnapshotClass>(c));
-}
+using SyncCase = SyncCaseOf<SnapshotTestKind>;
+static_assert(WarmedUp<SyncCase>());
 
 // A handler over fakes, for tests that sync more than once.
 class HandlerWorld : public ::testing::Test {
@@ -210,8 +206,7 @@ class HandlerWorld : public ::testing::Test {
 
   base::Result<SyncOutcome> Sync(const kube::VolumeSnapshotContent& content,
                                  CsiContentHandlerOptions options = {}) {
-    CsiContentHandler handler(std::string(kDriver), classes_, api_, driver_, events_,
-                              std::move(options), clock_);
+    CsiContentHandler handler(classes_, api_, driver_, events_, std::move(options), clock_);
     return handler.SyncContent(content);
   }
   // The API server's copy of content-1, which must exist.
@@ -227,31 +222,5 @@ class HandlerWorld : public ::testing::Test {
   FakeSnapshotDriver driver_;
   FakeContentEvents events_;
 };
-
-inline void RunSyncCase(const SyncCase& c) {
-  kube::Store<kube::VolumeSnapshotClass> classes;
-  Fill(classes, c.classes);
-  base::FakeClock clock;
-  FakeSnapshotApi api(c.api_failures);
-  api.Put(c.content);
-  for (const kube::Secret& secret : c.secrets) api.AddSecret(secret);
-  FakeSnapshotDriver driver(c.driver);
-  FakeContentEvents events;
-  CsiContentHandler handler(std::string(kDriver), classes, api, driver, events, c.options, clock);
-
-  base::Result<SyncOutcome> outcome = handler.SyncContent(c.content);
-
-  if (c.want_error.empty()) {
-    ASSERT_TRUE(outcome.ok()) << outcome.error().message;
-    EXPECT_EQ(*outcome, c.want_outcome);
-  } else {
-    ASSERT_FALSE(outcome.ok());
-    EXPECT_EQ(outcome.error().message, c.want_error);
-  }
-  EXPECT_THAT(api.calls(), ::testing::ElementsAreArray(c.want_api));
-  EXPECT_THAT(driver.calls(), ::testing::ElementsAreArray(c.want_csi));
-  EXPECT_THAT(events.events(), ::testing::ElementsAreArray(c.want_events));
-  if (c.want_stored) c.want_stored(api.Stored(c.content.metadata.name));
-}
 
 }  // namespace snapshotter::testing

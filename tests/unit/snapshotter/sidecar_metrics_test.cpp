@@ -58,8 +58,8 @@ TEST(SidecarMetricsTest, QueueGaugesAreReadWhileTheControllerIsWatched) {
   testing::ScriptedContentHandler handler(clock);
   kube::Store<kube::VolumeSnapshotContent> contents;
   kube::Store<kube::VolumeSnapshotClass> classes;
-  ContentController controller(std::string(testing::kDriver), handler, contents, classes, {}, clock,
-                               &m.content_queue());
+  ContentController controller(std::string(testing::kSnapshotDriver), handler, contents, classes,
+                               {}, clock, &m.content_queue());
   {
     component::ScrapeRegistrations gauges = m.WatchController(controller);
     EXPECT_THAT(
@@ -67,6 +67,30 @@ TEST(SidecarMetricsTest, QueueGaugesAreReadWhileTheControllerIsWatched) {
         HasSubstr("workqueue_unfinished_work_seconds{name=\"csi-snapshotter-content\"} 0\n"));
   }
   EXPECT_THAT(m.registry().Expose(), Not(HasSubstr("workqueue_unfinished_work_seconds{name=")));
+}
+
+// Upstream creates the group queue only when group snapshots run.
+TEST(SidecarMetricsTest, GroupQueueSeriesAppearWhenGroupsRun) {
+  SidecarMetrics m;
+  EXPECT_THAT(m.registry().Expose(), Not(HasSubstr("csi-snapshotter-groupsnapshotcontent")));
+  m.group_content_queue().OnAdd();
+  EXPECT_THAT(m.registry().Expose(),
+              HasSubstr("workqueue_adds_total{name=\"csi-snapshotter-groupsnapshotcontent\"} 1\n"));
+  base::FakeClock clock;
+  testing::ScriptedContentHandler handler(clock);
+  testing::ScriptedContentHandlerOf<kube::VolumeGroupSnapshotContent> group_handler(clock);
+  kube::Store<kube::VolumeSnapshotContent> contents;
+  kube::Store<kube::VolumeSnapshotClass> classes;
+  kube::Store<kube::VolumeGroupSnapshotContent> group_contents;
+  kube::Store<kube::VolumeGroupSnapshotClass> group_classes;
+  ContentController controller(std::string(testing::kSnapshotDriver), handler, contents, classes,
+                               {}, clock, &m.content_queue());
+  GroupContentController groups(std::string(testing::kSnapshotDriver), group_handler,
+                                group_contents, group_classes, {}, clock, &m.group_content_queue());
+  component::ScrapeRegistrations gauges = m.WatchController(controller, &groups);
+  EXPECT_THAT(m.registry().Expose(),
+              HasSubstr("workqueue_unfinished_work_seconds{name=\"csi-snapshotter-"
+                        "groupsnapshotcontent\"} 0\n"));
 }
 
 TEST(SidecarMetricsTest, LeaderElectionAndProcessMetricsArePresent) {

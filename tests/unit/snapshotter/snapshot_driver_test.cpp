@@ -8,7 +8,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "tests/unit/csi/fake_driver.h"
+#include "tests/unit/snapshotter/csi_driver_fixture.h"
 
 namespace snapshotter {
 namespace {
@@ -18,23 +18,8 @@ using namespace std::chrono_literals;
 using ::testing::ElementsAre;
 using ::testing::Pair;
 
-class CsiSnapshotDriverTest : public ::testing::Test {
+class CsiSnapshotDriverTest : public testing::CsiDriverTest<CsiSnapshotDriver> {
  protected:
-  void Connect(std::chrono::nanoseconds timeout = 10s) {
-    fake_.Start();
-    csi::ConnectOptions options;
-    options.on_connection_loss = [] { ADD_FAILURE() << "connection lost"; };
-    auto connection = csi::Connect(fake_.socket_path(), options);
-    ASSERT_TRUE(connection.ok()) << connection.error().message;
-    connection_ = std::move(connection).value();
-    driver_ = std::make_unique<CsiSnapshotDriver>(*connection_, timeout);
-  }
-  void NameDriver() {
-    fake_.get_plugin_info = [](auto*, auto&, v1::GetPluginInfoResponse* response) {
-      response->set_name("csi.example.com");
-      return grpc::Status::OK;
-    };
-  }
   void AdvertiseListSnapshots(bool advertised) {
     fake_.controller_get_capabilities = [advertised](auto*, auto&,
                                                      v1::ControllerGetCapabilitiesResponse* r) {
@@ -47,10 +32,6 @@ class CsiSnapshotDriverTest : public ::testing::Test {
       return grpc::Status::OK;
     };
   }
-
-  csi::testing::FakeDriver fake_;
-  std::unique_ptr<csi::Connection> connection_;
-  std::unique_ptr<CsiSnapshotDriver> driver_;
 };
 
 TEST_F(CsiSnapshotDriverTest, CreateSnapshotSendsTheRequestAndReadsTheAnswer) {
