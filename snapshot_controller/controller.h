@@ -1,69 +1,49 @@
-// Controller: the snapshot-controller's informers, its two work queues and
-// their workers (docs/snapshots.md §4.2), composed from kube::Informer and
-// kube::WorkerPool; what is its own is which events queue what, in which lane.
+// Controller: the snapshot-controller's informers, work queues and workers
+// (docs/snapshots.md §4.2), composed from one KindPairLoop per pair of kinds
+// and read-only informers for what the handlers only look up.
 //
-// Run() keeps the stores current (VolumeSnapshots, contents, classes,
-// PersistentVolumeClaims, PersistentVolumes, and Nodes when a Node source is
-// given) and feeds two queues, each with worker_threads workers:
-//   - "snapshot-controller-snapshot", keys "namespace/name": every
-//     VolumeSnapshot add, update that counts (ShouldSyncSnapshotUpdate, §9.3)
-//     and resync; a content deleted from the API queues the VolumeSnapshot its
-//     volumeSnapshotRef names; a content sync answering kSyncSnapshot queues
-//     the content's VolumeSnapshot;
-//   - "snapshot-controller-content", keys the content's name: every content
-//     add, update that counts (ShouldSyncContentUpdate) and resync; a
-//     VolumeSnapshot deleted from the API queues the content it was bound to.
-// A worker hands the object as the store holds it when the sync starts to the
-// ControllerHandler; a key whose object is gone from the store is not synced.
-// A VolumeSnapshot deleted from the API goes through its queue too, so the
-// handler's SnapshotDeleted never runs alongside a sync of the same key: the
-// worker calls SnapshotDeleted with the last known object, then queues its
-// bound content, then syncs whatever the store holds under the key now (a
-// VolumeSnapshot created again under the same name).
-// An error retries the key after the error backoff, retry_interval_start
-// doubling up to retry_interval_max; success forgets it. Objects that need
-// action take the urgent lane (SnapshotLane, ContentLane, §9.5). The queues
-// have no workqueue metrics (upstream's controller exports none, §4.6).
+// Run() keeps the stores current - VolumeSnapshots and contents, classes,
+// PersistentVolumeClaims, PersistentVolumes, Nodes when a Node source is
+// given, and the three group kinds when group sources and a GroupHandler are
+// - and runs the queues:
+//   - "snapshot-controller-snapshot" and "snapshot-controller-content", the
+//     single snapshots' pair, synced by the ControllerHandler;
+//   - "snapshot-controller-group-snapshot" and
+//     "snapshot-controller-group-content", the groups' pair (§4.7), synced by
+//     the GroupHandler; a group snapshot deleted from the API also queues
+//     its member VolumeSnapshots, whose deletion waited for it (§4.5 step 3).
+// What each queue takes, in which lane, and how errors back off is
+// KindPairLoop's. The queues have no workqueue metrics (upstream's
+// controller exports none, §4.6). The workers start once every store holds
+// a complete list, so no sync sees a group cache that is still filling.
 //
 // Thread-safety: Run() may be called once (the queues cannot restart after
 // stop); the queue accessors from any thread.
 #pragma once
 
-#include <chrono>
-#include <cstdint>
-#include <memory>
-#include <mutex>
+#include <optional>
 #include <stop_token>
-#include <string>
 #include <string_view>
-#include <unordered_map>
-#include <vector>
 
 #include "base/clock.h"
-#include "base/result.h"
 #include "kube/api/core/v1/node.h"
 #include "kube/api/core/v1/persistent_volume.h"
 #include "kube/api/core/v1/persistent_volume_claim.h"
-#include "kube/api/snapshot/v1/volume_snapshot.h"
+#include "kube/api/groupsnapshot/v1/volume_group_snapshot_class.h"
 #include "kube/api/snapshot/v1/volume_snapshot_class.h"
-#include "kube/api/snapshot/v1/volume_snapshot_content.h"
 #include "kube/runtime/lister_watcher.h"
 #include "kube/runtime/store.h"
 #include "kube/runtime/work_queue.h"
-#include "kube/runtime/worker_pool.h"
 #include "snapshot_controller/controller_handler.h"
+#include "snapshot_controller/controller_options.h"
+#include "snapshot_controller/group_handler.h"
+#include "snapshot_controller/kind_pair_loop.h"
+#include "snapshot_controller/kind_pairs.h"
 
 namespace snapshot_controller {
 
-struct ControllerOptions {
-  uint32_t worker_threads = 10;                          // --worker-threads, per queue
-  std::chrono::milliseconds retry_interval_start{1000};  // --retry-interval-start
-  std::chrono::milliseconds retry_interval_max{300000};  // --retry-interval-max
-  std::chrono::milliseconds resync_period{900000};       // --resync-period; 0 = never
-};
-
 // The caches the Controller keeps current. They are the caller's, so the
-// handler reads the very stores (Caches) the informers fill.
+// handlers read the very stores (Caches) the informers fill.
 struct ControllerStores {
   kube::Store<kube::VolumeSnapshot> snapshots;
   kube::Store<kube::VolumeSnapshotContent> contents;
@@ -71,6 +51,17 @@ struct ControllerStores {
   kube::Store<kube::PersistentVolumeClaim> claims;
   kube::Store<kube::PersistentVolume> volumes;
   kube::Store<kube::Node> nodes;  // filled only when ControllerSources::nodes is set
+  // Filled only while group snapshots run (ControllerSources::groups set).
+  kube::Store<kube::VolumeGroupSnapshot> group_snapshots;
+  kube::Store<kube::VolumeGroupSnapshotContent> group_contents;
+  kube::Store<kube::VolumeGroupSnapshotClass> group_classes;
+};
+
+// Where the group informers list and watch; each must outlive Run().
+struct GroupSources {
+  kube::ListerWatcher<kube::VolumeGroupSnapshot>& group_snapshots;
+  kube::ListerWatcher<kube::VolumeGroupSnapshotContent>& group_contents;
+  kube::ListerWatcher<kube::VolumeGroupSnapshotClass>& group_classes;
 };
 
 // Where the informers list and watch; each must outlive Run().
@@ -83,52 +74,44 @@ struct ControllerSources {
   // With distributed snapshotting only: dynamic contents name the node of
   // their volume (§4.3 createSnapshotContent step 3).
   kube::ListerWatcher<kube::Node>* nodes = nullptr;
+  // While group snapshots run (§4.1); needs the Controller's GroupHandler.
+  const GroupSources* groups = nullptr;
 };
 
 class Controller {
  public:
-  static constexpr std::string_view kSnapshotQueueName = "snapshot-controller-snapshot";
-  static constexpr std::string_view kContentQueueName = "snapshot-controller-content";
+  static constexpr std::string_view kSnapshotQueueName = SnapshotKinds::kSnapshotQueueName;
+  static constexpr std::string_view kContentQueueName = SnapshotKinds::kContentQueueName;
+  static constexpr std::string_view kGroupSnapshotQueueName =
+      GroupSnapshotKinds::kSnapshotQueueName;
+  static constexpr std::string_view kGroupContentQueueName = GroupSnapshotKinds::kContentQueueName;
 
-  // `handler` and `stores` must outlive the controller.
+  // `handler`, `group_handler` (null: no groups) and `stores` must outlive
+  // the controller.
   Controller(ControllerHandler& handler, ControllerStores& stores, ControllerOptions options,
-             base::Clock& clock);
+             base::Clock& clock, GroupHandler* group_handler = nullptr);
 
   // Blocks until `stop` is requested. Starts one reflector per kind, waits
-  // until every store holds a complete list, then starts the workers of both
-  // queues. On stop: neither queue takes new work, in-flight syncs finish,
-  // the reflectors stop, Run returns.
+  // until every store holds a complete list, then starts the workers of every
+  // queue. On stop: no queue takes new work, in-flight syncs finish, the
+  // reflectors stop, Run returns.
   void Run(const ControllerSources& sources, std::stop_token stop);
 
-  const kube::WorkQueue& snapshot_queue() const { return snapshot_workers_.queue(); }
-  const kube::WorkQueue& content_queue() const { return content_workers_.queue(); }
+  const kube::WorkQueue& snapshot_queue() const { return snapshots_.snapshot_queue(); }
+  const kube::WorkQueue& content_queue() const { return snapshots_.content_queue(); }
+  // Only with a GroupHandler.
+  const kube::WorkQueue& group_snapshot_queue() const { return groups_->snapshot_queue(); }
+  const kube::WorkQueue& group_content_queue() const { return groups_->content_queue(); }
 
  private:
-  class SnapshotChanges;
-  class ContentChanges;
-  using SnapshotPtr = std::shared_ptr<const kube::VolumeSnapshot>;
+  // Queues the members of a group snapshot deleted from the API.
+  void QueueMembersOf(const kube::VolumeGroupSnapshot& group);
 
-  base::Status SyncSnapshot(const std::string& key);
-  base::Status SyncContent(const std::string& name);
-  // Queue a key in the lane its stored object needs; normal once it is gone.
-  void QueueSnapshot(const std::string& key);
-  void QueueContent(const std::string& name);
-  kube::WorkQueue::Lane SnapshotLaneOf(const std::string& key) const;
-  kube::WorkQueue::Lane ContentLaneOf(const std::string& name) const;
-  // A VolumeSnapshot deleted from the API, for its key's next sync.
-  void RememberDeleted(SnapshotPtr snapshot);
-  std::vector<SnapshotPtr> TakeDeleted(const std::string& key);
-
-  ControllerHandler& handler_;
   ControllerStores& stores_;
   const ControllerOptions options_;
   base::Clock& clock_;
-  std::mutex deleted_mu_;  // guards deleted_
-  // VolumeSnapshots deleted from the API whose key has not synced since, in
-  // the order they went.
-  std::unordered_map<std::string, std::vector<SnapshotPtr>> deleted_;
-  kube::WorkerPool snapshot_workers_;
-  kube::WorkerPool content_workers_;
+  KindPairLoop<SnapshotKinds> snapshots_;
+  std::optional<KindPairLoop<GroupSnapshotKinds>> groups_;
 };
 
 }  // namespace snapshot_controller

@@ -10,6 +10,9 @@
 
 #include "base/log.h"
 #include "component/exit_codes.h"
+#include "kube/api/groupsnapshot/v1/volume_group_snapshot.h"
+#include "kube/api/groupsnapshot/v1/volume_group_snapshot_class.h"
+#include "kube/api/groupsnapshot/v1/volume_group_snapshot_content.h"
 #include "kube/api/resource.h"
 #include "kube/api/snapshot/v1/volume_snapshot.h"
 #include "kube/api/snapshot/v1/volume_snapshot_class.h"
@@ -45,16 +48,10 @@ const std::vector<CrdList>& SnapshotLists() {
   return lists;
 }
 
-// The group kinds have no declared type yet (groups are a later step).
 const std::vector<CrdList>& GroupSnapshotLists() {
-  static const std::vector<CrdList> lists = [] {
-    std::vector<CrdList> v;
-    for (std::string_view plural :
-         {"volumegroupsnapshots", "volumegroupsnapshotclasses", "volumegroupsnapshotcontents"}) {
-      v.push_back({plural, "/apis/groupsnapshot.storage.k8s.io/v1/" + std::string(plural)});
-    }
-    return v;
-  }();
+  static const std::vector<CrdList> lists = {ListOf<kube::VolumeGroupSnapshot>(),
+                                             ListOf<kube::VolumeGroupSnapshotClass>(),
+                                             ListOf<kube::VolumeGroupSnapshotContent>()};
   return lists;
 }
 
@@ -102,16 +99,15 @@ std::optional<int> EnsureSnapshotCrds(kube::Client& client, const CrdWait& wait)
       "Exiting due to failure to ensure CRDs exist during startup: {}", kDeadlineExceeded));
 }
 
-std::optional<int> StartGroupSnapshots(bool enabled, kube::Client& client, const CrdWait& wait) {
-  if (!enabled) return std::nullopt;
+GroupSnapshotsCheck StartGroupSnapshots(bool gate_enabled, kube::Client& client,
+                                        const CrdWait& wait) {
+  if (!gate_enabled) return {};
   switch (WaitUntilListed(client, GroupSnapshotLists(), wait)) {
     case WaitOutcome::kServed:
-      LOG_WARNING(
-          "VolumeGroupSnapshots are not handled by this version of snapshot-controller: group "
-          "snapshots stay pending until a version that handles them runs");
-      return std::nullopt;
+      return {.enabled = true, .exit = std::nullopt};
     case WaitOutcome::kStopped:
-      return component::StoppedDuringStartup("group snapshot CRD check");
+      return {.enabled = false,
+              .exit = component::StoppedDuringStartup("group snapshot CRD check")};
     case WaitOutcome::kDeadlineExceeded:
       break;
   }
@@ -119,7 +115,7 @@ std::optional<int> StartGroupSnapshots(bool enabled, kube::Client& client, const
       "VolumeGroupSnapshot CRDs were not found; disabling the VolumeGroupSnapshot feature for "
       "this run. Install the VolumeGroupSnapshot CRDs to use this feature: {}",
       kDeadlineExceeded));
-  return std::nullopt;
+  return {};
 }
 
 }  // namespace snapshot_controller

@@ -32,11 +32,19 @@ struct CrdWait {
 // deadline exceeded"); 0 when `wait.stop` is requested meanwhile.
 std::optional<int> EnsureSnapshotCrds(kube::Client& client, const CrdWait& wait);
 
-// With the CSIVolumeGroupSnapshot gate on (`enabled`): VolumeGroupSnapshots,
-// VolumeGroupSnapshotClasses, then VolumeGroupSnapshotContents. Not served by
-// the deadline → upstream's warning, and groups stay off for this run. Served
-// → a warning, once, that this version does not handle group snapshots yet.
-// Returns 0 when `wait.stop` is requested during the wait, else nullopt.
-std::optional<int> StartGroupSnapshots(bool enabled, kube::Client& client, const CrdWait& wait);
+// Whether this process runs group snapshots (docs/snapshots.md §1 "Feature
+// gates", §4.1), and the exit code when start-up ends during the check.
+struct GroupSnapshotsCheck {
+  bool enabled = false;
+  std::optional<int> exit = {};  // 0: `wait.stop` was requested during the wait
+};
+
+// With the CSIVolumeGroupSnapshot gate off (`gate_enabled` false): off, and
+// nothing asked. On: VolumeGroupSnapshots, VolumeGroupSnapshotClasses, then
+// VolumeGroupSnapshotContents, waited for as the snapshot kinds. Served →
+// on. Not served by the deadline → upstream's one warning, and groups stay
+// off for this process; single snapshots are not affected.
+GroupSnapshotsCheck StartGroupSnapshots(bool gate_enabled, kube::Client& client,
+                                        const CrdWait& wait);
 
 }  // namespace snapshot_controller

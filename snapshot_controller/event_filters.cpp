@@ -1,9 +1,6 @@
 #include "snapshot_controller/event_filters.h"
 
-#include <algorithm>
-#include <span>
 #include <string_view>
-#include <vector>
 
 #include "kube/api/metadata_patch.h"
 #include "kube/runtime/store.h"
@@ -15,29 +12,9 @@
 namespace snapshot_controller {
 namespace {
 
+using kube::RestoreFinalizersApartFrom;
 using kube::VolumeSnapshot;
 using kube::VolumeSnapshotContent;
-
-std::vector<std::string> Without(const std::vector<std::string>& finalizers,
-                                 std::span<const std::string_view> ignored) {
-  std::vector<std::string> kept;
-  for (const std::string& finalizer : finalizers) {
-    if (std::find(ignored.begin(), ignored.end(), finalizer) == ignored.end()) {
-      kept.push_back(finalizer);
-    }
-  }
-  return kept;
-}
-
-// Gives `masked` the old finalizer list when the two lists differ only in
-// `ignored` (in either direction).
-void RestoreFinalizersApartFrom(const kube::ObjectMeta& old,
-                                std::span<const std::string_view> ignored,
-                                kube::ObjectMeta& masked) {
-  if (Without(old.finalizers, ignored) != Without(masked.finalizers, ignored)) return;
-  masked.finalizers = old.finalizers;
-  masked.has_finalizers_field = old.has_finalizers_field;
-}
 
 }  // namespace
 

@@ -33,12 +33,8 @@ void RunController(const RunControllerOptions& options, kube::Client& client,
   kube::EventRecorder event_recorder(event_api, clock, std::move(event_source));
   RecordedControllerEvents events(event_recorder);
   CommonHandler handler(api, caches, events, metrics, options.handler, clock);
-  Controller controller(handler, stores,
-                        {.worker_threads = options.worker_threads,
-                         .retry_interval_start = options.retry_interval_start,
-                         .retry_interval_max = options.retry_interval_max,
-                         .resync_period = options.resync_period},
-                        clock);
+  // The group handler joins with the group syncs (docs/snapshots.md §4.7).
+  Controller controller(handler, stores, options.controller, clock);
 
   kube::ClientListerWatcher<kube::VolumeSnapshot> snapshot_source(client, "");
   kube::ClientListerWatcher<kube::VolumeSnapshotContent> content_source(client, "");
@@ -46,7 +42,7 @@ void RunController(const RunControllerOptions& options, kube::Client& client,
   kube::ClientListerWatcher<kube::PersistentVolumeClaim> claim_source(client, "");
   kube::ClientListerWatcher<kube::PersistentVolume> volume_source(client, "");
   kube::ClientListerWatcher<kube::Node> node_source(client, "");
-  LOG_INFO("Starting snapshot controller");
+  LOG_INFO("Starting snapshot controller").With("groupSnapshots", options.group_snapshots);
   controller.Run({.snapshots = snapshot_source,
                   .contents = content_source,
                   .classes = class_source,

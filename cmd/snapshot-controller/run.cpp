@@ -39,15 +39,18 @@ std::chrono::milliseconds Millis(std::chrono::nanoseconds d) {
   return std::chrono::duration_cast<std::chrono::milliseconds>(d);
 }
 
-snapshot_controller::RunControllerOptions ControllerOptionsFrom(const Options& options) {
+snapshot_controller::RunControllerOptions ControllerOptionsFrom(const Options& options,
+                                                                bool group_snapshots) {
   snapshot_controller::RunControllerOptions out;
   // Upstream starts no worker for a count below one; neither does a pool of 0.
-  out.worker_threads = static_cast<uint32_t>(std::max<int64_t>(options.worker_threads, 0));
-  out.retry_interval_start = Millis(options.retry_interval_start);
-  out.retry_interval_max = Millis(options.retry_interval_max);
-  out.resync_period = Millis(options.resync_period);
+  out.controller.worker_threads =
+      static_cast<uint32_t>(std::max<int64_t>(options.worker_threads, 0));
+  out.controller.retry_interval_start = Millis(options.retry_interval_start);
+  out.controller.retry_interval_max = Millis(options.retry_interval_max);
+  out.controller.resync_period = Millis(options.resync_period);
   out.handler.prevent_volume_mode_conversion = options.prevent_volume_mode_conversion;
   out.handler.enable_distributed_snapshotting = options.enable_distributed_snapshotting;
+  out.group_snapshots = group_snapshots;
   return out;
 }
 
@@ -95,10 +98,9 @@ int Serve(const std::string& program, const Options& options, const component::F
   if (std::optional<int> exit = snapshot_controller::EnsureSnapshotCrds(**client, crd_wait)) {
     return *exit;
   }
-  if (std::optional<int> exit = snapshot_controller::StartGroupSnapshots(
-          gates.Enabled(snapshotter::kCSIVolumeGroupSnapshot), **client, crd_wait)) {
-    return *exit;
-  }
+  const snapshot_controller::GroupSnapshotsCheck groups = snapshot_controller::StartGroupSnapshots(
+      gates.Enabled(snapshotter::kCSIVolumeGroupSnapshot), **client, crd_wait);
+  if (groups.exit) return *groups.exit;
   LOG_V(2, fmt::format("Start NewCSISnapshotController with kubeconfig [{}] resyncPeriod [{}]",
                        options.kubeconfig, base::FormatDuration(options.resync_period)));
 
@@ -109,7 +111,7 @@ int Serve(const std::string& program, const Options& options, const component::F
       [] { return component::LeaderElectionIdentity("SNAPSHOT_CONTROLLER_LEADER_IDENTITY"); },
       std::nullopt, endpoint};
   const snapshot_controller::RunControllerOptions controller_options =
-      ControllerOptionsFrom(options);
+      ControllerOptionsFrom(options, groups.enabled);
   auto run_controller = [&](std::stop_token stop) {
     snapshot_controller::RunController(controller_options, **client, operation_metrics, stop);
   };

@@ -11,7 +11,11 @@
 // restored here; managedFields are never decoded (ObjectMeta).
 #pragma once
 
+#include <algorithm>
+#include <span>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "kube/api/object_meta.h"
 
@@ -35,6 +39,25 @@ inline void RestoreAnnotation(const ObjectMeta& from, std::string_view key, Obje
   } else {
     to.annotations.erase(key);
   }
+}
+
+// For a restore_own_writes: gives `to` the finalizer list `from` has when
+// the two lists differ only in `ignored` finalizers (in either direction),
+// so adding or removing those alone is no change.
+inline void RestoreFinalizersApartFrom(const ObjectMeta& from,
+                                       std::span<const std::string_view> ignored, ObjectMeta& to) {
+  auto without_ignored = [&](const std::vector<std::string>& finalizers) {
+    std::vector<std::string> kept;
+    for (const std::string& finalizer : finalizers) {
+      if (std::find(ignored.begin(), ignored.end(), finalizer) == ignored.end()) {
+        kept.push_back(finalizer);
+      }
+    }
+    return kept;
+  };
+  if (without_ignored(from.finalizers) != without_ignored(to.finalizers)) return;
+  to.finalizers = from.finalizers;
+  to.has_finalizers_field = from.has_finalizers_field;
 }
 
 }  // namespace kube

@@ -8,6 +8,8 @@
 #include <string_view>
 #include <utility>
 
+#include "kube/api/groupsnapshot/v1/volume_group_snapshot.h"
+#include "kube/api/groupsnapshot/v1/volume_group_snapshot_content.h"
 #include "kube/api/snapshot/v1/volume_snapshot.h"
 #include "kube/api/snapshot/v1/volume_snapshot_class.h"
 #include "kube/api/snapshot/v1/volume_snapshot_content.h"
@@ -69,6 +71,44 @@ inline kube::VolumeSnapshot MakeReadySnapshot(std::string ns, std::string name,
   snapshot.status->bound_volume_snapshot_content_name = std::move(content);
   snapshot.status->ready_to_use = true;
   return snapshot;
+}
+
+// A group snapshot of the claims labelled app=db in `ns`, UID "uid-<name>",
+// class "group-class", not yet bound (no status).
+inline kube::VolumeGroupSnapshot MakeGroupSnapshot(std::string ns, std::string name) {
+  kube::VolumeGroupSnapshot group;
+  group.metadata.uid = "uid-" + name;
+  group.metadata.name = std::move(name);
+  group.metadata.namespace_ = std::move(ns);
+  group.metadata.resource_version = "1";
+  group.spec.source.selector = kube::LabelSelector{.match_labels = {{"app", "db"}}};
+  group.spec.volume_group_snapshot_class_name = "group-class";
+  return group;
+}
+
+// Bound to `content` and ready to use.
+inline kube::VolumeGroupSnapshot MakeReadyGroupSnapshot(std::string ns, std::string name,
+                                                        std::string content) {
+  kube::VolumeGroupSnapshot group = MakeGroupSnapshot(std::move(ns), std::move(name));
+  group.status.emplace();
+  group.status->bound_volume_group_snapshot_content_name = std::move(content);
+  group.status->ready_to_use = true;
+  return group;
+}
+
+// A dynamic group content of volumes vol-1 and vol-2, bound to group
+// snapshot default/group-1 (UID uid-group-1), not yet created (no status).
+inline kube::VolumeGroupSnapshotContent MakeGroupContent(std::string name) {
+  kube::VolumeGroupSnapshotContent content;
+  content.metadata.name = std::move(name);
+  content.metadata.resource_version = "1";
+  content.spec.driver = std::string(kSnapshotDriver);
+  content.spec.deletion_policy = std::string(kube::kDeletionPolicyDelete);
+  content.spec.source.volume_handles = {"vol-1", "vol-2"};
+  content.spec.volume_group_snapshot_ref.name = "group-1";
+  content.spec.volume_group_snapshot_ref.namespace_ = "default";
+  content.spec.volume_group_snapshot_ref.uid = "uid-group-1";
+  return content;
 }
 
 }  // namespace testsupport

@@ -192,37 +192,36 @@ TEST_F(SnapshotControllerRunTest, StopDuringTheCrdWaitExitsZeroWithoutServingHtt
 }
 
 // §4.1 in upstream's order: the snapshot CRDs, the group CRDs, then the
-// controller; groups are not handled yet, which one warning says.
-TEST_F(SnapshotControllerRunTest, StartsInUpstreamsOrder) {
+// controller, with groups on (the gate's default, CRDs served).
+TEST_F(SnapshotControllerRunTest, StartsInUpstreamsOrderWithGroupsOn) {
   ServeCrds();
-  EXPECT_EQ(RunUntilLogged(Args(), "\"Start NewCSISnapshotController with kubeconfig [" +
-                                       kubeconfig_ + "] resyncPeriod [15m0s]\""),
-            0);
+  EXPECT_EQ(RunUntilLogged(Args(), "\"Starting snapshot controller\" groupSnapshots=true"), 0);
+  EXPECT_THAT(logs_.Grep("\"Start NewCSISnapshotController with kubeconfig [" + kubeconfig_ +
+                         "] resyncPeriod [15m0s]\""),
+              SizeIs(1));
   const std::vector<std::string> targets = Targets();
   ASSERT_GE(targets.size(), 6u);
   EXPECT_THAT(std::vector<std::string>(targets.begin(), targets.begin() + 6),
               ElementsAre(kSnapshots, kClasses, kContents, kGroups, kGroupClasses, kGroupContents));
-  auto warning = logs_.Grep("VolumeGroupSnapshots are not handled by this version");
-  ASSERT_THAT(warning, SizeIs(1));
-  EXPECT_THAT(warning[0], StartsWith("W"));
+  EXPECT_THAT(logs_.Grep("VolumeGroupSnapshot CRDs"), IsEmpty());
   EXPECT_THAT(logs_.Grep("Metrics path"), IsEmpty());  // no --http-endpoint
   EXPECT_THAT(logs_.Grep("Metrics http server"), IsEmpty());
 }
 
-TEST_F(SnapshotControllerRunTest, GroupGateOffSkipsTheGroupCrdCheck) {
+TEST_F(SnapshotControllerRunTest, GroupGateOffSkipsTheGroupCrdCheckAndRunsWithoutGroups) {
   ServeCrds(/*groups=*/false);
   EXPECT_EQ(RunUntilLogged(Args({"--feature-gates=CSIVolumeGroupSnapshot=false"}),
-                           "\"Start NewCSISnapshotController"),
+                           "\"Starting snapshot controller\" groupSnapshots=false"),
             0);
   for (const std::string& target : Targets()) EXPECT_THAT(target, Not(HasSubstr("groupsnapshot")));
   EXPECT_THAT(logs_.Grep("VolumeGroupSnapshot CRDs"), IsEmpty());
-  EXPECT_THAT(logs_.Grep("VolumeGroupSnapshots are not handled"), IsEmpty());
 }
 
-// Missing group CRDs cost the wait and a warning; the controller still runs.
-TEST_F(SnapshotControllerRunTest, MissingGroupCrdsWarnAndRunWithoutGroups) {
+// Missing group CRDs cost the wait and one warning; the controller still
+// runs, without groups (upstream v8.7.0).
+TEST_F(SnapshotControllerRunTest, MissingGroupCrdsWarnOnceAndRunWithoutGroups) {
   ServeCrds(/*groups=*/false);
-  EXPECT_EQ(RunUntilLogged(Args(), "\"Start NewCSISnapshotController"), 0);
+  EXPECT_EQ(RunUntilLogged(Args(), "\"Starting snapshot controller\" groupSnapshots=false"), 0);
   auto warning = logs_.Grep(
       "\"VolumeGroupSnapshot CRDs were not found; disabling the VolumeGroupSnapshot feature for "
       "this run. Install the VolumeGroupSnapshot CRDs to use this feature: context deadline "

@@ -1,7 +1,8 @@
-// A ControllerHandler for the Controller's tests: it records every call in
-// order, fails or blocks chosen keys (testsupport::ScriptedSync, one per
-// queue: snapshot keys "namespace/name", content names), and answers
-// kSyncSnapshot for chosen contents. Waits on it are real-time thread
+// A ControllerHandler and GroupHandler for the Controller's tests: it records
+// every call in order, fails or blocks chosen keys (testsupport::ScriptedSync,
+// one per queue: snapshot and group snapshot keys "namespace/name", content
+// and group content names), and answers kSyncSnapshot for chosen contents
+// and group contents. Waits on it are real-time thread
 // hand-offs, bounded by kHandOffTimeout; time itself comes from a FakeClock.
 #pragma once
 
@@ -14,20 +15,26 @@
 #include "base/clock.h"
 #include "kube/runtime/store.h"
 #include "snapshot_controller/controller_handler.h"
+#include "snapshot_controller/group_handler.h"
 #include "tests/support/hand_off.h"
 #include "tests/support/scripted_sync.h"
 
 namespace snapshot_controller::testing {
 
-class ScriptedControllerHandler final : public ControllerHandler {
+class ScriptedControllerHandler final : public ControllerHandler, public GroupHandler {
  public:
-  explicit ScriptedControllerHandler(base::Clock& clock) : snapshots_(clock), contents_(clock) {}
+  explicit ScriptedControllerHandler(base::Clock& clock)
+      : snapshots_(clock), contents_(clock), group_snapshots_(clock), group_contents_(clock) {}
 
-  // Syncs of VolumeSnapshots, by key, and of contents, by name.
+  // Syncs of VolumeSnapshots and group snapshots, by key, and of contents and
+  // group contents, by name.
   testsupport::ScriptedSync& snapshots() { return snapshots_; }
   testsupport::ScriptedSync& contents() { return contents_; }
+  testsupport::ScriptedSync& group_snapshots() { return group_snapshots_; }
+  testsupport::ScriptedSync& group_contents() { return group_contents_; }
 
-  // The next `times` syncs of content `name` that succeed answer kSyncSnapshot.
+  // The next `times` syncs of (group) content `name` that succeed answer
+  // kSyncSnapshot.
   void AskForSnapshotSync(const std::string& name, int times) {
     std::lock_guard lock(mu_);
     ask_for_snapshot_sync_[name] = times;
@@ -41,14 +48,8 @@ class ScriptedControllerHandler final : public ControllerHandler {
 
   base::Result<ContentSyncOutcome> SyncContent(
       const kube::VolumeSnapshotContent& content) override {
-    const std::string& name = content.metadata.name;
-    Log("sync content " + name + " rv " + content.metadata.resource_version);
-    if (base::Status status = contents_.Sync(name); !status.ok()) return status.error();
-    std::lock_guard lock(mu_);
-    int& asks = ask_for_snapshot_sync_[name];
-    if (asks == 0) return ContentSyncOutcome::kDone;
-    --asks;
-    return ContentSyncOutcome::kSyncSnapshot;
+    Log("sync content " + content.metadata.name + " rv " + content.metadata.resource_version);
+    return ContentOutcome(contents_, content.metadata.name);
   }
 
   void SnapshotDeleted(const kube::VolumeSnapshot& snapshot) override {
@@ -56,8 +57,27 @@ class ScriptedControllerHandler final : public ControllerHandler {
         snapshot.metadata.uid);
   }
 
+  base::Status SyncSnapshot(const kube::VolumeGroupSnapshot& group) override {
+    const std::string key = kube::Store<kube::VolumeGroupSnapshot>::KeyOf(group);
+    Log("sync group snapshot " + key + " rv " + group.metadata.resource_version);
+    return group_snapshots_.Sync(key);
+  }
+
+  base::Result<ContentSyncOutcome> SyncContent(
+      const kube::VolumeGroupSnapshotContent& content) override {
+    Log("sync group content " + content.metadata.name + " rv " + content.metadata.resource_version);
+    return ContentOutcome(group_contents_, content.metadata.name);
+  }
+
+  void SnapshotDeleted(const kube::VolumeGroupSnapshot& group) override {
+    Log("deleted group " + kube::Store<kube::VolumeGroupSnapshot>::KeyOf(group) + " uid " +
+        group.metadata.uid);
+  }
+
   // Every call so far, in order: "sync snapshot <key> rv <rv>",
-  // "sync content <name> rv <rv>", "deleted <key> uid <uid>".
+  // "sync content <name> rv <rv>", "deleted <key> uid <uid>", and for groups
+  // "sync group snapshot <key> rv <rv>", "sync group content <name> rv <rv>",
+  // "deleted group <key> uid <uid>".
   std::vector<std::string> Calls() {
     std::lock_guard lock(mu_);
     return calls_;
@@ -73,6 +93,16 @@ class ScriptedControllerHandler final : public ControllerHandler {
   }
 
  private:
+  base::Result<ContentSyncOutcome> ContentOutcome(testsupport::ScriptedSync& syncs,
+                                                  const std::string& name) {
+    if (base::Status status = syncs.Sync(name); !status.ok()) return status.error();
+    std::lock_guard lock(mu_);
+    int& asks = ask_for_snapshot_sync_[name];
+    if (asks == 0) return ContentSyncOutcome::kDone;
+    --asks;
+    return ContentSyncOutcome::kSyncSnapshot;
+  }
+
   void Log(std::string call) {
     std::lock_guard lock(mu_);
     calls_.push_back(std::move(call));
@@ -86,6 +116,8 @@ class ScriptedControllerHandler final : public ControllerHandler {
 
   testsupport::ScriptedSync snapshots_;
   testsupport::ScriptedSync contents_;
+  testsupport::ScriptedSync group_snapshots_;
+  testsupport::ScriptedSync group_contents_;
   std::mutex mu_;  // guards the members below
   std::condition_variable cv_;
   std::vector<std::string> calls_;

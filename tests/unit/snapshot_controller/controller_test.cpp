@@ -13,11 +13,10 @@
 #include <optional>
 #include <thread>
 
-#include "controller_fakes.h"
 #include "snapshot_controller/names.h"
 #include "snapshotter/names.h"
-#include "tests/support/fake_lister_watcher.h"
 #include "tests/support/snapshot_objects.h"
+#include "tests/unit/snapshot_controller/controller_fixture.h"
 
 namespace snapshot_controller {
 namespace {
@@ -26,94 +25,18 @@ using namespace std::chrono_literals;
 using kube::VolumeSnapshot;
 using kube::VolumeSnapshotContent;
 using kube::WatchEventType;
+using testing::ControllerTest;
 using ::testing::ElementsAre;
+using testing::kDeletionTime;
+using testing::kStart;
+using testing::kTimerWait;
+using testing::MakeSettledContent;
+using testing::WithVersion;
 using testsupport::MakeContent;
 using testsupport::MakeReadyContent;
 using testsupport::MakeReadySnapshot;
 using testsupport::MakeSnapshot;
 using TimePoint = base::Clock::TimePoint;
-
-constexpr TimePoint kStart{};
-constexpr auto kTimerWait = std::chrono::seconds(5);
-constexpr std::string_view kDeletionTime = "2024-01-01T00:00:00Z";
-
-// A ready content its controller has protected: resyncs of it are routine.
-VolumeSnapshotContent MakeSettledContent(std::string name) {
-  VolumeSnapshotContent content = MakeReadyContent(std::move(name));
-  content.metadata.finalizers = {std::string(snapshotter::kContentFinalizer)};
-  content.metadata.has_finalizers_field = true;
-  return content;
-}
-
-template <class T>
-T WithVersion(T object, std::string resource_version) {
-  object.metadata.resource_version = std::move(resource_version);
-  return object;
-}
-
-class ControllerTest : public ::testing::Test {
- protected:
-  // Starts Run() on its own thread with the scripted listers.
-  void Start(uint32_t workers, std::vector<VolumeSnapshot> snapshots,
-             std::vector<VolumeSnapshotContent> contents = {}) {
-    snapshot_lister_.SetItems(std::move(snapshots));
-    content_lister_.SetItems(std::move(contents));
-    controller_.emplace(handler_, stores_,
-                        ControllerOptions{.worker_threads = workers,
-                                          .retry_interval_start = 1s,
-                                          .retry_interval_max = retry_interval_max_,
-                                          .resync_period = resync_period_},
-                        clock_);
-    run_ = std::jthread([this](std::stop_token stop) {
-      controller_->Run(sources_, stop);
-      if (on_run_returned_) on_run_returned_();
-    });
-  }
-  void Stop() {
-    run_.request_stop();
-    run_.join();
-  }
-
-  // Sends a watch event and waits until the controller has handled it.
-  void Send(WatchEventType type, const VolumeSnapshot& snapshot) {
-    snapshot_lister_.Send(type, snapshot);
-    ASSERT_TRUE(snapshot_lister_.AwaitDelivered(++snapshots_sent_));
-  }
-  void Send(WatchEventType type, const VolumeSnapshotContent& content) {
-    content_lister_.Send(type, content);
-    ASSERT_TRUE(content_lister_.AwaitDelivered(++contents_sent_));
-  }
-
-  // Waits until the queue's timer is set for exactly `deadline`, then moves
-  // the clock there.
-  void AdvanceToTimer(TimePoint deadline) {
-    ASSERT_TRUE(clock_.AwaitSleeperDeadlines({deadline}, kTimerWait))
-        << "no timer for " << (deadline - kStart) / 1ms << "ms";
-    clock_.Advance(deadline - clock_.Now());
-  }
-
-  std::chrono::milliseconds retry_interval_max_ = 5min;
-  std::chrono::milliseconds resync_period_ = 0ms;  // none: no resync thread sleeps on clock_
-  // Called on Run's thread the moment Run returns.
-  std::function<void()> on_run_returned_;
-  int snapshots_sent_ = 0;
-  int contents_sent_ = 0;
-  base::FakeClock clock_;
-  testing::ScriptedControllerHandler handler_{clock_};
-  ControllerStores stores_;
-  testsupport::FakeListerWatcher<VolumeSnapshot> snapshot_lister_;
-  testsupport::FakeListerWatcher<VolumeSnapshotContent> content_lister_;
-  testsupport::FakeListerWatcher<kube::VolumeSnapshotClass> class_lister_;
-  testsupport::FakeListerWatcher<kube::PersistentVolumeClaim> claim_lister_;
-  testsupport::FakeListerWatcher<kube::PersistentVolume> volume_lister_;
-  ControllerSources sources_{.snapshots = snapshot_lister_,
-                             .contents = content_lister_,
-                             .classes = class_lister_,
-                             .claims = claim_lister_,
-                             .volumes = volume_lister_};
-  std::optional<Controller> controller_;
-  std::jthread run_;  // last: stops and joins before the rest goes
-};
 
 TEST_F(ControllerTest, QueuesAreNamedLikeUpstream) {
   Start(1, {});

@@ -19,6 +19,7 @@ namespace {
 using namespace std::chrono_literals;
 using ::testing::ElementsAre;
 using ::testing::IsEmpty;
+using ::testing::Not;
 using ::testing::SizeIs;
 using ::testing::StartsWith;
 using testsupport::ScriptedHttpServer;
@@ -71,7 +72,12 @@ class CrdCheckTest : public ::testing::Test {
     }
   }
 
-  static std::optional<int> Result(std::future<std::optional<int>>& result) {
+  std::future<GroupSnapshotsCheck> StartGroups(std::function<GroupSnapshotsCheck()> check) {
+    return std::async(std::launch::async, std::move(check));
+  }
+
+  template <class T>
+  static T Result(std::future<T>& result) {
     if (result.wait_for(20s) != std::future_status::ready) {
       ADD_FAILURE() << "the check did not return";
       std::abort();  // a thread blocked on the fake clock cannot be abandoned
@@ -154,32 +160,37 @@ TEST_F(CrdCheckTest, StopDuringTheWaitExitsZero) {
   EXPECT_THAT(Targets(), SizeIs(3));
 }
 
-TEST_F(CrdCheckTest, GroupGateOffAsksNothing) {
-  EXPECT_EQ(StartGroupSnapshots(false, *client_, Wait(30s)), std::nullopt);
+TEST_F(CrdCheckTest, GroupGateOffAsksNothingAndGroupsAreOff) {
+  GroupSnapshotsCheck check = StartGroupSnapshots(false, *client_, Wait(30s));
+  EXPECT_FALSE(check.enabled);
+  EXPECT_EQ(check.exit, std::nullopt);
   EXPECT_THAT(server_.requests(), IsEmpty());
   EXPECT_THAT(logs_.lines(), IsEmpty());
 }
 
-// Groups are not handled yet: served CRDs get one warning saying so.
-TEST_F(CrdCheckTest, GroupCrdsServedSayOnceThatGroupsAreNotHandled) {
+// Served CRDs turn groups on, silently (upstream logs nothing either).
+TEST_F(CrdCheckTest, GroupCrdsServedTurnGroupsOn) {
   for (int i = 0; i < 3; ++i) server_.Script(Listed());
-  auto result = Start([&] { return StartGroupSnapshots(true, *client_, Wait(30s)); });
-  EXPECT_EQ(Result(result), std::nullopt);
+  auto result = StartGroups([&] { return StartGroupSnapshots(true, *client_, Wait(30s)); });
+  GroupSnapshotsCheck check = Result(result);
+  EXPECT_TRUE(check.enabled);
+  EXPECT_EQ(check.exit, std::nullopt);
   EXPECT_THAT(Targets(), ElementsAre(kGroups, kGroupClasses, kGroupContents));
-  auto lines = logs_.Grep("VolumeGroupSnapshots are not handled by this version");
-  ASSERT_THAT(lines, SizeIs(1));
-  EXPECT_THAT(lines[0], StartsWith("W"));
+  for (const std::string& line : logs_.lines()) EXPECT_THAT(line, Not(StartsWith("W")));
   EXPECT_THAT(logs_.Grep("CRDs were not found"), IsEmpty());
 }
 
-// Upstream waits for the group CRDs as for the others, then only warns.
-TEST_F(CrdCheckTest, GroupCrdsMissingWarnAfterTheWaitAndGoOn) {
+// Upstream waits for the group CRDs as for the others, then only warns, once,
+// and runs without groups.
+TEST_F(CrdCheckTest, GroupCrdsMissingWarnOnceAfterTheWaitAndTurnGroupsOff) {
   server_.Script(Listed());
   server_.Script(Listed());
   for (int i = 0; i < 5; ++i) server_.Script(NotFound());
-  auto result = Start([&] { return StartGroupSnapshots(true, *client_, Wait(1s)); });
+  auto result = StartGroups([&] { return StartGroupSnapshots(true, *client_, Wait(1s)); });
   PassPauses({100ms, 250ms, 475ms, 812500us, 1s});
-  EXPECT_EQ(Result(result), std::nullopt);
+  GroupSnapshotsCheck check = Result(result);
+  EXPECT_FALSE(check.enabled);
+  EXPECT_EQ(check.exit, std::nullopt);
   EXPECT_THAT(logs_.Grep("\"Failed to list v1 volumegroupsnapshotcontents with error=the server "
                          "could not find the requested resource\""),
               SizeIs(1));
@@ -190,14 +201,15 @@ TEST_F(CrdCheckTest, GroupCrdsMissingWarnAfterTheWaitAndGoOn) {
       "exceeded\"");
   ASSERT_THAT(lines, SizeIs(1));
   EXPECT_THAT(lines[0], StartsWith("W"));
-  EXPECT_THAT(logs_.Grep("not handled by this version"), IsEmpty());
 }
 
 TEST_F(CrdCheckTest, StopDuringTheGroupWaitExitsZero) {
-  auto result = Start([&] { return StartGroupSnapshots(true, *client_, Wait(30s)); });
+  auto result = StartGroups([&] { return StartGroupSnapshots(true, *client_, Wait(30s)); });
   ASSERT_TRUE(clock_.AwaitSleeperDeadlines({start_ + 100ms}, 20s));
   stop_.request_stop();
-  EXPECT_EQ(Result(result), 0);
+  GroupSnapshotsCheck check = Result(result);
+  EXPECT_EQ(check.exit, 0);
+  EXPECT_FALSE(check.enabled);
   EXPECT_THAT(logs_.Grep("Shutdown requested during startup"), SizeIs(1));
   EXPECT_THAT(logs_.Grep("CRDs were not found"), IsEmpty());
 }

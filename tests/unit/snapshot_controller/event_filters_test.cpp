@@ -1,9 +1,11 @@
 // docs/snapshots.md §4.2 (what queues what), §9.3 (the controller's own
-// writes cause no sync; the sidecar's do) and §9.5 (lanes).
+// writes cause no sync; the sidecar's do) and §9.5 (lanes), for the single
+// kinds and, by the same rules, the group kinds (§4.7).
 #include "snapshot_controller/event_filters.h"
 
 #include <gtest/gtest.h>
 
+#include "snapshot_controller/group_event_filters.h"
 #include "snapshot_controller/names.h"
 #include "snapshotter/names.h"
 #include "tests/support/snapshot_objects.h"
@@ -11,11 +13,16 @@
 namespace snapshot_controller {
 namespace {
 
+using kube::VolumeGroupSnapshot;
+using kube::VolumeGroupSnapshotContent;
 using kube::VolumeSnapshot;
 using kube::VolumeSnapshotContent;
 using Lane = kube::WorkQueue::Lane;
 using testsupport::MakeContent;
+using testsupport::MakeGroupContent;
+using testsupport::MakeGroupSnapshot;
 using testsupport::MakeReadyContent;
+using testsupport::MakeReadyGroupSnapshot;
 using testsupport::MakeReadySnapshot;
 using testsupport::MakeSnapshot;
 
@@ -217,6 +224,99 @@ TEST(BoundContentOfTest, TheStatusBoundContentName) {
   EXPECT_EQ(BoundContentOf(MakeReadySnapshot("default", "s", "c")), "c");
   EXPECT_EQ(BoundContentOf(MakeSnapshot("default", "s")), std::nullopt);
   EXPECT_EQ(BoundContentOf(MakeReadySnapshot("default", "s", "")), std::nullopt);
+}
+
+// --- The group kinds (§4.7) ---
+
+TEST(GroupSnapshotUpdateTest, ResyncAlwaysCounts) {
+  VolumeGroupSnapshot group = MakeGroupSnapshot("default", "g");
+  EXPECT_TRUE(ShouldSyncSnapshotUpdate(group, group));
+}
+
+TEST(GroupSnapshotUpdateTest, OwnStatusAndBoundFinalizerDoNotCount) {
+  VolumeGroupSnapshot old_group = MakeGroupSnapshot("default", "g");
+  VolumeGroupSnapshot bound = Next(old_group);
+  bound.status.emplace();
+  bound.status->bound_volume_group_snapshot_content_name = "gc";
+  EXPECT_FALSE(ShouldSyncSnapshotUpdate(old_group, bound));
+  VolumeGroupSnapshot protected_group = Next(bound);
+  protected_group.metadata.finalizers = {std::string(snapshotter::kGroupSnapshotBoundFinalizer)};
+  protected_group.metadata.has_finalizers_field = true;
+  EXPECT_FALSE(ShouldSyncSnapshotUpdate(bound, protected_group));
+  VolumeGroupSnapshot released = Next(protected_group);
+  released.metadata.finalizers.clear();
+  EXPECT_FALSE(ShouldSyncSnapshotUpdate(protected_group, released));
+}
+
+TEST(GroupSnapshotUpdateTest, DeletionSpecAndOthersFinalizersCount) {
+  VolumeGroupSnapshot old_group = MakeGroupSnapshot("default", "g");
+  VolumeGroupSnapshot deleting = Next(old_group);
+  deleting.metadata.deletion_timestamp = kDeletionTime;
+  EXPECT_TRUE(ShouldSyncSnapshotUpdate(old_group, deleting));
+  VolumeGroupSnapshot classed = Next(old_group);
+  classed.spec.volume_group_snapshot_class_name = "other";
+  EXPECT_TRUE(ShouldSyncSnapshotUpdate(old_group, classed));
+  VolumeGroupSnapshot kept = Next(old_group);
+  kept.metadata.finalizers = {"example.com/backup"};
+  kept.metadata.has_finalizers_field = true;
+  EXPECT_TRUE(ShouldSyncSnapshotUpdate(old_group, kept));
+}
+
+TEST(GroupContentUpdateTest, OwnAnnotationAndFinalizerAdditionDoNotCount) {
+  VolumeGroupSnapshotContent old_content = MakeGroupContent("gc");
+  VolumeGroupSnapshotContent protected_content = Next(old_content);
+  protected_content.metadata.finalizers = {std::string(snapshotter::kGroupContentFinalizer)};
+  protected_content.metadata.has_finalizers_field = true;
+  EXPECT_FALSE(ShouldSyncContentUpdate(old_content, protected_content));
+  VolumeGroupSnapshotContent marked = Next(protected_content);
+  marked.metadata.annotations[snapshotter::kGroupBeingDeletedAnnotation] = "yes";
+  EXPECT_FALSE(ShouldSyncContentUpdate(protected_content, marked));
+}
+
+// The sidecar's status (the members are made from it) and its removal of
+// the finalizer count.
+TEST(GroupContentUpdateTest, SidecarsStatusAndFinalizerRemovalCount) {
+  VolumeGroupSnapshotContent old_content = MakeGroupContent("gc");
+  old_content.metadata.finalizers = {std::string(snapshotter::kGroupContentFinalizer)};
+  old_content.metadata.has_finalizers_field = true;
+  VolumeGroupSnapshotContent created = Next(old_content);
+  created.status.emplace();
+  created.status->volume_group_snapshot_handle = "group-handle";
+  EXPECT_TRUE(ShouldSyncContentUpdate(old_content, created));
+  VolumeGroupSnapshotContent released = Next(created);
+  released.metadata.finalizers.clear();
+  EXPECT_TRUE(ShouldSyncContentUpdate(created, released));
+}
+
+TEST(GroupLaneTest, GroupSnapshotIsUrgentUntilReadyAndWhileDeleted) {
+  EXPECT_EQ(SnapshotLane(MakeGroupSnapshot("default", "g")), Lane::kUrgent);
+  VolumeGroupSnapshot ready = MakeReadyGroupSnapshot("default", "g", "gc");
+  EXPECT_EQ(SnapshotLane(ready), Lane::kNormal);
+  ready.metadata.deletion_timestamp = kDeletionTime;
+  EXPECT_EQ(SnapshotLane(ready), Lane::kUrgent);
+}
+
+TEST(GroupLaneTest, GroupContentIsUrgentUntilReadyProtectedAndWhileDeleted) {
+  VolumeGroupSnapshotContent content = MakeGroupContent("gc");
+  content.status.emplace();
+  content.status->ready_to_use = true;
+  EXPECT_EQ(ContentLane(content), Lane::kUrgent);  // bound, no finalizer yet
+  content.metadata.finalizers = {std::string(snapshotter::kGroupContentFinalizer)};
+  EXPECT_EQ(ContentLane(content), Lane::kNormal);
+  content.status->ready_to_use = false;
+  EXPECT_EQ(ContentLane(content), Lane::kUrgent);
+  content.status->ready_to_use = true;
+  content.metadata.deletion_timestamp = kDeletionTime;
+  EXPECT_EQ(ContentLane(content), Lane::kUrgent);
+}
+
+TEST(GroupKeysTest, ContentNamesItsGroupSnapshotAndGroupSnapshotItsContent) {
+  EXPECT_EQ(SnapshotKeyOf(MakeGroupContent("gc")), "default/group-1");
+  VolumeGroupSnapshotContent unreferenced = MakeGroupContent("gc");
+  unreferenced.spec.volume_group_snapshot_ref = {};
+  EXPECT_EQ(SnapshotKeyOf(unreferenced), std::nullopt);
+  EXPECT_EQ(BoundContentOf(MakeReadyGroupSnapshot("default", "g", "gc")), "gc");
+  EXPECT_EQ(BoundContentOf(MakeGroupSnapshot("default", "g")), std::nullopt);
 }
 
 }  // namespace
