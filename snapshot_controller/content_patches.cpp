@@ -2,6 +2,7 @@
 
 #include <functional>
 #include <string>
+#include <string_view>
 
 #include "kube/api/metadata_patch.h"
 #include "kube/client/patch_from_cache.h"
@@ -10,42 +11,77 @@
 namespace snapshot_controller {
 namespace {
 
-using BuildPatch = std::function<kube::JsonPatch(const kube::VolumeSnapshotContent&)>;
+using kube::VolumeGroupSnapshotContent;
+using kube::VolumeSnapshotContent;
 
-base::Status PatchContent(ControllerApi& api, const kube::VolumeSnapshotContent& cached,
-                          const BuildPatch& build) {
-  const std::string& name = cached.metadata.name;
+// Each content kind's names and API calls.
+base::Result<VolumeSnapshotContent> Send(ControllerApi& api, const VolumeSnapshotContent& content,
+                                         const std::string& patch) {
+  return api.PatchContent(content.metadata.name, kube::PatchType::kJson, patch, /*status=*/false);
+}
+base::Result<VolumeGroupSnapshotContent> Send(ControllerApi& api,
+                                              const VolumeGroupSnapshotContent& content,
+                                              const std::string& patch) {
+  return api.PatchGroupContent(content.metadata.name, kube::PatchType::kJson, patch);
+}
+base::Result<VolumeSnapshotContent> Read(ControllerApi& api, const VolumeSnapshotContent& content) {
+  return api.GetContent(content.metadata.name);
+}
+base::Result<VolumeGroupSnapshotContent> Read(ControllerApi& api,
+                                              const VolumeGroupSnapshotContent& content) {
+  return api.GetGroupContent(content.metadata.name);
+}
+
+template <class Content>
+base::Status PatchContent(ControllerApi& api, const Content& cached,
+                          const std::function<kube::JsonPatch(const Content&)>& build) {
   base::Status patched = kube::PatchFromCache(
-      cached, build,
-      [&](const std::string& patch) {
-        return api.PatchContent(name, kube::PatchType::kJson, patch, /*status=*/false);
-      },
-      [&] { return api.GetContent(name); });
+      cached, build, [&](const std::string& patch) { return Send(api, cached, patch); },
+      [&] { return Read(api, cached); });
   if (!patched.ok()) {
-    return patched.error().Wrap("snapshot controller failed to update " + name + " on API server");
+    return patched.error().Wrap("snapshot controller failed to update " + cached.metadata.name +
+                                " on API server");
   }
   return patched;
 }
 
-}  // namespace
-
-base::Status AddContentFinalizer(ControllerApi& api, const kube::VolumeSnapshotContent& cached) {
-  return PatchContent(api, cached, [](const kube::VolumeSnapshotContent& copy) {
+template <class Content>
+base::Status AddFinalizer(ControllerApi& api, const Content& cached, std::string_view finalizer) {
+  return PatchContent<Content>(api, cached, [finalizer](const Content& copy) {
     kube::JsonPatch patch;
-    kube::AddFinalizerOps(copy.metadata, snapshotter::kContentFinalizer, patch);
+    kube::AddFinalizerOps(copy.metadata, finalizer, patch);
     return patch;
   });
 }
 
-base::Status MarkContentBeingDeleted(ControllerApi& api,
-                                     const kube::VolumeSnapshotContent& cached) {
-  return PatchContent(api, cached, [](const kube::VolumeSnapshotContent& copy) {
+template <class Content>
+base::Status MarkBeingDeleted(ControllerApi& api, const Content& cached,
+                              std::string_view annotation) {
+  return PatchContent<Content>(api, cached, [annotation](const Content& copy) {
     kube::JsonPatch patch;
-    if (!copy.metadata.annotations.contains(snapshotter::kBeingDeletedAnnotation)) {
-      kube::SetAnnotationOps(copy.metadata, snapshotter::kBeingDeletedAnnotation, "yes", patch);
+    if (!copy.metadata.annotations.contains(annotation)) {
+      kube::SetAnnotationOps(copy.metadata, annotation, "yes", patch);
     }
     return patch;
   });
+}
+
+}  // namespace
+
+base::Status AddContentFinalizer(ControllerApi& api, const VolumeSnapshotContent& cached) {
+  return AddFinalizer(api, cached, snapshotter::kContentFinalizer);
+}
+
+base::Status AddContentFinalizer(ControllerApi& api, const VolumeGroupSnapshotContent& cached) {
+  return AddFinalizer(api, cached, snapshotter::kGroupContentFinalizer);
+}
+
+base::Status MarkContentBeingDeleted(ControllerApi& api, const VolumeSnapshotContent& cached) {
+  return MarkBeingDeleted(api, cached, snapshotter::kBeingDeletedAnnotation);
+}
+
+base::Status MarkContentBeingDeleted(ControllerApi& api, const VolumeGroupSnapshotContent& cached) {
+  return MarkBeingDeleted(api, cached, snapshotter::kGroupBeingDeletedAnnotation);
 }
 
 }  // namespace snapshot_controller

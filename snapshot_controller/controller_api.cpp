@@ -29,4 +29,13 @@ base::Result<kube::PersistentVolumeClaim> ControllerApiClient::UpdateClaimFinali
   return kube::DecodeObject<kube::PersistentVolumeClaim>(*updated);
 }
 
+base::Result<std::vector<kube::PersistentVolumeClaim>> ControllerApiClient::ListClaims(
+    const std::string& ns, const std::string& label_selector) {
+  kube::ListOptions options;
+  options.label_selector = label_selector;
+  auto list = client_.List<kube::PersistentVolumeClaim>(ns, options);
+  if (!list.ok()) return list.error();
+  return std::move(list->items);
+}
+
 }  // namespace snapshot_controller

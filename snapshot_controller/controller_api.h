@@ -9,13 +9,18 @@
 // RBAC grants `update` on them, not `patch` (§5). Only their finalizers
 // change; as kube::PersistentVolumeClaim keeps only part of a claim, the
 // rest is sent as the API server has it, never from the decoded copy.
+// Claims are listed only for a group snapshot's selector, from the API as
+// upstream does (§4.7).
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "base/result.h"
 #include "kube/api/core/v1/persistent_volume.h"
 #include "kube/api/core/v1/persistent_volume_claim.h"
+#include "kube/api/groupsnapshot/v1/volume_group_snapshot.h"
+#include "kube/api/groupsnapshot/v1/volume_group_snapshot_content.h"
 #include "kube/api/snapshot/v1/volume_snapshot.h"
 #include "kube/api/snapshot/v1/volume_snapshot_content.h"
 #include "kube/client/client.h"
@@ -34,6 +39,10 @@ class ControllerApi {
                                                            kube::PatchType type,
                                                            const std::string& patch,
                                                            bool status) = 0;
+  // The members of a group snapshot are made and deleted by the controller (§4.7).
+  virtual base::Result<kube::VolumeSnapshot> CreateSnapshot(
+      const kube::VolumeSnapshot& snapshot) = 0;
+  virtual base::Status DeleteSnapshot(const std::string& ns, const std::string& name) = 0;
 
   // VolumeSnapshotContents (cluster-scoped).
   virtual base::Result<kube::VolumeSnapshotContent> GetContent(const std::string& name) = 0;
@@ -53,8 +62,31 @@ class ControllerApi {
   virtual base::Result<kube::PersistentVolumeClaim> UpdateClaimFinalizers(
       const kube::PersistentVolumeClaim& claim) = 0;
 
+  // The claims of `ns` whose labels match `label_selector` ("k=v,k2=v2"; ""
+  // matches all).
+  virtual base::Result<std::vector<kube::PersistentVolumeClaim>> ListClaims(
+      const std::string& ns, const std::string& label_selector) = 0;
+
   // A PersistentVolume the cache does not hold (yet).
   virtual base::Result<kube::PersistentVolume> GetVolume(const std::string& name) = 0;
+
+  // VolumeGroupSnapshots. `status` selects the status subresource.
+  virtual base::Result<kube::VolumeGroupSnapshot> GetGroupSnapshot(const std::string& ns,
+                                                                   const std::string& name) = 0;
+  virtual base::Result<kube::VolumeGroupSnapshot> PatchGroupSnapshot(const std::string& ns,
+                                                                     const std::string& name,
+                                                                     kube::PatchType type,
+                                                                     const std::string& patch,
+                                                                     bool status) = 0;
+
+  // VolumeGroupSnapshotContents (cluster-scoped).
+  virtual base::Result<kube::VolumeGroupSnapshotContent> GetGroupContent(
+      const std::string& name) = 0;
+  virtual base::Result<kube::VolumeGroupSnapshotContent> CreateGroupContent(
+      const kube::VolumeGroupSnapshotContent& content) = 0;
+  virtual base::Result<kube::VolumeGroupSnapshotContent> PatchGroupContent(
+      const std::string& name, kube::PatchType type, const std::string& patch) = 0;
+  virtual base::Status DeleteGroupContent(const std::string& name) = 0;
 };
 
 class ControllerApiClient final : public ControllerApi {
@@ -70,6 +102,12 @@ class ControllerApiClient final : public ControllerApi {
                                                    bool status) override {
     if (status) return client_.PatchStatus<kube::VolumeSnapshot>(ns, name, type, patch);
     return client_.Patch<kube::VolumeSnapshot>(ns, name, type, patch);
+  }
+  base::Result<kube::VolumeSnapshot> CreateSnapshot(const kube::VolumeSnapshot& snapshot) override {
+    return client_.Create(snapshot);
+  }
+  base::Status DeleteSnapshot(const std::string& ns, const std::string& name) override {
+    return client_.Delete<kube::VolumeSnapshot>(ns, name);
   }
   base::Result<kube::VolumeSnapshotContent> GetContent(const std::string& name) override {
     return client_.Get<kube::VolumeSnapshotContent>("", name);
@@ -97,8 +135,36 @@ class ControllerApiClient final : public ControllerApi {
   // (a claim's spec is immutable, and its ownerReferences matter).
   base::Result<kube::PersistentVolumeClaim> UpdateClaimFinalizers(
       const kube::PersistentVolumeClaim& claim) override;
+  base::Result<std::vector<kube::PersistentVolumeClaim>> ListClaims(
+      const std::string& ns, const std::string& label_selector) override;
   base::Result<kube::PersistentVolume> GetVolume(const std::string& name) override {
     return client_.Get<kube::PersistentVolume>("", name);
+  }
+  base::Result<kube::VolumeGroupSnapshot> GetGroupSnapshot(const std::string& ns,
+                                                           const std::string& name) override {
+    return client_.Get<kube::VolumeGroupSnapshot>(ns, name);
+  }
+  base::Result<kube::VolumeGroupSnapshot> PatchGroupSnapshot(const std::string& ns,
+                                                             const std::string& name,
+                                                             kube::PatchType type,
+                                                             const std::string& patch,
+                                                             bool status) override {
+    if (status) return client_.PatchStatus<kube::VolumeGroupSnapshot>(ns, name, type, patch);
+    return client_.Patch<kube::VolumeGroupSnapshot>(ns, name, type, patch);
+  }
+  base::Result<kube::VolumeGroupSnapshotContent> GetGroupContent(const std::string& name) override {
+    return client_.Get<kube::VolumeGroupSnapshotContent>("", name);
+  }
+  base::Result<kube::VolumeGroupSnapshotContent> CreateGroupContent(
+      const kube::VolumeGroupSnapshotContent& content) override {
+    return client_.Create(content);
+  }
+  base::Result<kube::VolumeGroupSnapshotContent> PatchGroupContent(
+      const std::string& name, kube::PatchType type, const std::string& patch) override {
+    return client_.Patch<kube::VolumeGroupSnapshotContent>("", name, type, patch);
+  }
+  base::Status DeleteGroupContent(const std::string& name) override {
+    return client_.Delete<kube::VolumeGroupSnapshotContent>("", name);
   }
 
  private:

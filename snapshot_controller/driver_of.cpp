@@ -14,4 +14,17 @@ std::string DriverOf(const kube::VolumeSnapshot& snapshot, const Caches& caches)
   return "";
 }
 
+std::string DriverOf(const kube::VolumeGroupSnapshot& group, const Caches& caches) {
+  if (!caches.groups) return "";
+  if (const auto& content_name = group.spec.source.volume_group_snapshot_content_name) {
+    auto content = caches.groups->group_contents.Get("", *content_name);
+    if (content && !content->spec.driver.empty()) return content->spec.driver;
+  }
+  if (const auto& class_name = group.spec.volume_group_snapshot_class_name) {
+    auto group_class = caches.groups->group_classes.Get("", *class_name);
+    if (group_class) return group_class->driver;
+  }
+  return "";
+}
+
 }  // namespace snapshot_controller

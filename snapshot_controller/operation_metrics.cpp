@@ -1,6 +1,7 @@
 #include "snapshot_controller/operation_metrics.h"
 
 #include <chrono>
+#include <vector>
 
 #include "metrics/process_collector.h"
 
@@ -65,11 +66,15 @@ void OperationMetrics::Record(std::string_view operation, std::string_view snaps
   if (it == running_.end()) return;
   const double seconds = std::chrono::duration<double>(clock_.Now() - it->second.start).count();
   ObserveLocked(it, driver, status, seconds);
+  std::vector<std::string_view> pending_creates;
   if (operation == kDeleteSnapshotOperation) {
-    for (std::string_view pending : {kCreateSnapshotOperation, kCreateSnapshotAndReadyOperation}) {
-      auto create = running_.find(Key(pending, snapshot_uid));
-      if (create != running_.end()) ObserveLocked(create, "", OperationStatus::kCancel, seconds);
-    }
+    pending_creates = {kCreateSnapshotOperation, kCreateSnapshotAndReadyOperation};
+  } else if (operation == kDeleteGroupSnapshotOperation) {
+    pending_creates = {kCreateGroupSnapshotOperation, kCreateGroupSnapshotAndReadyOperation};
+  }
+  for (std::string_view pending : pending_creates) {
+    auto create = running_.find(Key(pending, snapshot_uid));
+    if (create != running_.end()) ObserveLocked(create, "", OperationStatus::kCancel, seconds);
   }
   in_flight_.Set(static_cast<double>(running_.size()));
 }

@@ -4,11 +4,13 @@
 //     driver_name, operation_name, snapshot_type, operation_status;
 //   - snapshot_controller_operations_in_flight, the operations started and
 //     not yet recorded.
-// An operation is keyed by (name, VolumeSnapshot UID) and timed from its
-// first Start to its Record; starting it again keeps the first start.
-// Recording a DeleteSnapshot also records the snapshot's pending
+// An operation is keyed by (name, VolumeSnapshot or VolumeGroupSnapshot UID)
+// and timed from its first Start to its Record; starting it again keeps the
+// first start. Recording a DeleteSnapshot also records the snapshot's pending
 // CreateSnapshot and CreateSnapshotAndReady as "cancel" with the same
-// duration, as upstream does when a snapshot is deleted before it is ready.
+// duration, as upstream does when a snapshot is deleted before it is ready;
+// a DeleteGroupSnapshot likewise cancels the group's pending creates (where
+// upstream leaves them in flight for good, §4.7).
 //
 // Thread-safety: every method may be called from any thread.
 #pragma once
@@ -27,6 +29,10 @@ namespace snapshot_controller {
 inline constexpr std::string_view kCreateSnapshotOperation = "CreateSnapshot";
 inline constexpr std::string_view kCreateSnapshotAndReadyOperation = "CreateSnapshotAndReady";
 inline constexpr std::string_view kDeleteSnapshotOperation = "DeleteSnapshot";
+inline constexpr std::string_view kCreateGroupSnapshotOperation = "CreateGroupSnapshot";
+inline constexpr std::string_view kCreateGroupSnapshotAndReadyOperation =
+    "CreateGroupSnapshotAndReady";
+inline constexpr std::string_view kDeleteGroupSnapshotOperation = "DeleteGroupSnapshot";
 
 enum class SnapshotType { kDynamic, kPreProvisioned };
 enum class OperationStatus { kSuccess, kCancel, kUnknown };

@@ -1,5 +1,7 @@
 #include "snapshot_controller/run_controller.h"
 
+#include <optional>
+
 #include "base/clock.h"
 #include "base/log.h"
 #include "kube/runtime/lister_watcher.h"
@@ -10,6 +12,7 @@
 #include "snapshot_controller/controller.h"
 #include "snapshot_controller/controller_api.h"
 #include "snapshot_controller/controller_events.h"
+#include "snapshot_controller/group_common_handler.h"
 
 namespace snapshot_controller {
 
@@ -17,13 +20,18 @@ void RunController(const RunControllerOptions& options, kube::Client& client,
                    OperationMetrics& metrics, std::stop_token stop) {
   base::Clock& clock = base::Clock::Real();
   ControllerStores stores;
+  const GroupCaches group_caches{.group_snapshots = stores.group_snapshots,
+                                 .group_contents = stores.group_contents,
+                                 .group_classes = stores.group_classes};
   const Caches caches{
       .snapshots = stores.snapshots,
       .contents = stores.contents,
       .classes = stores.classes,
       .claims = stores.claims,
       .volumes = stores.volumes,
-      .nodes = options.handler.enable_distributed_snapshotting ? &stores.nodes : nullptr};
+      .nodes = options.handler.enable_distributed_snapshotting ? &stores.nodes : nullptr,
+      // Off: nothing may consult a group cache (§9.13).
+      .groups = options.group_snapshots ? &group_caches : nullptr};
 
   ControllerApiClient api(client);
   kube::ClientEventApi event_api(client);
@@ -33,8 +41,10 @@ void RunController(const RunControllerOptions& options, kube::Client& client,
   kube::EventRecorder event_recorder(event_api, clock, std::move(event_source));
   RecordedControllerEvents events(event_recorder);
   CommonHandler handler(api, caches, events, metrics, options.handler, clock);
-  // The group handler joins with the group syncs (docs/snapshots.md §4.7).
-  Controller controller(handler, stores, options.controller, clock);
+  std::optional<GroupCommonHandler> group_handler;
+  if (caches.groups) group_handler.emplace(api, caches, events, metrics, clock);
+  Controller controller(handler, stores, options.controller, clock,
+                        group_handler ? &*group_handler : nullptr);
 
   kube::ClientListerWatcher<kube::VolumeSnapshot> snapshot_source(client, "");
   kube::ClientListerWatcher<kube::VolumeSnapshotContent> content_source(client, "");
@@ -42,13 +52,20 @@ void RunController(const RunControllerOptions& options, kube::Client& client,
   kube::ClientListerWatcher<kube::PersistentVolumeClaim> claim_source(client, "");
   kube::ClientListerWatcher<kube::PersistentVolume> volume_source(client, "");
   kube::ClientListerWatcher<kube::Node> node_source(client, "");
+  kube::ClientListerWatcher<kube::VolumeGroupSnapshot> group_source(client, "");
+  kube::ClientListerWatcher<kube::VolumeGroupSnapshotContent> group_content_source(client, "");
+  kube::ClientListerWatcher<kube::VolumeGroupSnapshotClass> group_class_source(client, "");
+  const GroupSources group_sources{.group_snapshots = group_source,
+                                   .group_contents = group_content_source,
+                                   .group_classes = group_class_source};
   LOG_INFO("Starting snapshot controller").With("groupSnapshots", options.group_snapshots);
   controller.Run({.snapshots = snapshot_source,
                   .contents = content_source,
                   .classes = class_source,
                   .claims = claim_source,
                   .volumes = volume_source,
-                  .nodes = caches.nodes ? &node_source : nullptr},
+                  .nodes = caches.nodes ? &node_source : nullptr,
+                  .groups = caches.groups ? &group_sources : nullptr},
                  stop);
   LOG_INFO("Shutting snapshot controller");
 }

@@ -8,9 +8,11 @@
 #include "kube/api/metadata_patch.h"
 #include "kube/client/api_error.h"
 #include "kube/client/patch_from_cache.h"
-#include "snapshot_controller/content_patches.h"
+#include "snapshot_controller/content_deletion.h"
 #include "snapshot_controller/driver_of.h"
+#include "snapshot_controller/group_membership.h"
 #include "snapshot_controller/names.h"
+#include "snapshot_controller/restoring_claims.h"
 #include "snapshot_controller/snapshot_predicates.h"
 #include "snapshotter/dynamic_content.h"
 
@@ -20,33 +22,12 @@ namespace {
 // §9.7: how often a deletion held back may say so again.
 constexpr std::chrono::minutes kPendingEventInterval{5};
 
-constexpr std::string_view kSnapshotApiGroup = "snapshot.storage.k8s.io";
-constexpr std::string_view kSnapshotKind = "VolumeSnapshot";
-
 std::string KeyOf(const kube::VolumeSnapshot& snapshot) {
   return snapshot.metadata.namespace_ + "/" + snapshot.metadata.name;
 }
 
 base::Error UpdateFailed(const std::string& name, const base::Error& error) {
   return error.Wrap("snapshot controller failed to update " + name + " on API server");
-}
-
-// "namespace/name" of a Pending claim of the snapshot's namespace whose
-// dataSource is the snapshot (the first by name), if any.
-std::optional<std::string> ClaimRestoringFrom(
-    const kube::VolumeSnapshot& snapshot, const kube::Store<kube::PersistentVolumeClaim>& claims) {
-  std::optional<std::string> first;
-  for (const auto& claim : claims.List()) {
-    const auto& source = claim->spec.data_source;
-    if (claim->metadata.namespace_ != snapshot.metadata.namespace_ || !source ||
-        source->kind != kSnapshotKind || source->api_group != kSnapshotApiGroup ||
-        source->name != snapshot.metadata.name || claim->status.phase != "Pending") {
-      continue;
-    }
-    if (!first || claim->metadata.name < *first) first = claim->metadata.name;
-  }
-  if (!first) return std::nullopt;
-  return snapshot.metadata.namespace_ + "/" + *first;
 }
 
 }  // namespace
@@ -104,7 +85,7 @@ base::Status SnapshotDeletion::CheckNotInUse(const kube::VolumeSnapshot& snapsho
                                  " is in use (being used to restore a PVC), will retry deletion"));
     }
   }
-  if (snapshot.status && snapshot.status->volume_group_snapshot_name) {
+  if (HeldByGroup(snapshot, caches_)) {
     const std::string message =
         "deletion of the individual volume snapshot " + KeyOf(snapshot) +
         " is not allowed as it belongs to group snapshot " + snapshot.metadata.namespace_ + "/" +
@@ -128,22 +109,8 @@ base::Error SnapshotDeletion::Pending(const kube::VolumeSnapshot& snapshot,
 
 base::Result<bool> SnapshotDeletion::MarkAndDeleteContent(
     const kube::VolumeSnapshot& snapshot, const kube::VolumeSnapshotContent& content) {
-  const std::string& name = content.metadata.name;
-  if (auto marked = MarkContentBeingDeleted(api_, content); !marked.ok()) {
-    // Gone meanwhile: nothing left to protect.
-    if (kube::IsNotFound(marked.error())) return false;
-    return marked.error();
-  }
-  if (content.spec.deletion_policy != kube::kDeletionPolicyDelete) return false;
-  if (!content.metadata.deletion_timestamp.empty()) return true;
-  auto deleted = api_.DeleteContent(name);
-  if (deleted.ok()) return true;
-  if (kube::IsNotFound(deleted.error())) return false;
-  events_.Record(kube::ReferenceTo(snapshot), kube::kEventTypeWarning,
-                 "SnapshotContentObjectDeleteError",
-                 "Failed to delete snapshot content API object");
-  return base::Error("failed to delete VolumeSnapshotContent " + name + " from API server: \"" +
-                     deleted.error().message + "\"");
+  return snapshot_controller::MarkAndDeleteContent(api_, events_, kube::ReferenceTo(snapshot),
+                                                   content);
 }
 
 base::Status SnapshotDeletion::RemoveFinalizers(const kube::VolumeSnapshot& snapshot,
@@ -166,6 +133,9 @@ base::Status SnapshotDeletion::RemoveFinalizers(const kube::VolumeSnapshot& snap
         kube::ObjectMeta meta = copy.metadata;
         kube::RemoveFinalizerOps(meta, kSnapshotAsSourceFinalizer, patch);
         if (!keep_bound) kube::RemoveFinalizerOps(meta, kSnapshotBoundFinalizer, patch);
+        if (GroupIsGone(copy, caches_)) {
+          kube::RemoveFinalizerOps(meta, kSnapshotInGroupFinalizer, patch);
+        }
         return patch;
       },
       [&](const std::string& patch) {

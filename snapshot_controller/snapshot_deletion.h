@@ -9,9 +9,11 @@
 //   2. with a content, a Pending claim of the namespace restoring from the
 //      snapshot holds the deletion: a Warning SnapshotDeletePending naming
 //      the claim (§9.7), and an error so the snapshot is retried;
-//   3. a group member (status.volumeGroupSnapshotName) waits the same way
-//      with upstream's message: without group caches the controller cannot
-//      tell the group snapshot is gone (§9.13);
+//   3. a group member (status.volumeGroupSnapshotName) waits the same way,
+//      with upstream's message, while its group snapshot exists, and always
+//      while group snapshots are off: then the controller cannot tell the
+//      group snapshot is gone (§9.13); once it is gone, step 6 also removes
+//      the volumesnapshot-in-group-protection finalizer;
 //   4. the content is marked volumesnapshot-being-deleted, whatever its
 //      policy;
 //   5. under policy Delete the content is DELETEd unless already being

@@ -2,6 +2,7 @@
 
 #include "kube/api/metadata_patch.h"
 #include "snapshot_controller/names.h"
+#include "snapshotter/names.h"
 
 namespace snapshot_controller {
 
@@ -16,6 +17,18 @@ bool PointsBackTo(const kube::VolumeSnapshotContent& content,
   const kube::ObjectReference& ref = content.spec.volume_snapshot_ref;
   return ref.name == snapshot.metadata.name && ref.namespace_ == snapshot.metadata.namespace_ &&
          ref.uid == snapshot.metadata.uid;
+}
+
+bool IsDeletionCandidate(const kube::VolumeGroupSnapshot& group) {
+  return !group.metadata.deletion_timestamp.empty() &&
+         kube::HasFinalizer(group.metadata, snapshotter::kGroupSnapshotBoundFinalizer);
+}
+
+bool PointsBackTo(const kube::VolumeGroupSnapshotContent& content,
+                  const kube::VolumeGroupSnapshot& group) {
+  const kube::ObjectReference& ref = content.spec.volume_group_snapshot_ref;
+  return ref.name == group.metadata.name && ref.namespace_ == group.metadata.namespace_ &&
+         ref.uid == group.metadata.uid;
 }
 
 }  // namespace snapshot_controller

@@ -1,6 +1,5 @@
 #include "snapshot_controller/snapshot_sync.h"
 
-#include <algorithm>
 #include <optional>
 #include <variant>
 #include <vector>
@@ -8,6 +7,8 @@
 #include "kube/api/json_patch.h"
 #include "kube/api/meta_time.h"
 #include "snapshot_controller/driver_of.h"
+#include "snapshot_controller/group_membership.h"
+#include "snapshot_controller/group_ownership.h"
 #include "snapshot_controller/names.h"
 #include "snapshot_controller/snapshot_predicates.h"
 #include "snapshot_controller/source_volume.h"
@@ -17,8 +18,6 @@
 
 namespace snapshot_controller {
 namespace {
-
-constexpr std::string_view kGroupSnapshotApiVersion = "groupsnapshot.storage.k8s.io/v1";
 
 std::string KeyOf(const kube::VolumeSnapshot& snapshot) {
   return snapshot.metadata.namespace_ + "/" + snapshot.metadata.name;
@@ -38,13 +37,6 @@ const std::string* BoundContentName(const kube::VolumeSnapshot& snapshot) {
     return nullptr;
   }
   return &*snapshot.status->bound_volume_snapshot_content_name;
-}
-
-bool IsGroupMember(const kube::VolumeSnapshot& snapshot) {
-  const auto& owners = snapshot.metadata.owner_references;
-  return std::any_of(owners.begin(), owners.end(), [](const kube::OwnerReference& owner) {
-    return owner.kind == "VolumeGroupSnapshot" && owner.api_version == kGroupSnapshotApiVersion;
-  });
 }
 
 // The content's reference names the snapshot, UID included.
@@ -161,7 +153,7 @@ base::Status SnapshotSync::SyncReady(SnapshotWriter& writer) {
     return ReportError(writer, true, "SnapshotMisbound",
                        "VolumeSnapshotContent is not bound to the VolumeSnapshot correctly");
   }
-  return base::Status::Ok();
+  return EnsureGroupOwnership(api_, caches_, snapshot);
 }
 
 base::Status SnapshotSync::SyncUnready(SnapshotWriter& writer) {
@@ -335,8 +327,8 @@ base::Status SnapshotSync::CopyStatus(SnapshotWriter& writer,
   std::vector<snapshotter::SnapshotNormalEvent> changes;
   auto written = writer.WriteStatus(
       [&](const kube::VolumeSnapshot& current) -> std::optional<kube::VolumeSnapshotStatus> {
-        // No group caches: the group's name is never filled in (§9.13).
-        auto change = snapshotter::SnapshotStatusFromContent(current, content, "");
+        auto change = snapshotter::SnapshotStatusFromContent(current, content,
+                                                             GroupSnapshotNameOf(content, caches_));
         if (!change) return std::nullopt;
         changes = std::move(change->events);
         return std::move(change->status);

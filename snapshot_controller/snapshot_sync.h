@@ -12,8 +12,9 @@
 // earlier writes (SnapshotWriter, §9.4).
 //
 // Group members (an owner reference to a VolumeGroupSnapshot) only get their
-// content's status copied; this controller keeps no group caches, so it never
-// consults one (§9.13).
+// content's status copied, with the name of their group snapshot when the
+// group caches know it (GroupSnapshotNameOf); with group snapshots off no
+// group cache is consulted (§9.13).
 //
 // Thread-safe: many workers sync different snapshots at once.
 #pragma once

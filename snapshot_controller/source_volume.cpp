@@ -31,11 +31,19 @@ base::Result<kube::PersistentVolume> SourceVolumeOf(const kube::VolumeSnapshot& 
     return base::Error("failed to retrieve PVC " + *claim_name + " from the lister: " +
                        base::GoQuote("persistentvolumeclaim \"" + *claim_name + "\" not found"));
   }
-  if (claim->status.phase != "Bound") {
-    return base::Error("the PVC " + *claim_name +
-                       " is not yet bound to a PV, will not attempt to take a snapshot");
+  return VolumeOfClaim(*claim, "snapshot", caches, api);
+}
+
+base::Result<kube::PersistentVolume> VolumeOfClaim(const kube::PersistentVolumeClaim& claim,
+                                                   std::string_view what, const Caches& caches,
+                                                   ControllerApi& api) {
+  if (claim.status.phase != "Bound") {
+    return base::Error("the PVC " + claim.metadata.name +
+                       " is not yet bound to a PV, will not "
+                       "attempt to take a " +
+                       std::string(what));
   }
-  const std::string& volume_name = claim->spec.volume_name;
+  const std::string& volume_name = claim.spec.volume_name;
   kube::PersistentVolume volume;
   if (auto cached = caches.volumes.Get("", volume_name)) {
     volume = *cached;
@@ -47,7 +55,7 @@ base::Result<kube::PersistentVolume> SourceVolumeOf(const kube::VolumeSnapshot& 
     }
     volume = std::move(*read);
   }
-  if (!IsBoundToClaim(volume, *claim)) {
+  if (!IsBoundToClaim(volume, claim)) {
     return base::Error("claim in dataSource not bound or invalid");
   }
   return volume;

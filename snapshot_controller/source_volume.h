@@ -5,8 +5,11 @@
 // API; the volume must name the claim back. Errors are upstream's texts.
 #pragma once
 
+#include <string_view>
+
 #include "base/result.h"
 #include "kube/api/core/v1/persistent_volume.h"
+#include "kube/api/core/v1/persistent_volume_claim.h"
 #include "kube/api/snapshot/v1/volume_snapshot.h"
 #include "snapshot_controller/caches.h"
 #include "snapshot_controller/controller_api.h"
@@ -15,5 +18,12 @@ namespace snapshot_controller {
 
 base::Result<kube::PersistentVolume> SourceVolumeOf(const kube::VolumeSnapshot& snapshot,
                                                     const Caches& caches, ControllerApi& api);
+
+// The same from a claim in hand: it must be Bound ("... will not attempt to
+// take a <what>", `what` being "snapshot" or "group snapshot"), and its
+// volume name it back.
+base::Result<kube::PersistentVolume> VolumeOfClaim(const kube::PersistentVolumeClaim& claim,
+                                                   std::string_view what, const Caches& caches,
+                                                   ControllerApi& api);
 
 }  // namespace snapshot_controller

@@ -113,6 +113,9 @@ constexpr SecretTemplateKeys kSnapshotterSecretKeys = {
     kSnapshotterSecretNameKey, kSnapshotterSecretNamespaceKey, "Snapshotter"};
 constexpr SecretTemplateKeys kListSecretKeys = {kListSecretNameKey, kListSecretNamespaceKey,
                                                 "SnapshotterList"};
+constexpr SecretTemplateKeys kGroupSnapshotterSecretKeys = {
+    kGroupSnapshotterSecretNameKey, kGroupSnapshotterSecretNamespaceKey, "GroupSnapshotter",
+    "volumegroupsnapshot"};
 constexpr SecretTemplateKeys kGroupGetSecretKeys = {kGroupSnapshotterGetSecretNameKey,
                                                     kGroupSnapshotterGetSecretNamespaceKey,
                                                     "GroupSnapshotterGet", "volumegroupsnapshot"};
@@ -201,6 +204,13 @@ base::Result<Ref> SnapshotterSecretOf(const kube::StringMap& parameters,
 base::Result<Ref> GroupGetSecretOf(const kube::StringMap& parameters,
                                    std::string_view content_name) {
   return SecretReferenceOf(kGroupGetSecretKeys, parameters, content_name, nullptr);
+}
+
+base::Result<Ref> GroupSnapshotterSecretOf(const kube::StringMap& parameters,
+                                           std::string_view content_name,
+                                           const kube::VolumeGroupSnapshot* group) {
+  return SecretReferenceOf(kGroupSnapshotterSecretKeys, parameters, content_name,
+                           group ? &group->metadata : nullptr);
 }
 
 }  // namespace snapshotter

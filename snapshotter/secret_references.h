@@ -10,6 +10,7 @@
 #include "base/result.h"
 #include "kube/api/core/v1/volume_sources.h"
 #include "kube/api/groupsnapshot/v1/volume_group_snapshot_content.h"
+#include "kube/api/groupsnapshot/v1/volume_group_snapshot.h"
 #include "kube/api/snapshot/v1/volume_snapshot.h"
 #include "kube/api/snapshot/v1/volume_snapshot_content.h"
 #include "kube/api/string_map.h"
@@ -50,5 +51,15 @@ base::Result<std::optional<kube::SecretReference>> SnapshotterSecretOf(
 // only token.
 base::Result<std::optional<kube::SecretReference>> GroupGetSecretOf(
     const kube::StringMap& parameters, std::string_view content_name);
+// The Secret of CreateVolumeGroupSnapshot and DeleteVolumeGroupSnapshot as
+// the controller resolves it for a new group content and its members
+// (§3.5, §4.7), from csi.storage.k8s.io/group-snapshotter-secret-name/
+// -namespace, by the same rules with the tokens
+// ${volumegroupsnapshotcontent.name} and, when `group` is given,
+// ${volumegroupsnapshot.namespace} (both) and ${volumegroupsnapshot.name}
+// (the name only).
+base::Result<std::optional<kube::SecretReference>> GroupSnapshotterSecretOf(
+    const kube::StringMap& parameters, std::string_view content_name,
+    const kube::VolumeGroupSnapshot* group);
 
 }  // namespace snapshotter

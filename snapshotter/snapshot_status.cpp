@@ -20,17 +20,6 @@ bool IsZeroQuantity(const std::string& quantity) {
   return zero.ok() && *zero;
 }
 
-// Which error the snapshot keeps. Upstream replaces the snapshot's error when
-// both carry a time (it compares the addresses of the times, which always
-// differ), so only an error without a time survives a timed one.
-std::optional<kube::VolumeSnapshotError> ErrorAfter(
-    const std::optional<kube::VolumeSnapshotError>& current,
-    const std::optional<kube::VolumeSnapshotError>& from_content) {
-  if (!from_content || !current) return from_content;
-  if (current->time && from_content->time) return from_content;
-  return current;
-}
-
 bool IsCreated(const std::optional<kube::VolumeSnapshotStatus>& status) {
   return status && status->creation_time;
 }
@@ -40,6 +29,14 @@ bool IsReady(const std::optional<kube::VolumeSnapshotStatus>& status) {
 }
 
 }  // namespace
+
+std::optional<kube::VolumeSnapshotError> ErrorAfter(
+    const std::optional<kube::VolumeSnapshotError>& current,
+    const std::optional<kube::VolumeSnapshotError>& from_content) {
+  if (!from_content || !current) return from_content;
+  if (current->time && from_content->time) return from_content;
+  return current;
+}
 
 std::optional<SnapshotStatusChange> SnapshotStatusFromContent(
     const kube::VolumeSnapshot& snapshot, const kube::VolumeSnapshotContent& content,

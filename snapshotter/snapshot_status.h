@@ -40,6 +40,14 @@ std::optional<SnapshotStatusChange> SnapshotStatusFromContent(
     const kube::VolumeSnapshot& snapshot, const kube::VolumeSnapshotContent& content,
     std::string_view group_snapshot_name);
 
+// Which error a snapshot's (or group snapshot's) status keeps when its
+// content's status has `from_content`. Upstream replaces the snapshot's error
+// when both carry a time (it compares the addresses of the times, which
+// always differ), so only an error without a time survives a timed one.
+std::optional<kube::VolumeSnapshotError> ErrorAfter(
+    const std::optional<kube::VolumeSnapshotError>& current,
+    const std::optional<kube::VolumeSnapshotError>& from_content);
+
 // Whether a content's sync should queue its VolumeSnapshot because the
 // snapshot's status lags the content's (§4.4): the snapshot has no status
 // or no bound name, or lacks a creationTime, readyToUse or restore size the

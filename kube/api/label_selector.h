@@ -46,4 +46,11 @@ struct LabelSelector {
 // (as the API server's own formatting); "" selects everything.
 std::string MatchLabelsQuery(const LabelSelector& selector);
 
+// The whole selector as Go's metav1.FormatLabelSelector writes it in
+// messages: requirements sorted by key, "k=v", "k in (a,b)", "k notin (a,b)",
+// "k" (Exists), "!k" (DoesNotExist), joined by ","; "<none>" when it selects
+// everything, "<error>" for an operator that is unknown or has the wrong
+// number of values.
+std::string FormatLabelSelector(const LabelSelector& selector);
+
 }  // namespace kube

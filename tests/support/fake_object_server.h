@@ -2,7 +2,8 @@
 // in the style of upstream's snapshotReactor: it keeps each kind's objects as
 // the API server's JSON and answers as the API server does:
 //   - Create: AlreadyExists (409) for a taken name; status dropped for kinds
-//     with a status subresource;
+//     with a status subresource; an object without a UID gets "uid-<name>";
+//   - List: the objects of one namespace ("" for cluster-scoped kinds), by name;
 //   - Update: a resourceVersion that is set must match (409 Conflict);
 //   - Patch: JSON Patch as Kubernetes applies it (a failed test is 422;
 //     testing null also passes for an absent path; replacing a missing
@@ -23,6 +24,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "base/result.h"
 #include "kube/api/codec.h"
@@ -73,10 +75,22 @@ class FakeObjectServer {
     }
     nlohmann::json stored = nlohmann::json(object);
     if (T::kFacts.status_subresource) stored.erase("status");
+    if (object.metadata.uid.empty()) stored["metadata"]["uid"] = "uid-" + name;
     stored["metadata"]["resourceVersion"] = "0";
     Bump(stored);
     kind[key] = stored;
     return Decode<T>(stored);
+  }
+
+  template <kube::ResourceKind T>
+  std::vector<T> List(const std::string& ns) const {
+    std::vector<T> items;
+    auto kind = objects_.find(Resource<T>());
+    if (kind == objects_.end()) return items;
+    for (const auto& [key, object] : kind->second) {
+      if (key.starts_with(ns + "/")) items.push_back(Decode<T>(object));
+    }
+    return items;
   }
 
   // A PUT of the main resource (`status` false) or the status subresource.

@@ -126,5 +126,27 @@ TEST(LabelSelectorQuery, MatchLabelsJoinInKeyOrderAndEmptySelectsAll) {
   EXPECT_EQ(MatchLabelsQuery(LabelSelector{}), "");
 }
 
+// As metav1.FormatLabelSelector words a selector in messages (§4.7).
+TEST(LabelSelectorFormat, RequirementsSortedByKeyInGosWords) {
+  LabelSelector selector{
+      .match_labels = {{"tier", "data"}},
+      .match_expressions = {{.key = "zone", .operator_ = "NotIn", .values = {"b", "a"}},
+                            {.key = "app", .operator_ = "In", .values = {"db"}},
+                            {.key = "env", .operator_ = "Exists"},
+                            {.key = "legacy", .operator_ = "DoesNotExist"}}};
+  EXPECT_EQ(FormatLabelSelector(selector), "app in (db),env,!legacy,tier=data,zone notin (a,b)");
+  EXPECT_EQ(FormatLabelSelector(LabelSelector{.match_labels = {{"app", "db"}}}), "app=db");
+}
+
+TEST(LabelSelectorFormat, EmptyIsNoneAndABadRequirementIsError) {
+  EXPECT_EQ(FormatLabelSelector(LabelSelector{}), "<none>");
+  EXPECT_EQ(
+      FormatLabelSelector(LabelSelector{.match_expressions = {{.key = "app", .operator_ = "In"}}}),
+      "<error>");
+  EXPECT_EQ(FormatLabelSelector(
+                LabelSelector{.match_expressions = {{.key = "app", .operator_ = "Matches"}}}),
+            "<error>");
+}
+
 }  // namespace
 }  // namespace kube

@@ -36,6 +36,8 @@ inline constexpr std::string_view kSnapshots = "volumesnapshots";
 inline constexpr std::string_view kContents = "volumesnapshotcontents";
 inline constexpr std::string_view kClaims = "persistentvolumeclaims";
 inline constexpr std::string_view kVolumes = "persistentvolumes";
+inline constexpr std::string_view kGroupSnapshots = "volumegroupsnapshots";
+inline constexpr std::string_view kGroupContents = "volumegroupsnapshotcontents";
 
 // The name an ApiCall carries: "<namespace>/<name>", or the name alone.
 inline std::string CallName(const std::string& ns, const std::string& name) {
@@ -79,6 +81,10 @@ ApiCall UpdateCall(std::string_view resource, const T& object) {
 }
 inline ApiCall DeleteCall(std::string_view resource, std::string name) {
   return {"delete", std::string(resource), std::move(name), "", "", ""};
+}
+// A list of `ns`; the body is the label selector.
+inline ApiCall ListCall(std::string_view resource, std::string ns, std::string label_selector) {
+  return {"list", std::string(resource), std::move(ns), "", "", std::move(label_selector)};
 }
 
 class FakeControllerApi final : public ControllerApi {
@@ -129,14 +135,19 @@ class FakeControllerApi final : public ControllerApi {
     return Patch<kube::VolumeSnapshot>(kSnapshots, ns, name, type, patch, status);
   }
 
+  base::Result<kube::VolumeSnapshot> CreateSnapshot(const kube::VolumeSnapshot& snapshot) override {
+    return Create(kSnapshots, snapshot);
+  }
+  base::Status DeleteSnapshot(const std::string& ns, const std::string& name) override {
+    return Delete<kube::VolumeSnapshot>(kSnapshots, ns, name);
+  }
+
   base::Result<kube::VolumeSnapshotContent> GetContent(const std::string& name) override {
     return Get<kube::VolumeSnapshotContent>(kContents, "", name);
   }
   base::Result<kube::VolumeSnapshotContent> CreateContent(
       const kube::VolumeSnapshotContent& content) override {
-    std::lock_guard lock(mu_);
-    if (auto error = log_.Record(CreateCall(kContents, content))) return *error;
-    return server_.Create(content);
+    return Create(kContents, content);
   }
   base::Result<kube::VolumeSnapshotContent> PatchContent(const std::string& name,
                                                          kube::PatchType type,
@@ -145,9 +156,7 @@ class FakeControllerApi final : public ControllerApi {
     return Patch<kube::VolumeSnapshotContent>(kContents, "", name, type, patch, status);
   }
   base::Status DeleteContent(const std::string& name) override {
-    std::lock_guard lock(mu_);
-    if (auto error = log_.Record(DeleteCall(kContents, name))) return *error;
-    return server_.Delete<kube::VolumeSnapshotContent>("", name);
+    return Delete<kube::VolumeSnapshotContent>(kContents, "", name);
   }
 
   base::Result<kube::PersistentVolumeClaim> GetClaim(const std::string& ns,
@@ -161,11 +170,54 @@ class FakeControllerApi final : public ControllerApi {
     return server_.Update(claim);
   }
 
+  // The stored claims of `ns` whose labels include every "k=v" of the selector.
+  base::Result<std::vector<kube::PersistentVolumeClaim>> ListClaims(
+      const std::string& ns, const std::string& label_selector) override;
+
   base::Result<kube::PersistentVolume> GetVolume(const std::string& name) override {
     return Get<kube::PersistentVolume>(kVolumes, "", name);
   }
 
+  base::Result<kube::VolumeGroupSnapshot> GetGroupSnapshot(const std::string& ns,
+                                                           const std::string& name) override {
+    return Get<kube::VolumeGroupSnapshot>(kGroupSnapshots, ns, name);
+  }
+  base::Result<kube::VolumeGroupSnapshot> PatchGroupSnapshot(const std::string& ns,
+                                                             const std::string& name,
+                                                             kube::PatchType type,
+                                                             const std::string& patch,
+                                                             bool status) override {
+    return Patch<kube::VolumeGroupSnapshot>(kGroupSnapshots, ns, name, type, patch, status);
+  }
+
+  base::Result<kube::VolumeGroupSnapshotContent> GetGroupContent(const std::string& name) override {
+    return Get<kube::VolumeGroupSnapshotContent>(kGroupContents, "", name);
+  }
+  base::Result<kube::VolumeGroupSnapshotContent> CreateGroupContent(
+      const kube::VolumeGroupSnapshotContent& content) override {
+    return Create(kGroupContents, content);
+  }
+  base::Result<kube::VolumeGroupSnapshotContent> PatchGroupContent(
+      const std::string& name, kube::PatchType type, const std::string& patch) override {
+    return Patch<kube::VolumeGroupSnapshotContent>(kGroupContents, "", name, type, patch, false);
+  }
+  base::Status DeleteGroupContent(const std::string& name) override {
+    return Delete<kube::VolumeGroupSnapshotContent>(kGroupContents, "", name);
+  }
+
  private:
+  template <kube::ResourceKind T>
+  base::Result<T> Create(std::string_view resource, const T& object) {
+    std::lock_guard lock(mu_);
+    if (auto error = log_.Record(CreateCall(resource, object))) return *error;
+    return server_.Create(object);
+  }
+  template <kube::ResourceKind T>
+  base::Status Delete(std::string_view resource, const std::string& ns, const std::string& name) {
+    std::lock_guard lock(mu_);
+    if (auto error = log_.Record(DeleteCall(resource, CallName(ns, name)))) return *error;
+    return server_.Delete<T>(ns, name);
+  }
   template <kube::ResourceKind T>
   base::Result<T> Get(std::string_view resource, const std::string& ns, const std::string& name) {
     std::lock_guard lock(mu_);
@@ -187,6 +239,28 @@ class FakeControllerApi final : public ControllerApi {
   testsupport::ApiCallLog log_;           // guarded by mu_
   testsupport::FakeObjectServer server_;  // guarded by mu_
 };
+
+inline base::Result<std::vector<kube::PersistentVolumeClaim>> FakeControllerApi::ListClaims(
+    const std::string& ns, const std::string& label_selector) {
+  std::lock_guard lock(mu_);
+  if (auto error = log_.Record(ListCall(kClaims, ns, label_selector))) return *error;
+  std::vector<kube::PersistentVolumeClaim> matching;
+  for (kube::PersistentVolumeClaim& claim : server_.List<kube::PersistentVolumeClaim>(ns)) {
+    bool matches = true;
+    for (size_t start = 0; start < label_selector.size();) {
+      size_t end = label_selector.find(',', start);
+      if (end == std::string::npos) end = label_selector.size();
+      const std::string term = label_selector.substr(start, end - start);
+      const size_t eq = term.find('=');
+      auto label = claim.metadata.labels.find(term.substr(0, eq));
+      matches =
+          matches && label != claim.metadata.labels.end() && label->second == term.substr(eq + 1);
+      start = end + 1;
+    }
+    if (matches) matching.push_back(std::move(claim));
+  }
+  return matching;
+}
 
 struct RecordedEvent {
   std::string type;  // Normal or Warning
@@ -226,7 +300,8 @@ class FakeControllerEvents final : public ControllerEvents {
 };
 
 // The informers' stores and the Caches over them. `nodes` is in the Caches
-// only once UseNodes() is called (distributed snapshotting).
+// only once UseNodes() is called (distributed snapshotting), the group
+// stores only once UseGroups() is (group snapshots on).
 class FakeCaches {
  public:
   template <class T>
@@ -234,6 +309,7 @@ class FakeCaches {
     StoreOf<T>().Upsert(std::make_shared<const T>(std::move(object)));
   }
   void UseNodes() { caches_.nodes = &nodes_; }
+  void UseGroups() { caches_.groups = &groups_; }
 
   kube::Store<kube::VolumeSnapshot>& snapshots() { return snapshots_; }
   kube::Store<kube::VolumeSnapshotContent>& contents() { return contents_; }
@@ -241,6 +317,8 @@ class FakeCaches {
   kube::Store<kube::PersistentVolumeClaim>& claims() { return claims_; }
   kube::Store<kube::PersistentVolume>& volumes() { return volumes_; }
   kube::Store<kube::Node>& nodes() { return nodes_; }
+  kube::Store<kube::VolumeGroupSnapshot>& group_snapshots() { return group_snapshots_; }
+  kube::Store<kube::VolumeGroupSnapshotContent>& group_contents() { return group_contents_; }
 
   const Caches& caches() const { return caches_; }
 
@@ -253,6 +331,9 @@ class FakeCaches {
     if constexpr (std::is_same_v<T, kube::PersistentVolumeClaim>) return claims_;
     if constexpr (std::is_same_v<T, kube::PersistentVolume>) return volumes_;
     if constexpr (std::is_same_v<T, kube::Node>) return nodes_;
+    if constexpr (std::is_same_v<T, kube::VolumeGroupSnapshot>) return group_snapshots_;
+    if constexpr (std::is_same_v<T, kube::VolumeGroupSnapshotContent>) return group_contents_;
+    if constexpr (std::is_same_v<T, kube::VolumeGroupSnapshotClass>) return group_classes_;
   }
 
   kube::Store<kube::VolumeSnapshot> snapshots_;
@@ -261,6 +342,10 @@ class FakeCaches {
   kube::Store<kube::PersistentVolumeClaim> claims_;
   kube::Store<kube::PersistentVolume> volumes_;
   kube::Store<kube::Node> nodes_;
+  kube::Store<kube::VolumeGroupSnapshot> group_snapshots_;
+  kube::Store<kube::VolumeGroupSnapshotContent> group_contents_;
+  kube::Store<kube::VolumeGroupSnapshotClass> group_classes_;
+  GroupCaches groups_{group_snapshots_, group_contents_, group_classes_};
   Caches caches_{snapshots_, contents_, classes_, claims_, volumes_};
 };
 

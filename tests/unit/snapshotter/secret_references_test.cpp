@@ -245,5 +245,37 @@ TEST(SnapshotterSecretOf, ListSecretParametersAreNotTheSnapshotterSecret) {
   EXPECT_FALSE(ref->has_value());
 }
 
+// §3.5, §4.7: the group's Secret, with the group kinds' tokens; without the
+// group snapshot (members) only the group content's name is known.
+TEST(GroupSnapshotterSecretOf, GroupTokensResolveAndOnlyTheContentsWithoutTheGroup) {
+  kube::VolumeGroupSnapshot group;
+  group.metadata.namespace_ = "team-a";
+  group.metadata.name = "group-1";
+  const kube::StringMap parameters = {
+      {std::string(kGroupSnapshotterSecretNameKey),
+       "${volumegroupsnapshot.name}.${volumegroupsnapshotcontent.name}"},
+      {std::string(kGroupSnapshotterSecretNamespaceKey), "${volumegroupsnapshot.namespace}"}};
+
+  auto ref = GroupSnapshotterSecretOf(parameters, "groupsnapcontent-42", &group);
+  ASSERT_TRUE(ref.ok()) << ref.error().message;
+  EXPECT_EQ(*ref,
+            (kube::SecretReference{.name = "group-1.groupsnapcontent-42", .namespace_ = "team-a"}));
+
+  auto without_group = GroupSnapshotterSecretOf(parameters, "groupsnapcontent-42", nullptr);
+  ASSERT_FALSE(without_group.ok());
+  EXPECT_EQ(without_group.error().message,
+            R"(error resolving value "${volumegroupsnapshot.namespace}": invalid tokens: )"
+            R"(["volumegroupsnapshot.namespace"])");
+}
+
+TEST(GroupSnapshotterSecretOf, HalfSetIsAnErrorNamingGroupSnapshotter) {
+  auto ref = GroupSnapshotterSecretOf({{std::string(kGroupSnapshotterSecretNameKey), "creds"}},
+                                      "groupsnapcontent-42", nullptr);
+  ASSERT_FALSE(ref.ok());
+  EXPECT_EQ(ref.error().message,
+            "failed to get name and namespace template from params: either name and namespace "
+            "for GroupSnapshotter secrets specified, Both must be specified");
+}
+
 }  // namespace
 }  // namespace snapshotter
