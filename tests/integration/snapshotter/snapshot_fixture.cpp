@@ -269,14 +269,13 @@ SnapshotTest::Names SnapshotTest::OwnNames(const std::string& base, const std::s
           .snapshot = "snap-" + own};
 }
 
-kube::PersistentVolumeClaim SnapshotTest::CreateBoundPvc(const std::string& ns,
-                                                         const std::string& pvc_name,
-                                                         const std::string& pv_name,
-                                                         const std::string& driver,
-                                                         const std::string& volume_handle) {
+kube::PersistentVolumeClaim SnapshotTest::CreateBoundPvc(
+    const std::string& ns, const std::string& pvc_name, const std::string& pv_name,
+    const std::string& driver, const std::string& volume_handle, kube::StringMap labels) {
   kube::PersistentVolumeClaim claim;
   claim.metadata.namespace_ = ns;
   claim.metadata.name = pvc_name;
+  claim.metadata.labels = std::move(labels);
   claim.spec.access_modes = {"ReadWriteOnce"};
   claim.spec.requests_storage = "1Gi";
   claim.spec.storage_class_name = "";  // static binding, no provisioner

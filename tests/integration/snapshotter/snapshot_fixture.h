@@ -131,10 +131,11 @@ class SnapshotTest : public ::testing::Test {
 
   // Objects, created as admin; each fails the test if the server refuses.
   // A PV with a CSI source (driver, volume_handle) bound to PVC ns/pvc_name,
-  // both 1Gi ReadWriteOnce, the PVC's status phase Bound.
+  // both 1Gi ReadWriteOnce, the PVC's status phase Bound; the PVC has `labels`.
   kube::PersistentVolumeClaim CreateBoundPvc(const std::string& ns, const std::string& pvc_name,
                                              const std::string& pv_name, const std::string& driver,
-                                             const std::string& volume_handle);
+                                             const std::string& volume_handle,
+                                             kube::StringMap labels = {});
   void CreateSnapshotClass(const std::string& name, const std::string& driver,
                            const std::string& deletion_policy, kube::StringMap parameters = {});
   // Returns the created VolumeSnapshot (its UID names the snapshot); without
