@@ -1,5 +1,8 @@
 #include "cmd/csi-snapshotter/options.h"
 
+#include <string>
+#include <string_view>
+
 #include "snapshotter/feature_gates.h"
 
 namespace csisnapshotter {
@@ -34,8 +37,8 @@ void RegisterFlags(base::FlagSet& flags, Options& o) {
                "Prefix of the name CreateVolumeGroupSnapshot is asked for.");
   flags.Int("groupsnapshot-name-uuid-length", &o.groupsnapshot_name_uuid_length,
             o.groupsnapshot_name_uuid_length,
-            "Characters of the VolumeGroupSnapshot UID kept in the group snapshot name; -1 "
-            "keeps the whole UID.");
+            "Characters of the VolumeGroupSnapshot UID, without its dashes, kept in the group "
+            "snapshot name (0 to 32); -1 keeps the whole UID with its dashes.");
 }
 
 base::Status CheckNodeDeployment(const Options& options) {
@@ -45,16 +48,29 @@ base::Status CheckNodeDeployment(const Options& options) {
   return base::Status::Ok();
 }
 
+namespace {
+
+// A UID without its dashes has 32 characters; -1 keeps it whole (§9.9).
+base::Status CheckUuidLength(std::string_view flag, int64_t length) {
+  if (length < -1 || length > 32) {
+    return base::Error("Option -" + std::string(flag) + " must be between -1 and 32, not " +
+                       std::to_string(length));
+  }
+  return base::Status::Ok();
+}
+
+}  // namespace
+
 base::Status CheckSnapshotName(const Options& options) {
   if (options.snapshot_name_prefix.empty()) {
     return base::Error("Snapshot name prefix cannot be of length 0");
   }
-  const int64_t length = options.snapshot_name_uuid_length;
-  if (length < -1 || length > 32) {
-    return base::Error("Option -snapshot-name-uuid-length must be between -1 and 32, not " +
-                       std::to_string(length));
+  if (base::Status s =
+          CheckUuidLength("snapshot-name-uuid-length", options.snapshot_name_uuid_length);
+      !s.ok()) {
+    return s;
   }
-  return base::Status::Ok();
+  return CheckUuidLength("groupsnapshot-name-uuid-length", options.groupsnapshot_name_uuid_length);
 }
 
 }  // namespace csisnapshotter

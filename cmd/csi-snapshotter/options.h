@@ -34,8 +34,9 @@ void RegisterFlags(base::FlagSet& flags, Options& options);
 base::Status CheckNodeDeployment(const Options& options);
 
 // The snapshot name flags: an empty --snapshot-name-prefix is upstream's
-// error; a --snapshot-name-uuid-length outside -1..32, on which upstream
-// panics at the first snapshot, is ours (§9.9). Both exit 1.
+// error; a --snapshot-name-uuid-length or --groupsnapshot-name-uuid-length
+// outside -1..32, on which upstream panics at the first (group) snapshot, is
+// ours (§9.9). All exit 1.
 base::Status CheckSnapshotName(const Options& options);
 
 }  // namespace csisnapshotter

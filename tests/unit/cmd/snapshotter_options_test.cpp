@@ -3,6 +3,9 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <string>
+#include <utility>
+
 #include "cmd/csi-snapshotter/options.h"
 #include "tests/unit/cmd/flags_test_fixture.h"
 
@@ -200,21 +203,26 @@ TEST(SnapshotterCheckSnapshotNameTest, EmptyPrefixIsUpstreamsError) {
   EXPECT_EQ(s.error().message, "Snapshot name prefix cannot be of length 0");
 }
 
-// §9.9: upstream panics at the first snapshot; here start-up says why.
-TEST(SnapshotterCheckSnapshotNameTest, UuidLengthOutsideMinusOneToThirtyTwoIsRejected) {
-  for (int64_t length : {-1, 0, 8, 32}) {
-    Options options;
-    options.snapshot_name_uuid_length = length;
-    EXPECT_TRUE(CheckSnapshotName(options).ok()) << length;
-  }
-  for (int64_t length : {-2, 33, 1000}) {
-    Options options;
-    options.snapshot_name_uuid_length = length;
-    base::Status s = CheckSnapshotName(options);
-    ASSERT_FALSE(s.ok()) << length;
-    EXPECT_EQ(s.error().message,
-              "Option -snapshot-name-uuid-length must be between -1 and 32, not " +
-                  std::to_string(length));
+// §9.9: upstream panics at the first (group) snapshot; here start-up says
+// why, for either name's UUID length.
+TEST(SnapshotterCheckSnapshotNameTest, UuidLengthsOutsideMinusOneToThirtyTwoAreRejected) {
+  const std::pair<std::string, int64_t Options::*> flags[] = {
+      {"snapshot-name-uuid-length", &Options::snapshot_name_uuid_length},
+      {"groupsnapshot-name-uuid-length", &Options::groupsnapshot_name_uuid_length}};
+  for (const auto& [flag, length_of] : flags) {
+    for (int64_t length : {-1, 0, 8, 32}) {
+      Options options;
+      options.*length_of = length;
+      EXPECT_TRUE(CheckSnapshotName(options).ok()) << flag << "=" << length;
+    }
+    for (int64_t length : {-2, 33, 1000}) {
+      Options options;
+      options.*length_of = length;
+      base::Status s = CheckSnapshotName(options);
+      ASSERT_FALSE(s.ok()) << flag << "=" << length;
+      EXPECT_EQ(s.error().message,
+                "Option -" + flag + " must be between -1 and 32, not " + std::to_string(length));
+    }
   }
 }
 

@@ -145,6 +145,14 @@ TEST_F(SnapshotterRunTest, SnapshotNameUuidLengthOutOfRangeExitsOne) {
   EXPECT_THAT(logs_.Grep("must be between -1 and 32, not -2"), SizeIs(1));
 }
 
+// §9.9: the same for the group snapshot name, whether groups are on or not.
+TEST_F(SnapshotterRunTest, GroupSnapshotNameUuidLengthOutOfRangeExitsOne) {
+  EXPECT_EQ(RunWith({"--groupsnapshot-name-uuid-length=33", "--kubeconfig=/nonexistent"}), 1);
+  EXPECT_THAT(
+      logs_.Grep("Option -groupsnapshot-name-uuid-length must be between -1 and 32, not 33"),
+      SizeIs(1));
+}
+
 // Upstream logs the config error itself, nothing else.
 TEST_F(SnapshotterRunTest, MissingKubeconfigExitsOneNamingTheFile) {
   std::string missing = (dir_.path() / "no-such-kubeconfig").string();
