@@ -47,8 +47,7 @@ TEST_P(NoSnapshotCrdsTest, KeepsRetryingWithoutTheCrdsAndWorksOnceTheyAreInstall
   ASSERT_TRUE(Eventually([&] { return LoggedMissingContents(); }))
       << "no failed list of VolumeSnapshotContents logged";
   ASSERT_TRUE(sidecar().IsRunning()) << "exited " << sidecar().exit_status();
-  EXPECT_THAT(SidecarLog(), HasSubstr("VolumeGroupSnapshot CRDs were not found; disabling the "
-                                      "VolumeGroupSnapshot feature for this run."));
+  EXPECT_THAT(SidecarLog(), HasSubstr(kGroupCrdsMissingWarning));
 
   ASSERT_NO_FATAL_FAILURE(InstallSnapshotCrds());
   ASSERT_NO_FATAL_FAILURE(CreateSnapshotClass("class-no-crds", driver, "Delete"));

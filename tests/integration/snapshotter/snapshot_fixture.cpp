@@ -92,10 +92,23 @@ void SnapshotTest::StartControlPlane(bool with_snapshot_crds) {
   suite_ready_ = true;
 }
 
-void SnapshotTest::InstallSnapshotCrds() {
+void SnapshotTest::InstallSnapshotCrds(bool with_group_crds) {
   auto crds = FindSnapshotPeer("SNAPSHOT_CRDS_DIR", "crds");
   ASSERT_TRUE(crds.ok()) << crds.error().message;
-  auto installed = plane_->InstallCrds(*crds);
+  std::string dir = *crds;
+  if (!with_group_crds) {
+    // InstallCrds takes a directory: one with the single snapshot CRDs only.
+    dir = plane_->work_dir() + "/snapshot-crds-without-groups";
+    std::filesystem::create_directories(dir);
+    for (const auto& entry : std::filesystem::directory_iterator(*crds)) {
+      if (entry.path().filename().string().starts_with("snapshot.storage.k8s.io_")) {
+        std::filesystem::copy_file(entry.path(),
+                                   std::filesystem::path(dir) / entry.path().filename(),
+                                   std::filesystem::copy_options::overwrite_existing);
+      }
+    }
+  }
+  auto installed = plane_->InstallCrds(dir);
   ASSERT_TRUE(installed.ok()) << installed.error().message;
 }
 
