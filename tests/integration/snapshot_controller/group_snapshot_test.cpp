@@ -29,6 +29,7 @@ namespace snapshot_it {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::StartsWith;
 using ::testing::UnorderedElementsAreArray;
 
 // The group's volumes; vol-d is the driver's too, its claim is not labelled
@@ -38,6 +39,7 @@ constexpr char kVolumeSizes[] =
     "vol-a:1073741824,vol-b:1073741824,vol-c:1073741824,vol-d:1073741824";
 constexpr char kGroupBoundFinalizer[] =
     "groupsnapshot.storage.kubernetes.io/volumegroupsnapshot-bound-protection";
+constexpr char kGroupHandleAnnotation[] = "groupsnapshot.storage.k8s.io/volumeGroupSnapshotHandle";
 constexpr char kInGroupFinalizer[] =
     "snapshot.storage.kubernetes.io/volumesnapshot-in-group-protection";
 
@@ -154,7 +156,7 @@ class GroupSnapshotPairTest : public ControllerPairTest {
   }
 
   // The members that are ready, in the group, bound to a ready content of
-  // theirs with the group's handle.
+  // theirs with the group's handle in its status and annotation.
   int ReadyMembers(const kube::VolumeGroupSnapshot& group) const {
     int ready = 0;
     for (const kube::VolumeSnapshot& member : Members(group)) {
@@ -165,8 +167,11 @@ class GroupSnapshotPairTest : public ControllerPairTest {
       }
       auto content = admin_->Get<kube::VolumeSnapshotContent>(
           "", *member.status->bound_volume_snapshot_content_name);
-      ready += content.ok() && content->status && content->status->ready_to_use == true &&
+      if (!content.ok()) continue;
+      auto handle = content->metadata.annotations.find(kGroupHandleAnnotation);
+      ready += content->status && content->status->ready_to_use == true &&
                content->status->volume_group_snapshot_handle == group_handle_ &&
+               handle != content->metadata.annotations.end() && handle->second == group_handle_ &&
                content->spec.volume_snapshot_ref.uid == member.metadata.uid;
     }
     return ready;
@@ -244,6 +249,10 @@ TEST_P(GroupSnapshotPairTest, GroupOfThreeClaimsIsReadyFromOneCreateAndGoesWithO
     EXPECT_GE(creates.size(), 1u) << "CreateVolumeGroupSnapshot calls";
   }
   EXPECT_EQ(DriverCalls("CreateSnapshot"), 0) << "members are never created one by one";
+  for (const kube::VolumeSnapshot& member : Members(*group)) {
+    EXPECT_THAT(member.metadata.name, StartsWith("snapshot-"));
+    EXPECT_THAT(*member.status->bound_volume_snapshot_content_name, StartsWith("snapcontent-"));
+  }
   const std::string key = "default/" + group->metadata.name;
   auto creating =
       AwaitEvent("default", "VolumeGroupSnapshot", group->metadata.name, "CreatingGroupSnapshot");
