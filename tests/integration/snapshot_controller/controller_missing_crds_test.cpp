@@ -86,16 +86,14 @@ TEST_P(ControllerWithoutGroupCrdsTest, WarnsRunsWithGroupsOffAndSnapshotsStillWo
   EXPECT_TRUE(controller->IsRunning()) << "exited " << controller->exit_status();
 }
 
+std::string ControllerName(const ::testing::TestParamInfo<ControllerUnderTest>& info) {
+  return info.param.name;
+}
+
 INSTANTIATE_TEST_SUITE_P(Controllers, ControllerWithoutCrdsTest,
-                         ::testing::Values(OurController(), UpstreamController()),
-                         [](const ::testing::TestParamInfo<ControllerUnderTest>& info) {
-                           return info.param.name;
-                         });
+                         ::testing::Values(OurController(), UpstreamController()), ControllerName);
 INSTANTIATE_TEST_SUITE_P(Controllers, ControllerWithoutGroupCrdsTest,
-                         ::testing::Values(OurController(), UpstreamController()),
-                         [](const ::testing::TestParamInfo<ControllerUnderTest>& info) {
-                           return info.param.name;
-                         });
+                         ::testing::Values(OurController(), UpstreamController()), ControllerName);
 
 }  // namespace
 }  // namespace snapshot_it
