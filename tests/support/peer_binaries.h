@@ -5,6 +5,7 @@
 // (a binary: not executable) is an error naming it and where it came from.
 //
 //   ETCD_BIN, KUBE_APISERVER_BIN          (build.sh etcd kube)
+//   KUBECTL_BIN                           (build.sh kubectl)
 //   CSI_MOCK_BIN                          (build.sh csi-mock)
 //   UPSTREAM_ATTACHER_BIN                 (build.sh upstream)
 //   UPSTREAM_SNAPSHOTTER_BIN,

@@ -5,8 +5,9 @@
 # Prints the path of every peer on the last lines as NAME=PATH (binaries, and
 # SNAPSHOT_CRDS_DIR for the snapshot CRD YAMLs), whether or not this run built it.
 #
-# Usage: tools/peers/build.sh [etcd] [kube] [csi-mock] [upstream] [snapshot] [crds]
+# Usage: tools/peers/build.sh [etcd] [kube] [kubectl] [csi-mock] [upstream] [snapshot] [crds]
 #        (default: all)
+#   kubectl   kubectl of the same Kubernetes version as kube-apiserver
 #   upstream  external-attacher's csi-attacher
 #   snapshot  external-snapshotter's csi-snapshotter and snapshot-controller
 #   crds      the six snapshot CRD YAMLs of external-snapshotter's client module
@@ -93,6 +94,28 @@ build_kube() {
   mv "$out/bin.tmp" "$out/bin"
 }
 
+# kubectl from the same k8s.io/kubernetes module as kube-apiserver: the module
+# download and most of the compiled packages (client-go, apimachinery, api) are
+# shared through Go's module and build caches, so it costs little on top.
+build_kubectl() {
+  local out=$PEERS_CACHE/kubectl-$KUBE_VERSION
+  [ -x "$out/bin/kubectl" ] && return 0
+  log "kubectl $KUBE_VERSION: building"
+  local work=$PEERS_CACHE/src/kubectl minor
+  minor=$(echo "$KUBE_VERSION" | cut -d. -f2)
+  init_kube_module "$work" "$KUBE_VERSION"
+  rm -rf "$out/bin.tmp" && mkdir -p "$out/bin.tmp"
+  local ldflags="-s -w" pkg
+  # `kubectl version` reads its client version from both packages.
+  for pkg in k8s.io/component-base/version k8s.io/client-go/pkg/version; do
+    ldflags+=" -X $pkg.gitVersion=$KUBE_VERSION -X $pkg.gitMajor=1 -X $pkg.gitMinor=$minor"
+  done
+  (cd "$work" &&
+   quiet go get -tool "k8s.io/kubernetes/cmd/kubectl@$KUBE_VERSION" &&
+   with_progress kubectl go build -ldflags "$ldflags" -o "$out/bin.tmp/" k8s.io/kubernetes/cmd/kubectl)
+  mv "$out/bin.tmp" "$out/bin"
+}
+
 # The Kubernetes e2e mock CSI driver behind a small main of ours (csi-mock/).
 # csi-driver-host-path would be the first choice, but the module proxy answers
 # 403 for every version of it.
@@ -173,11 +196,12 @@ command -v jq >/dev/null || { echo "peers: jq is required (scripts/install-deps.
 mkdir -p "$PEERS_CACHE"
 
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(etcd kube csi-mock upstream snapshot crds)
+[ ${#targets[@]} -eq 0 ] && targets=(etcd kube kubectl csi-mock upstream snapshot crds)
 for t in "${targets[@]}"; do
   case $t in
     etcd) build_etcd ;;
     kube) build_kube ;;
+    kubectl) build_kubectl ;;
     csi-mock) build_csimock ;;
     upstream) build_upstream ;;
     snapshot) build_snapshot ;;
@@ -188,6 +212,7 @@ done
 
 echo "ETCD_BIN=$PEERS_CACHE/etcd-$ETCD_VERSION/bin/etcd"
 echo "KUBE_APISERVER_BIN=$PEERS_CACHE/kube-$KUBE_VERSION/bin/kube-apiserver"
+echo "KUBECTL_BIN=$PEERS_CACHE/kubectl-$KUBE_VERSION/bin/kubectl"
 echo "CSI_MOCK_BIN=$(csimock_dir)/bin/csi-mock"
 echo "UPSTREAM_ATTACHER_BIN=$PEERS_CACHE/external-attacher-$ATTACHER_VERSION/bin/csi-attacher"
 echo "UPSTREAM_SNAPSHOTTER_BIN=$PEERS_CACHE/external-snapshotter-$SNAPSHOTTER_VERSION/bin/csi-snapshotter"
