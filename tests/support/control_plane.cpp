@@ -26,7 +26,8 @@ constexpr int kApiServerStartAttempts = 3;
 constexpr seconds kApiServerReadyTimeout{90};
 constexpr seconds kSetupStepTimeout{30};
 constexpr char kApiServer[] = "kube-apiserver";
-constexpr char kDefaultRbacManifest[] = CSI_ATTACHER_SOURCE_DIR "/deploy/kubernetes/rbac.yaml";
+constexpr char kDefaultRbacManifest[] =
+    CSI_ATTACHER_SOURCE_DIR "/deploy/kubernetes/csi-attacher/rbac.yaml";
 constexpr int kServiceAccountTokenSeconds = 86400;
 
 double SecondsSince(std::chrono::steady_clock::time_point start) {
@@ -79,7 +80,7 @@ std::vector<std::string> ApiServerArgs(const std::string& binary, const std::str
   return args;
 }
 
-// deploy/kubernetes/rbac.yaml (or `manifest`) for default/csi-attacher.
+// deploy/kubernetes/csi-attacher/rbac.yaml (or `manifest`) for default/csi-attacher.
 ServiceAccountIdentity AttacherIdentity(const std::string& manifest) {
   return {.rbac_manifest = manifest.empty() ? kDefaultRbacManifest : manifest,
           .ns = "default",

@@ -3,7 +3,7 @@
 //
 // Start returns a ready cluster: TLS with a CA of our own (clients verify it,
 // nothing skips verification), RBAC authorization, the attacher's RBAC from
-// deploy/kubernetes/rbac.yaml applied and in effect, and two kubeconfigs: the
+// deploy/kubernetes/csi-attacher/rbac.yaml applied and in effect, and two kubeconfigs: the
 // admin's (static token, group system:masters) and the attacher's (a real
 // ServiceAccount token for default/csi-attacher from the TokenRequest API).
 // CustomResourceDefinitions come only on request (ControlPlaneOptions::crd_dirs
@@ -39,7 +39,7 @@ struct ControlPlaneOptions {
   // Empty: $ETCD_BIN / $KUBE_APISERVER_BIN, else tools/peers/build.sh.
   std::string etcd_bin = {};
   std::string apiserver_bin = {};
-  // Empty: deploy/kubernetes/rbac.yaml of this source tree.
+  // Empty: deploy/kubernetes/csi-attacher/rbac.yaml of this source tree.
   std::string rbac_manifest = {};
   std::vector<std::string> extra_apiserver_args = {};
   // Directories of CRD YAMLs (e.g. $SNAPSHOT_CRDS_DIR) that Start installs,

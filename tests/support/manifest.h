@@ -1,5 +1,5 @@
 // ApplyManifest: creates every object of a multi-document YAML manifest (such
-// as deploy/kubernetes/rbac.yaml) through the REST API, like `kubectl create
+// as deploy/kubernetes/csi-attacher/rbac.yaml) through the REST API, like `kubectl create
 // -f`: each document becomes JSON and is POSTed to the collection derived from
 // its apiVersion, kind and metadata.namespace. An object that already exists
 // (409) counts as applied and is left as it is.

@@ -1,5 +1,5 @@
 // Runs the real csi-attacher binary, as the RBAC-limited ServiceAccount of
-// deploy/kubernetes/rbac.yaml, against a real control plane and a CSI driver
+// deploy/kubernetes/csi-attacher/rbac.yaml, against a real control plane and a CSI driver
 // process (the Kubernetes e2e mock driver, or our fault-injecting driver for
 // failures a real driver will not produce). One control plane per suite; a
 // driver and an attacher per test.

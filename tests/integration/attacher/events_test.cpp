@@ -1,7 +1,7 @@
 // docs/attacher.md §7 (external-attacher#363): a failing attach becomes one
 // Warning Event on its VolumeAttachment whose count grows with the retries,
 // when the attacher may write Events (the optional rule of
-// deploy/kubernetes/rbac.yaml, uncommented); with the stock RBAC the missing
+// deploy/kubernetes/csi-attacher/rbac.yaml, uncommented); with the stock RBAC the missing
 // permission is logged once and attaching works as before.
 #include <gtest/gtest.h>
 
@@ -18,7 +18,8 @@ namespace {
 
 using namespace std::chrono_literals;
 
-constexpr const char* kRbacManifest = CSI_ATTACHER_SOURCE_DIR "/deploy/kubernetes/rbac.yaml";
+constexpr const char* kRbacManifest =
+    CSI_ATTACHER_SOURCE_DIR "/deploy/kubernetes/csi-attacher/rbac.yaml";
 constexpr std::string_view kCommentedEventsRule =
     "  #- apiGroups: [\"\"]\n"
     "  #  resources: [\"events\"]\n"

@@ -125,15 +125,15 @@ class PvRelistHeldBack {
  public:
   explicit PvRelistHeldBack(kube::Client& admin) : admin_(admin) {}
   ~PvRelistHeldBack() {
-    base::Status restored = SetPvVerbs(R"(["get","list","watch","update","patch"])");
+    base::Status restored = SetPvVerbs(R"(["get","list","watch","patch"])");
     EXPECT_TRUE(restored.ok()) << "the attacher's ClusterRole stays cut: "
                                << restored.error().message;
   }
 
-  base::Status Start() { return SetPvVerbs(R"(["get","update","patch"])"); }
+  base::Status Start() { return SetPvVerbs(R"(["get","patch"])"); }
 
  private:
-  // deploy/kubernetes/rbac.yaml: rule 0 of external-attacher-runner is PVs.
+  // deploy/kubernetes/csi-attacher/rbac.yaml: rule 0 of external-attacher-runner is PVs.
   base::Status SetPvVerbs(const std::string& verbs) {
     auto patched = admin_.Request(
         "PATCH", "/apis/rbac.authorization.k8s.io/v1/clusterroles/external-attacher-runner",

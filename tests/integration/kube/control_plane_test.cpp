@@ -1,6 +1,6 @@
 // The local control plane launcher (tests/support/control_plane.h) against the
 // real etcd and kube-apiserver: the attacher's identity is a ServiceAccount
-// with exactly the rules of deploy/kubernetes/rbac.yaml, TLS is verified
+// with exactly the rules of deploy/kubernetes/csi-attacher/rbac.yaml, TLS is verified
 // against our own CA, the apiserver restarts in place, and Stop() leaves no
 // process behind. Peers that cannot be found or built fail the tests.
 #include <gtest/gtest.h>
@@ -112,11 +112,12 @@ TEST_F(ControlPlaneTest, AttacherIsForbiddenWhatItsRulesLack) {
   }
 }
 
-// deploy/kubernetes/deployment.yaml is a Deployment the real API server
+// deploy/kubernetes/csi-attacher/deployment.yaml is a Deployment the real API server
 // accepts, running our image with upstream's arguments as rbac.yaml's
 // ServiceAccount.
 TEST_F(ControlPlaneTest, SampleDeploymentIsAcceptedByTheApiServer) {
-  const std::string path = CSI_ATTACHER_SOURCE_DIR "/deploy/kubernetes/deployment.yaml";
+  const std::string path =
+      CSI_ATTACHER_SOURCE_DIR "/deploy/kubernetes/csi-attacher/deployment.yaml";
   auto manifest = base::ReadFile(path);
   ASSERT_TRUE(manifest.ok()) << manifest.error().message;
   auto applied = testsupport::ApplyManifest(*admin_, *manifest, path);
