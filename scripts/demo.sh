@@ -64,11 +64,12 @@ export KUBECONFIG=$ADMIN_KUBECONFIG
 kubectl() { "$KUBECTL_BIN" "$@"; }
 run kubectl version
 
-# A free local port for a binary's /metrics: the first one nothing answers on.
+# free_port VAR: sets VAR to a free local port for a binary's /metrics, the
+# next one from 18080 on that nothing answers on.
 NEXT_PORT=18080
 free_port() {
   while (exec 3<>"/dev/tcp/127.0.0.1/$NEXT_PORT") 2>/dev/null; do NEXT_PORT=$((NEXT_PORT + 1)); done
-  echo "$NEXT_PORT"
+  printf -v "$1" '%s' "$NEXT_PORT"
   NEXT_PORT=$((NEXT_PORT + 1))
 }
 # start NAME COMMAND...: runs a binary in the background, output to NAME.log.
@@ -92,16 +93,36 @@ watch_show() {
   sed 's/^/  /' "$DEMO_DIR/$2"
 }
 
+# scrape NAME PORT REGEX: the lines of a binary's /metrics that match.
+scrape() {
+  printf '\033[2m$ curl http://127.0.0.1:%s/metrics | grep -E %q\033[0m   (%s)\n' "$2" "$3" "$1"
+  curl -sS "http://127.0.0.1:$2/metrics" | grep -E "$3" | sed 's/^/  /' || true
+}
+
 DRIVER=csi-mock.demo.example.com
 say "Starting the CSI driver ($DRIVER) and our three binaries"
 start csi-driver "$CSI_MOCK_BIN" --endpoint "$DEMO_DIR/csi.sock" --name "$DRIVER" --create-volumes 3
-ATTACHER_PORT=$(free_port) SNAPSHOTTER_PORT=$(free_port) CONTROLLER_PORT=$(free_port)
+free_port ATTACHER_PORT
+free_port SNAPSHOTTER_PORT
+free_port CONTROLLER_PORT
 start attacher build/default/cmd/csi-attacher/csi-attacher --kubeconfig "$ATTACHER_KUBECONFIG" \
   --csi-address "$DEMO_DIR/csi.sock" --timeout 15s --http-endpoint "127.0.0.1:$ATTACHER_PORT" -v=2
 start snapshot-controller build/default/cmd/snapshot-controller/snapshot-controller \
   --kubeconfig "$SNAPSHOT_CONTROLLER_KUBECONFIG" --http-endpoint "127.0.0.1:$CONTROLLER_PORT" -v=2
 start snapshotter build/default/cmd/csi-snapshotter/csi-snapshotter --kubeconfig "$SNAPSHOTTER_KUBECONFIG" \
   --csi-address "$DEMO_DIR/csi.sock" --http-endpoint "127.0.0.1:$SNAPSHOTTER_PORT" -v=2
+# await_metrics NAME PORT: waits until NAME serves /metrics (so it started,
+# connected to the driver and the API server); fails with its log's tail.
+await_metrics() {
+  local deadline=$((SECONDS + 120))
+  until curl -sf -o /dev/null "http://127.0.0.1:$2/metrics"; do
+    [ "$SECONDS" -lt "$deadline" ] || { echo "$1 serves no /metrics on :$2:"; tail -n 5 "$DEMO_DIR/$1.log"; exit 1; }
+    sleep 0.5
+  done
+}
+await_metrics attacher "$ATTACHER_PORT"
+await_metrics snapshot-controller "$CONTROLLER_PORT"
+await_metrics snapshotter "$SNAPSHOTTER_PORT"
 echo "  csi-attacher        as default/csi-attacher,            metrics on :$ATTACHER_PORT"
 echo "  snapshot-controller as kube-system/snapshot-controller, metrics on :$CONTROLLER_PORT"
 echo "  csi-snapshotter     as default/csi-snapshotter,         metrics on :$SNAPSHOTTER_PORT"
@@ -114,6 +135,7 @@ watch_show "volumeattachments -l demo=attach" va-watch.txt
 run kubectl get volumeattachments -l demo=attach \
   -o custom-columns='NAME:.metadata.name,ATTACHED:.status.attached,FINALIZERS:.metadata.finalizers,NODE-ID:.metadata.annotations.csi\.alpha\.kubernetes\.io/node-id'
 run kubectl get pv -l demo=attach -o custom-columns='NAME:.metadata.name,VOLUME:.spec.csi.volumeHandle,FINALIZERS:.metadata.finalizers'
+scrape csi-attacher "$ATTACHER_PORT" '^csi_attacher_volumeattachments'
 
 say "2. Detach: deleting the VolumeAttachments waits for the attacher to detach and drop its finalizer"
 run kubectl delete volumeattachments -l demo=attach --wait --timeout=$WAIT
@@ -164,12 +186,7 @@ echo "  the driver's calls:"
 grep -o 'csi-mock call /csi.v1.Controller/[A-Za-z]*: [A-Za-z]*' "$DEMO_DIR/csi-driver.log" | sort | uniq -c | sed 's/^ */    /'
 
 say "5. Metrics (the interesting lines of each /metrics)"
-# scrape NAME PORT REGEX: the lines of a binary's /metrics that match.
-scrape() {
-  printf '\033[2m$ curl http://127.0.0.1:%s/metrics | grep -E %q\033[0m   (%s)\n' "$2" "$3" "$1"
-  curl -sS "http://127.0.0.1:$2/metrics" | grep -E "$3" | sed 's/^/  /' || true
-}
-scrape csi-attacher "$ATTACHER_PORT" '^csi_sidecar_operations_seconds_count|^csi_attacher_volumeattachments'
+scrape csi-attacher "$ATTACHER_PORT" '^csi_sidecar_operations_seconds_count'
 scrape snapshot-controller "$CONTROLLER_PORT" '^snapshot_controller_(operation_total_seconds_count|operations_in_flight)'
 scrape csi-snapshotter "$SNAPSHOTTER_PORT" '^csi_sidecar_operations_seconds_count'
 say "Demo finished"
