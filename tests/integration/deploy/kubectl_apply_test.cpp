@@ -37,7 +37,8 @@ struct Expected {
 class KubectlApplyTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    auto kubectl = testsupport::FindPeer("KUBECTL_BIN", "kubectl", logs_.path() / "peers.log");
+    auto kubectl =
+        testsupport::FindPeer("KUBECTL_BIN", "kubectl", (logs_.path() / "peers.log").string());
     ASSERT_TRUE(kubectl.ok()) << kubectl.error().message;
     kubectl_ = *kubectl;
     auto plane = testsupport::ControlPlane::Start();
