@@ -9,6 +9,7 @@ PACKAGES=(
   libcurl4-openssl-dev nlohmann-json3-dev libyaml-cpp-dev libfmt-dev
   libgtest-dev libgmock-dev libbenchmark-dev libssl-dev
   jq openssl curl procps psmisc
+  debootstrap  # scripts/image-rootfs.sh: the image's runtime root without a container engine
 )
 
 missing=()

@@ -1,0 +1,55 @@
+# Lean shipped binaries (cmd/*): linked statically against gRPC's unsecure
+# flavour (a unix-socket CSI connection needs no TLS), protobuf, abseil, c-ares,
+# re2, upb, yaml-cpp and the C++ runtime, unused sections dropped. In a
+# container nothing shares library pages, so every shared library costs its
+# whole touched text in RSS; what stays shared is libcurl (with its TLS chain,
+# for the API server), zlib (libcurl loads it anyway) and glibc: exactly the
+# packages of deploy/image/<binary>.packages.
+#
+# The libraries (csi, kube, ...) link `dep_grpc` and `dep_yaml_cpp`, which
+# resolve per consuming executable: the static archives for an executable
+# marked by lean_binary(), Debian's shared libraries for everything else (the
+# tests, which are cheaper to link that way).
+option(CSI_SIDECARS_LEAN_BINARIES
+       "Link the shipped binaries statically (gRPC unsecure, protobuf, abseil, yaml-cpp, libstdc++)" ON)
+
+# Compiled into every object so that --gc-sections can drop what no binary calls.
+add_compile_options(-ffunction-sections -fdata-sections)
+
+# An INTERFACE target linking the static archives `names` (lib<name>.a) as one
+# rescanned group, so their mutual references resolve in any order.
+function(static_archive_group target)
+  set(paths)
+  foreach(name IN LISTS ARGN)
+    find_library(archive_${name} NAMES lib${name}.a REQUIRED)
+    list(APPEND paths ${archive_${name}})
+  endforeach()
+  list(JOIN paths "," joined)
+  add_library(${target} INTERFACE)
+  target_link_libraries(${target} INTERFACE "$<LINK_GROUP:RESCAN,${joined}>")
+endfunction()
+
+file(GLOB absl_archives /usr/lib/${CMAKE_LIBRARY_ARCHITECTURE}/libabsl_*.a)
+list(TRANSFORM absl_archives REPLACE ".*/lib(absl_[^/]*)\\.a$" "\\1")
+static_archive_group(grpc_static grpc++_unsecure grpc_unsecure gpr upb address_sorting re2 cares
+                     protobuf ${absl_archives})
+target_link_libraries(grpc_static INTERFACE ZLIB::ZLIB Threads::Threads)
+static_archive_group(yaml_cpp_static yaml-cpp)
+
+# $<TARGET_PROPERTY:LEAN_LINK> is read on the executable being linked.
+set(lean "$<BOOL:$<TARGET_PROPERTY:LEAN_LINK>>")
+add_library(dep_grpc INTERFACE)
+target_link_libraries(dep_grpc INTERFACE
+  "$<IF:${lean},grpc_static,gRPC::grpc++;protobuf::libprotobuf>")
+add_library(dep_yaml_cpp INTERFACE)
+target_link_libraries(dep_yaml_cpp INTERFACE "$<IF:${lean},yaml_cpp_static,yaml-cpp>")
+
+# Marks a shipped executable: static archives (above), static libstdc++ and
+# libgcc, section garbage collection, no NEEDED entry for an unused library.
+function(lean_binary target)
+  if(CSI_SIDECARS_LEAN_BINARIES)
+    set_property(TARGET ${target} PROPERTY LEAN_LINK ON)
+    target_link_options(${target} PRIVATE -static-libstdc++ -static-libgcc -Wl,--gc-sections
+                        -Wl,--as-needed)
+  endif()
+endfunction()
