@@ -1,10 +1,16 @@
-# The csi-attacher image: built on Debian bookworm with the project's own
-# dependency script, shipped on bookworm-slim with only the shared libraries
-# the binary links (deploy/image/runtime-packages.txt, kept exact by
-# scripts/check-image-libs.sh), as a non-root user, entrypoint /csi-attacher
-# like upstream's image.
+# One image per binary, as upstream ships them: csi-attacher, csi-snapshotter
+# and snapshot-controller. All three are built on Debian bookworm with the
+# project's own dependency script (lean: gRPC, protobuf, abseil, yaml-cpp and
+# the C++ runtime linked statically, cmake/lean_binaries.cmake) and shipped on
+# bookworm-slim with only the packages owning the shared libraries they still
+# load (deploy/image/runtime-packages.txt, kept exact by
+# scripts/check-image-libs.sh), as user 65532, entrypoint /<binary>.
+# scripts/image-rootfs.sh builds the same runtime root without a container
+# engine; the integration test image_rootfs runs each binary from it.
 #
-#   docker build -t csi-attacher .
+#   docker build --target csi-attacher -t csi-attacher .
+#   docker build --target csi-snapshotter -t csi-snapshotter .
+#   docker build --target snapshot-controller -t snapshot-controller .
 
 FROM debian:bookworm AS build
 # git: the version (--version, user agent) comes from `git describe`.
@@ -16,14 +22,28 @@ RUN scripts/install-deps.sh && rm -rf /var/lib/apt/lists/*
 COPY . .
 RUN git config --global --add safe.directory /src \
     && cmake --preset default -DCSI_ATTACHER_TESTS=OFF \
-    && cmake --build --preset default --target csi-attacher \
-    && strip --strip-debug -o /csi-attacher build/default/cmd/csi-attacher/csi-attacher
+    && cmake --build --preset default --target csi-attacher csi-snapshotter snapshot-controller \
+    && mkdir /out && for binary in csi-attacher csi-snapshotter snapshot-controller; do \
+         strip --strip-debug -o /out/$binary build/default/cmd/$binary/$binary; done
 
-FROM debian:bookworm-slim
+# What the three images share: the runtime packages and the non-root user.
+FROM debian:bookworm-slim AS runtime
 COPY deploy/image/runtime-packages.txt /tmp/runtime-packages.txt
 RUN apt-get update \
-    && grep -v '^#' /tmp/runtime-packages.txt | xargs apt-get install -y --no-install-recommends \
+    && grep -v -E '^\s*(#|$)' /tmp/runtime-packages.txt \
+       | xargs apt-get install -y --no-install-recommends \
     && rm -rf /var/lib/apt/lists/* /tmp/runtime-packages.txt
-COPY --from=build /csi-attacher /csi-attacher
 USER 65532:65532
+
+FROM runtime AS snapshot-controller
+COPY --from=build /out/snapshot-controller /snapshot-controller
+ENTRYPOINT ["/snapshot-controller"]
+
+FROM runtime AS csi-snapshotter
+COPY --from=build /out/csi-snapshotter /csi-snapshotter
+ENTRYPOINT ["/csi-snapshotter"]
+
+# Last, so that a plain `docker build .` still builds the attacher.
+FROM runtime AS csi-attacher
+COPY --from=build /out/csi-attacher /csi-attacher
 ENTRYPOINT ["/csi-attacher"]

@@ -46,8 +46,9 @@ target_link_libraries(dep_yaml_cpp INTERFACE "$<IF:${lean},yaml_cpp_static,yaml-
 
 # Marks a shipped executable: static archives (above), static libstdc++ and
 # libgcc, section garbage collection, no NEEDED entry for an unused library.
+# Not under sanitizers: their runtimes expect the shared C++ runtime.
 function(lean_binary target)
-  if(CSI_SIDECARS_LEAN_BINARIES)
+  if(CSI_SIDECARS_LEAN_BINARIES AND NOT CSI_ATTACHER_SANITIZE)
     set_property(TARGET ${target} PROPERTY LEAN_LINK ON)
     target_link_options(${target} PRIVATE -static-libstdc++ -static-libgcc -Wl,--gc-sections
                         -Wl,--as-needed)

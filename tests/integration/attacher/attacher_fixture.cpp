@@ -108,7 +108,7 @@ void AttacherTest::StartFaultDriver(const std::string& driver, const std::string
 }
 
 void AttacherTest::StartAttacher(std::vector<std::string> extra_args) {
-  std::vector<std::string> argv = {ATTACHER_BIN,
+  std::vector<std::string> argv = {AttacherBinary(),
                                    "--kubeconfig=" + plane_->attacher_kubeconfig(),
                                    "--csi-address=" + socket_,
                                    "--timeout=5s",

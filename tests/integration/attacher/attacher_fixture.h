@@ -15,10 +15,10 @@
 #include <string_view>
 #include <vector>
 
-#include "kube/client/client.h"
-#include "kube/api/storage/v1/csi_node.h"
 #include "kube/api/core/v1/persistent_volume.h"
+#include "kube/api/storage/v1/csi_node.h"
 #include "kube/api/storage/v1/volume_attachment.h"
+#include "kube/client/client.h"
 #include "tests/support/control_plane.h"
 #include "tests/support/process.h"
 #include "tests/support/test_objects.h"
@@ -41,6 +41,9 @@ class AttacherTest : public ::testing::Test {
   void StartFaultDriver(const std::string& driver, const std::string& node_id,
                         std::vector<std::string> extra_args = {});
   void StartAttacher(std::vector<std::string> extra_args = {});
+  // What StartAttacher runs: this build's csi-attacher, or (overridden) a
+  // launcher that runs it from its image root.
+  virtual std::string AttacherBinary() const { return ATTACHER_BIN; }
 
   void CreateCsiNode(const std::string& name, const std::string& driver,
                      const std::string& node_id);
