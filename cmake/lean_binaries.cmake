@@ -14,7 +14,9 @@ option(CSI_SIDECARS_LEAN_BINARIES
        "Link the shipped binaries statically (gRPC unsecure, protobuf, abseil, yaml-cpp, libstdc++)" ON)
 
 # Compiled into every object so that --gc-sections can drop what no binary calls.
-add_compile_options(-ffunction-sections -fdata-sections)
+if(CSI_SIDECARS_LEAN_BINARIES)
+  add_compile_options(-ffunction-sections -fdata-sections)
+endif()
 
 # An INTERFACE target linking the static archives `names` (lib<name>.a) as one
 # rescanned group, so their mutual references resolve in any order.
