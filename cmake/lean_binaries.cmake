@@ -4,7 +4,7 @@
 # container nothing shares library pages, so every shared library costs its
 # whole touched text in RSS; what stays shared is libcurl (with its TLS chain,
 # for the API server), zlib (libcurl loads it anyway) and glibc: exactly the
-# packages of deploy/image/<binary>.packages.
+# packages of deploy/image/runtime-packages.txt.
 #
 # The libraries (csi, kube, ...) link `dep_grpc` and `dep_yaml_cpp`, which
 # resolve per consuming executable: the static archives for an executable
