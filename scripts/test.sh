@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test from a fresh machine: installs packages, builds (or finds
 # cached) the real peers, builds the `default` preset and what the unit tests
-# need under `asan`, runs unit tests under `default` and `asan`, and integration tests (real etcd + kube-apiserver + CSI driver)
-# under `default`. Prints how long each phase took and a closing
+# need under `asan`, runs unit tests under `default` and `asan`, and integration tests (real etcd + kube-apiserver + CSI driver;
+# the shipped binaries also from their image roots, scripts/image-rootfs.sh) under `default`. Prints how long each phase took and a closing
 # "N passed, N failed" line over all three runs.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
