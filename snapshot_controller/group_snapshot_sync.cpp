@@ -255,6 +255,9 @@ base::Status GroupSnapshotSync::CopyStatus(GroupSnapshotWriter& writer,
   std::vector<snapshotter::SnapshotNormalEvent> changes;
   auto written = writer.WriteStatus(
       [&](const VolumeGroupSnapshot& current) -> std::optional<kube::VolumeGroupSnapshotStatus> {
+        // After a conflict this runs again on the fresh object: only the
+        // last attempt's changes were written.
+        changes.clear();
         auto change = GroupStatusFromContent(current, content);
         if (!change) return std::nullopt;
         changes = std::move(change->events);

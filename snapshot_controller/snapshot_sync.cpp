@@ -327,6 +327,9 @@ base::Status SnapshotSync::CopyStatus(SnapshotWriter& writer,
   std::vector<snapshotter::SnapshotNormalEvent> changes;
   auto written = writer.WriteStatus(
       [&](const kube::VolumeSnapshot& current) -> std::optional<kube::VolumeSnapshotStatus> {
+        // After a conflict this runs again on the fresh object: only the
+        // last attempt's changes were written.
+        changes.clear();
         auto change = snapshotter::SnapshotStatusFromContent(current, content,
                                                              GroupSnapshotNameOf(content, caches_));
         if (!change) return std::nullopt;
@@ -346,6 +349,10 @@ base::Status SnapshotSync::CopyStatus(SnapshotWriter& writer,
     events_.Record(kube::ReferenceTo(snapshot), kube::kEventTypeNormal, change.reason,
                    change.message);
   }
+  // A sync that began from a stale cached copy started an operation an
+  // earlier sync already finished: it must not stay in flight.
+  if (IsCreated(snapshot)) metrics_.Drop(kCreateSnapshotOperation, snapshot.metadata.uid);
+  if (IsReady(snapshot)) metrics_.Drop(kCreateSnapshotAndReadyOperation, snapshot.metadata.uid);
   return base::Status::Ok();
 }
 

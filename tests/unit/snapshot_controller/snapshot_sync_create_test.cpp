@@ -432,6 +432,31 @@ TEST_F(SnapshotSyncTest, StatusConflictsGiveUpAfterTwoRetries) {
 
 // --- Metrics (§4.6) ------------------------------------------------------------
 
+// Two syncs in a row, the second from the cached copy the first one's status
+// write has not reached yet: its 409 and fresh read show the status already
+// written, so neither the Event nor the CreateSnapshot duration is recorded
+// twice, and the second sync's start of CreateSnapshot does not linger.
+TEST_F(SnapshotSyncTest, StatusWrittenByAnEarlierSyncIsRecordedOnce) {
+  HaveSource();
+  Have(Content([](auto& c) {
+    c.status = kube::VolumeSnapshotContentStatus{.creation_time = 1700000000'000000000,
+                                                 .ready_to_use = false};
+  }));
+  const kube::VolumeSnapshot stale = Snapshot(WithFinalizers);
+  ASSERT_TRUE(Sync(stale).ok());
+  ASSERT_EQ(events_.events().size(), 1u);
+
+  ASSERT_TRUE(SyncFromCache(stale).ok());
+
+  EXPECT_EQ(events_.events().size(), 1u);
+  EXPECT_EQ(metrics_.InFlight(), 1u);  // CreateSnapshotAndReady only
+  EXPECT_THAT(Metrics(), HasSubstr("snapshot_controller_operation_total_seconds_count{"
+                                   "driver_name=\"csi.example.com\","
+                                   "operation_name=\"CreateSnapshot\","
+                                   "operation_status=\"success\","
+                                   "snapshot_type=\"dynamic\"} 1\n"));
+}
+
 TEST_F(SnapshotSyncTest, AnUnreadySnapshotStartsBothCreateOperationsWithItsDriver) {
   HaveSource();
   ASSERT_TRUE(Sync(Snapshot()).ok());
