@@ -46,17 +46,7 @@ mirror_of() {
     $1 == "deb" { sub(/\[[^]]*\] */, ""); if ($3 == suite) { print $2; exit } }' "$1"
 }
 
-# Runs a command with its output in a log file, shown only when it fails.
-quiet() {
-  local logf
-  logf=$(mktemp)
-  if ! "$@" >"$logf" 2>&1; then
-    tail -n 40 "$logf" >&2
-    rm -f "$logf"
-    return 1
-  fi
-  rm -f "$logf"
-}
+source scripts/quiet.sh
 
 sources=$(sources_file)
 mirror=$(mirror_of "$sources")

@@ -24,17 +24,7 @@ export GOTOOLCHAIN=local CGO_ENABLED=0 GOFLAGS=-trimpath
 
 log() { printf '[peers %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 
-# Runs a command with its output in a log file, shown only when it fails.
-quiet() {
-  local logf
-  logf=$(mktemp)
-  if ! "$@" >"$logf" 2>&1; then
-    tail -n 40 "$logf" >&2
-    rm -f "$logf"
-    return 1
-  fi
-  rm -f "$logf"
-}
+source "$HERE/../../scripts/quiet.sh"
 
 # Runs a long go command with a heartbeat so it is never silent for minutes.
 with_progress() {
