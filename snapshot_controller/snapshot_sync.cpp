@@ -5,13 +5,13 @@
 #include <vector>
 
 #include "kube/api/json_patch.h"
-#include "kube/api/meta_time.h"
 #include "snapshot_controller/driver_of.h"
 #include "snapshot_controller/group_membership.h"
 #include "snapshot_controller/group_ownership.h"
 #include "snapshot_controller/names.h"
 #include "snapshot_controller/snapshot_predicates.h"
 #include "snapshot_controller/source_volume.h"
+#include "snapshot_controller/status_error.h"
 #include "snapshotter/default_snapshot_class.h"
 #include "snapshotter/dynamic_content.h"
 #include "snapshotter/snapshot_status.h"
@@ -50,7 +50,7 @@ base::Status SnapshotSync::Sync(const kube::VolumeSnapshot& snapshot) {
   SnapshotWriter writer(api_, snapshot);
   if (auto classed = EnsureClass(writer); !classed.ok()) return classed;
 
-  const auto& source = writer.snapshot().spec.source;
+  const auto& source = writer.object().spec.source;
   if (source.persistent_volume_claim_name.has_value() ==
       source.volume_snapshot_content_name.has_value()) {
     const std::string message =
@@ -61,16 +61,16 @@ base::Status SnapshotSync::Sync(const kube::VolumeSnapshot& snapshot) {
   }
 
   if (auto finalized = AddFinalizers(writer); !finalized.ok()) {
-    events_.Record(kube::ReferenceTo(writer.snapshot()), kube::kEventTypeWarning,
+    events_.Record(kube::ReferenceTo(writer.object()), kube::kEventTypeWarning,
                    "SnapshotFinalizerError",
                    "Failed to check and update snapshot: " + finalized.error().message);
     return finalized;
   }
 
-  if (IsReady(writer.snapshot()) && BoundContentName(writer.snapshot())) return SyncReady(writer);
+  if (IsReady(writer.object()) && BoundContentName(writer.object())) return SyncReady(writer);
   base::Status synced = SyncUnready(writer);
-  if (!synced.ok() || !IsReady(writer.snapshot())) return synced;
-  return ReleaseClaim(writer.snapshot());
+  if (!synced.ok() || !IsReady(writer.object())) return synced;
+  return ReleaseClaim(writer.object());
 }
 
 base::Status SnapshotSync::ReleaseClaim(const kube::VolumeSnapshot& snapshot) {
@@ -83,7 +83,7 @@ base::Status SnapshotSync::ReleaseClaim(const kube::VolumeSnapshot& snapshot) {
 }
 
 base::Status SnapshotSync::EnsureClass(SnapshotWriter& writer) {
-  const kube::VolumeSnapshot& snapshot = writer.snapshot();
+  const kube::VolumeSnapshot& snapshot = writer.object();
   if (const auto& class_name = snapshot.spec.volume_snapshot_class_name) {
     if (caches_.classes.Get("", *class_name)) return base::Status::Ok();
     base::Error missing = SnapshotClassNotFound(*class_name);
@@ -115,7 +115,7 @@ base::Status SnapshotSync::EnsureClass(SnapshotWriter& writer) {
 }
 
 base::Status SnapshotSync::AddFinalizers(SnapshotWriter& writer) {
-  const kube::VolumeSnapshot& snapshot = writer.snapshot();
+  const kube::VolumeSnapshot& snapshot = writer.object();
   auto content = snapshot.spec.source.volume_snapshot_content_name ? PreProvisionedContent(writer)
                                                                    : DynamicContent(writer);
   if (!content.ok()) return content.error();
@@ -144,7 +144,7 @@ std::string SnapshotSync::PolicyOfItsContent(const kube::VolumeSnapshot& snapsho
 }
 
 base::Status SnapshotSync::SyncReady(SnapshotWriter& writer) {
-  const kube::VolumeSnapshot& snapshot = writer.snapshot();
+  const kube::VolumeSnapshot& snapshot = writer.object();
   auto content = caches_.contents.Get("", *BoundContentName(snapshot));
   if (!content) {
     return ReportError(writer, true, "SnapshotContentMissing", "VolumeSnapshotContent is missing");
@@ -157,7 +157,7 @@ base::Status SnapshotSync::SyncReady(SnapshotWriter& writer) {
 }
 
 base::Status SnapshotSync::SyncUnready(SnapshotWriter& writer) {
-  const kube::VolumeSnapshot& snapshot = writer.snapshot();
+  const kube::VolumeSnapshot& snapshot = writer.object();
   const bool pre_provisioned = snapshot.spec.source.volume_snapshot_content_name.has_value();
   const std::string driver = DriverOf(snapshot, caches_);
   const SnapshotType type =
@@ -175,7 +175,7 @@ base::Status SnapshotSync::SyncUnready(SnapshotWriter& writer) {
 base::Status SnapshotSync::SyncPreProvisioned(SnapshotWriter& writer) {
   auto content = PreProvisionedContent(writer);
   if (!content.ok()) return content.error();
-  const kube::VolumeSnapshot& snapshot = writer.snapshot();
+  const kube::VolumeSnapshot& snapshot = writer.object();
   const std::string& content_name = *snapshot.spec.source.volume_snapshot_content_name;
   if (!*content) {
     (void)ReportError(writer, true, "SnapshotContentMissing", "VolumeSnapshotContent is missing");
@@ -199,7 +199,7 @@ base::Status SnapshotSync::SyncPreProvisioned(SnapshotWriter& writer) {
 }
 
 base::Status SnapshotSync::SyncGroupMember(SnapshotWriter& writer) {
-  const kube::VolumeSnapshot& snapshot = writer.snapshot();
+  const kube::VolumeSnapshot& snapshot = writer.object();
   const std::string* content_name = BoundContentName(snapshot);
   if (!content_name) {
     return base::Error("detected group snapshot member " + KeyOf(snapshot) +
@@ -221,7 +221,7 @@ base::Status SnapshotSync::SyncGroupMember(SnapshotWriter& writer) {
 base::Status SnapshotSync::SyncDynamic(SnapshotWriter& writer) {
   auto existing = DynamicContent(writer);
   if (!existing.ok()) return existing.error();
-  const kube::VolumeSnapshot& snapshot = writer.snapshot();
+  const kube::VolumeSnapshot& snapshot = writer.object();
   if (*existing) {
     if ((*existing)->spec.source.snapshot_handle) {
       (void)ReportError(writer, true, "SnapshotHandleSet",
@@ -258,7 +258,7 @@ base::Status SnapshotSync::SyncDynamic(SnapshotWriter& writer) {
 }
 
 base::Result<SnapshotSync::ContentPtr> SnapshotSync::PreProvisionedContent(SnapshotWriter& writer) {
-  const kube::VolumeSnapshot& snapshot = writer.snapshot();
+  const kube::VolumeSnapshot& snapshot = writer.object();
   const std::string& name = *snapshot.spec.source.volume_snapshot_content_name;
   if (name.empty()) {
     return base::Error("empty VolumeSnapshotContentName for snapshot " + KeyOf(snapshot));
@@ -284,7 +284,7 @@ base::Result<SnapshotSync::ContentPtr> SnapshotSync::PreProvisionedContent(Snaps
 }
 
 base::Result<SnapshotSync::ContentPtr> SnapshotSync::DynamicContent(SnapshotWriter& writer) {
-  const kube::VolumeSnapshot& snapshot = writer.snapshot();
+  const kube::VolumeSnapshot& snapshot = writer.object();
   const std::string name = snapshotter::DynamicContentNameFor(snapshot);
   ContentPtr content = caches_.contents.Get("", name);
   if (!content) return content;
@@ -337,7 +337,7 @@ base::Status SnapshotSync::CopyStatus(SnapshotWriter& writer,
         return std::move(change->status);
       });
   if (!written.ok()) return written;
-  const kube::VolumeSnapshot& snapshot = writer.snapshot();
+  const kube::VolumeSnapshot& snapshot = writer.object();
   for (const snapshotter::SnapshotNormalEvent& change : changes) {
     if (change.reason == "SnapshotCreated") {
       metrics_.Record(kCreateSnapshotOperation, snapshot.metadata.uid, OperationStatus::kSuccess,
@@ -358,21 +358,7 @@ base::Status SnapshotSync::CopyStatus(SnapshotWriter& writer,
 
 base::Status SnapshotSync::ReportError(SnapshotWriter& writer, bool set_not_ready,
                                        std::string_view reason, const std::string& message) {
-  auto has_message = [&](const kube::VolumeSnapshot& snapshot) {
-    return snapshot.status && snapshot.status->error && snapshot.status->error->message == message;
-  };
-  if (has_message(writer.snapshot())) return base::Status::Ok();
-  const std::string now = kube::FormatMetaTime(clock_.WallNow());
-  auto written = writer.WriteStatus(
-      [&](const kube::VolumeSnapshot& current) -> std::optional<kube::VolumeSnapshotStatus> {
-        if (has_message(current)) return std::nullopt;
-        kube::VolumeSnapshotStatus status = current.status.value_or(kube::VolumeSnapshotStatus{});
-        status.error = kube::VolumeSnapshotError{.time = now, .message = message};
-        if (set_not_ready) status.ready_to_use = false;
-        return status;
-      });
-  events_.Record(kube::ReferenceTo(writer.snapshot()), kube::kEventTypeWarning, reason, message);
-  return written;
+  return ReportStatusError(writer, events_, clock_, set_not_ready, reason, message);
 }
 
 }  // namespace snapshot_controller

@@ -1,22 +1,13 @@
 #include "snapshot_controller/snapshot_writer.h"
 
-#include <nlohmann/json.hpp>
 #include <vector>
 
-#include "kube/api/codec.h"
 #include "kube/api/json_patch.h"
-#include "kube/api/merge_patch.h"
 #include "kube/api/metadata_patch.h"
-#include "kube/client/api_error.h"
 #include "kube/client/patch_from_cache.h"
+#include "kube/client/status_patch_from_cache.h"
 
 namespace snapshot_controller {
-namespace {
-
-// A status write is tried once, then again after each of this many conflicts.
-constexpr int kConflictRetries = 2;
-
-}  // namespace
 
 base::Status SnapshotWriter::AddFinalizers(std::initializer_list<std::string_view> finalizers) {
   const std::vector<std::string_view> wanted(finalizers);
@@ -53,30 +44,26 @@ base::Status SnapshotWriter::SetClass(const std::string& class_name) {
 }
 
 base::Status SnapshotWriter::WriteStatus(const StatusChange& change) {
-  for (int conflicts = 0;; ++conflicts) {
-    std::optional<kube::VolumeSnapshotStatus> status = change(snapshot_);
-    if (!status || status == snapshot_.status) return base::Status::Ok();
-    kube::VolumeSnapshot modified = snapshot_;
-    modified.status = std::move(status);
-    nlohmann::json patch =
-        kube::CreateMergePatch(nlohmann::json(snapshot_), nlohmann::json(modified));
-    patch["metadata"]["resourceVersion"] = snapshot_.metadata.resource_version;
-    auto written = api_.PatchSnapshot(snapshot_.metadata.namespace_, snapshot_.metadata.name,
-                                      kube::PatchType::kMerge, patch.dump(), /*status=*/true);
-    if (written.ok()) {
-      snapshot_ = std::move(*written);
-      return base::Status::Ok();
-    }
-    if (!kube::IsConflict(written.error()) || conflicts == kConflictRetries) {
-      return written.error().Wrap("snapshot controller failed to update " + Key() +
-                                  " on API server");
-    }
-    auto fresh = api_.GetSnapshot(snapshot_.metadata.namespace_, snapshot_.metadata.name);
-    if (!fresh.ok()) {
-      return fresh.error().Wrap("error get snapshot " + Key() + " from api server");
-    }
-    snapshot_ = std::move(*fresh);
+  const std::string& ns = snapshot_.metadata.namespace_;
+  const std::string& name = snapshot_.metadata.name;
+  bool read_failed = false;
+  auto written = kube::PatchStatusFromCache(
+      snapshot_, change,
+      [&](const std::string& patch) {
+        return api_.PatchSnapshot(ns, name, kube::PatchType::kMerge, patch, /*status=*/true);
+      },
+      [&] {
+        auto fresh = api_.GetSnapshot(ns, name);
+        read_failed = !fresh.ok();
+        return fresh;
+      });
+  if (!written.ok()) {
+    return written.error().Wrap(read_failed ? "error get snapshot " + Key() + " from api server"
+                                            : "snapshot controller failed to update " + Key() +
+                                                  " on API server");
   }
+  snapshot_ = std::move(*written);
+  return base::Status::Ok();
 }
 
 base::Status SnapshotWriter::Patch(const std::string& patch) {

@@ -9,7 +9,7 @@
 //   - status changes through one merge patch on the status subresource that
 //     carries metadata.resourceVersion as a precondition; on 409 Conflict the
 //     snapshot is read again, the status computed again from it and the
-//     patch retried, at most twice.
+//     patch retried, at most twice (kube/client/status_patch_from_cache.h).
 // A failed finalizer or status write (the finalizers' fresh read included)
 // reads "snapshot controller failed to update <namespace>/<name> on API
 // server: <error>", a failed read after a status conflict "error get
@@ -35,7 +35,7 @@ class SnapshotWriter {
       : api_(api), snapshot_(std::move(snapshot)) {}
 
   // The snapshot as the last write (or read) returned it.
-  const kube::VolumeSnapshot& snapshot() const { return snapshot_; }
+  const kube::VolumeSnapshot& object() const { return snapshot_; }
 
   // Adds those of `finalizers` the snapshot lacks, in that order, in one patch.
   base::Status AddFinalizers(std::initializer_list<std::string_view> finalizers);

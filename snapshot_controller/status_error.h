@@ -4,8 +4,8 @@
 // that very message, status.error becomes {now, message} (and readyToUse
 // false when `set_not_ready`), written through the sync's writer; the
 // Warning Event is recorded even when that write failed. Returns the write's
-// outcome. `Writer` is the sync's writer of a VolumeGroupSnapshot (or any
-// writer with object() and WriteStatus(change)).
+// outcome. `Writer` is the sync's writer of a VolumeSnapshot or a
+// VolumeGroupSnapshot (object() and WriteStatus(change)).
 #pragma once
 
 #include <optional>
