@@ -67,44 +67,32 @@ build_etcd() {
   mv "$out/bin.tmp" "$out/bin"
 }
 
-build_kube() {
-  local out=$PEERS_CACHE/kube-$KUBE_VERSION
-  [ -x "$out/bin/kube-apiserver" ] && return 0
-  log "kube-apiserver $KUBE_VERSION: building (10-20 min cold on 2 cores)"
-  local work=$PEERS_CACHE/src/kube minor
+# k8s.io/kubernetes/cmd/<cmd> at $KUBE_VERSION into
+# $PEERS_CACHE/<cache>-$KUBE_VERSION/bin/<cmd>, its version stamped where
+# `--version` and `kubectl version` read it (component-base and client-go).
+# kube-apiserver and kubectl share the module download and most compiled
+# packages (client-go, apimachinery, api) through Go's caches, so the second
+# costs little on top of the first.
+build_kube_command() {
+  local cmd=$1 cache=$2 how_long=$3
+  local out=$PEERS_CACHE/$cache-$KUBE_VERSION
+  [ -x "$out/bin/$cmd" ] && return 0
+  log "$cmd $KUBE_VERSION: building$how_long"
+  local work=$PEERS_CACHE/src/$cache minor ldflags="-s -w" pkg
   minor=$(echo "$KUBE_VERSION" | cut -d. -f2)
-  init_kube_module "$work" "$KUBE_VERSION"
-  mkdir -p "$out/bin.tmp"
-  (cd "$work" &&
-   quiet go get -tool "k8s.io/kubernetes/cmd/kube-apiserver@$KUBE_VERSION" &&
-   with_progress kube-apiserver go build -ldflags "-s -w \
-       -X k8s.io/component-base/version.gitVersion=$KUBE_VERSION \
-       -X k8s.io/component-base/version.gitMajor=1 -X k8s.io/component-base/version.gitMinor=$minor" \
-     -o "$out/bin.tmp/" k8s.io/kubernetes/cmd/kube-apiserver)
-  mv "$out/bin.tmp" "$out/bin"
-}
-
-# kubectl from the same k8s.io/kubernetes module as kube-apiserver: the module
-# download and most of the compiled packages (client-go, apimachinery, api) are
-# shared through Go's module and build caches, so it costs little on top.
-build_kubectl() {
-  local out=$PEERS_CACHE/kubectl-$KUBE_VERSION
-  [ -x "$out/bin/kubectl" ] && return 0
-  log "kubectl $KUBE_VERSION: building"
-  local work=$PEERS_CACHE/src/kubectl minor
-  minor=$(echo "$KUBE_VERSION" | cut -d. -f2)
-  init_kube_module "$work" "$KUBE_VERSION"
-  rm -rf "$out/bin.tmp" && mkdir -p "$out/bin.tmp"
-  local ldflags="-s -w" pkg
-  # `kubectl version` reads its client version from both packages.
   for pkg in k8s.io/component-base/version k8s.io/client-go/pkg/version; do
     ldflags+=" -X $pkg.gitVersion=$KUBE_VERSION -X $pkg.gitMajor=1 -X $pkg.gitMinor=$minor"
   done
+  init_kube_module "$work" "$KUBE_VERSION"
+  rm -rf "$out/bin.tmp" && mkdir -p "$out/bin.tmp"
   (cd "$work" &&
-   quiet go get -tool "k8s.io/kubernetes/cmd/kubectl@$KUBE_VERSION" &&
-   with_progress kubectl go build -ldflags "$ldflags" -o "$out/bin.tmp/" k8s.io/kubernetes/cmd/kubectl)
+   quiet go get -tool "k8s.io/kubernetes/cmd/$cmd@$KUBE_VERSION" &&
+   with_progress "$cmd" go build -ldflags "$ldflags" -o "$out/bin.tmp/" "k8s.io/kubernetes/cmd/$cmd")
   mv "$out/bin.tmp" "$out/bin"
 }
+
+build_kube() { build_kube_command kube-apiserver kube " (10-20 min cold on 2 cores)"; }
+build_kubectl() { build_kube_command kubectl kubectl ""; }
 
 # The Kubernetes e2e mock CSI driver behind a small main of ours (csi-mock/).
 # csi-driver-host-path would be the first choice, but the module proxy answers
