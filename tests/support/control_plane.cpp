@@ -15,6 +15,7 @@
 #include "tests/support/manifest.h"
 #include "tests/support/peer_binaries.h"
 #include "tests/support/readiness.h"
+#include "tests/support/source_dir.h"
 
 namespace testsupport {
 namespace {
@@ -26,8 +27,6 @@ constexpr int kApiServerStartAttempts = 3;
 constexpr seconds kApiServerReadyTimeout{90};
 constexpr seconds kSetupStepTimeout{30};
 constexpr char kApiServer[] = "kube-apiserver";
-constexpr char kDefaultRbacManifest[] =
-    CSI_ATTACHER_SOURCE_DIR "/deploy/kubernetes/csi-attacher/rbac.yaml";
 constexpr int kServiceAccountTokenSeconds = 86400;
 
 double SecondsSince(std::chrono::steady_clock::time_point start) {
@@ -82,7 +81,8 @@ std::vector<std::string> ApiServerArgs(const std::string& binary, const std::str
 
 // deploy/kubernetes/csi-attacher/rbac.yaml (or `manifest`) for default/csi-attacher.
 ServiceAccountIdentity AttacherIdentity(const std::string& manifest) {
-  return {.rbac_manifest = manifest.empty() ? kDefaultRbacManifest : manifest,
+  return {.rbac_manifest =
+              manifest.empty() ? SourcePath("deploy/kubernetes/csi-attacher/rbac.yaml") : manifest,
           .ns = "default",
           .name = "csi-attacher",
           // One rule per binding: the ClusterRoleBinding's and the RoleBinding's.

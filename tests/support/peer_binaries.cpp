@@ -13,11 +13,10 @@
 #include "base/log.h"
 #include "tests/support/process.h"
 #include "tests/support/readiness.h"
+#include "tests/support/source_dir.h"
 
 namespace testsupport {
 namespace {
-
-constexpr char kBuildScript[] = CSI_ATTACHER_SOURCE_DIR "/tools/peers/build.sh";
 
 struct Wanted {
   std::string_view variable;
@@ -39,7 +38,7 @@ void FromEnvironment(std::string& path, std::string& origin, std::string_view na
 // still empty.
 base::Status RunBuildScript(const std::vector<std::string>& peers, std::vector<Wanted> wanted,
                             const std::string& build_log) {
-  std::vector<std::string> argv = {kBuildScript};
+  std::vector<std::string> argv = {SourcePath("tools/peers/build.sh")};
   argv.insert(argv.end(), peers.begin(), peers.end());
   const std::string command = fmt::format("tools/peers/build.sh {}", fmt::join(peers, " "));
   LOG_INFO("Finding or building peers").With("command", command).With("log", build_log);

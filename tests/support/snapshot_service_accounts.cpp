@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "tests/support/source_dir.h"
+
 namespace testsupport {
 namespace {
 
@@ -14,17 +16,17 @@ std::string LeasesIn(const char* ns) {
 // A ClusterRole is one object, so one of its rules answering shows all of
 // them in effect; the RoleBinding's rule is the leader-election Leases.
 ServiceAccountIdentity SnapshotterIdentity() {
-  return {.rbac_manifest = CSI_ATTACHER_SOURCE_DIR
-          "/deploy/kubernetes/csi-snapshotter/rbac-csi-snapshotter.yaml",
-          .ns = kSnapshotterNamespace,
-          .name = kSnapshotterAccount,
-          .probe_paths = {"/api/v1/events?limit=1", LeasesIn(kSnapshotterNamespace)}};
+  return {
+      .rbac_manifest = SourcePath("deploy/kubernetes/csi-snapshotter/rbac-csi-snapshotter.yaml"),
+      .ns = kSnapshotterNamespace,
+      .name = kSnapshotterAccount,
+      .probe_paths = {"/api/v1/events?limit=1", LeasesIn(kSnapshotterNamespace)}};
 }
 
 ServiceAccountIdentity SnapshotControllerIdentity() {
   return {
-      .rbac_manifest = CSI_ATTACHER_SOURCE_DIR
-      "/deploy/kubernetes/snapshot-controller/rbac-snapshot-controller.yaml",
+      .rbac_manifest =
+          SourcePath("deploy/kubernetes/snapshot-controller/rbac-snapshot-controller.yaml"),
       .ns = kSnapshotControllerNamespace,
       .name = kSnapshotControllerAccount,
       .probe_paths = {"/api/v1/persistentvolumes?limit=1", LeasesIn(kSnapshotControllerNamespace)}};

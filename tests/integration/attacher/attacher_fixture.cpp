@@ -10,6 +10,7 @@
 
 #include "csi/proto/csi.grpc.pb.h"
 #include "kube/client/api_error.h"
+#include "tests/support/source_dir.h"
 
 namespace attacher_it {
 namespace {
@@ -18,8 +19,7 @@ using namespace std::chrono_literals;
 
 std::string CsiMockBinary() {
   if (const char* env = std::getenv("CSI_MOCK_BIN"); env && *env) return env;
-  std::string cmd =
-      std::string(CSI_ATTACHER_SOURCE_DIR) + "/tools/peers/build.sh csi-mock 2>/dev/null";
+  std::string cmd = testsupport::SourcePath("tools/peers/build.sh") + " csi-mock 2>/dev/null";
   std::string out;
   if (FILE* p = popen(cmd.c_str(), "r")) {
     char buf[512];

@@ -12,14 +12,13 @@
 #include "kube/api/core/v1/event.h"
 #include "tests/integration/attacher/attacher_fixture.h"
 #include "tests/support/files.h"
+#include "tests/support/source_dir.h"
 
 namespace attacher_it {
 namespace {
 
 using namespace std::chrono_literals;
 
-constexpr const char* kRbacManifest =
-    CSI_ATTACHER_SOURCE_DIR "/deploy/kubernetes/csi-attacher/rbac.yaml";
 constexpr std::string_view kCommentedEventsRule =
     "  #- apiGroups: [\"\"]\n"
     "  #  resources: [\"events\"]\n"
@@ -39,7 +38,8 @@ std::vector<kube::Event> EventsAbout(kube::Client& admin, const std::string& va_
 // rbac.yaml with its optional events rule uncommented, exactly as an operator
 // would enable it.
 std::string RbacWithEvents() {
-  auto manifest = base::ReadFile(kRbacManifest);
+  auto manifest =
+      base::ReadFile(testsupport::SourcePath("deploy/kubernetes/csi-attacher/rbac.yaml"));
   EXPECT_TRUE(manifest.ok()) << manifest.error().message;
   std::string text = manifest.ok() ? *manifest : "";
   auto pos = text.find(kCommentedEventsRule);

@@ -18,6 +18,7 @@
 #include "tests/support/control_plane.h"
 #include "tests/support/peer_binaries.h"
 #include "tests/support/process.h"
+#include "tests/support/source_dir.h"
 #include "tests/support/temp_dir.h"
 
 namespace {
@@ -72,7 +73,7 @@ class KubectlApplyTest : public ::testing::Test {
   // RBAC at start), checks it is gone, applies the folder and checks every
   // expected object exists.
   static void ExpectFolderApplies(const std::string& folder, const std::vector<Expected>& objects) {
-    const std::string dir = CSI_ATTACHER_SOURCE_DIR "/deploy/kubernetes/" + folder;
+    const std::string dir = testsupport::SourcePath("deploy/kubernetes/" + folder);
     KubectlResult deleted = Kubectl({"delete", "-k", dir, "--ignore-not-found", "--wait"});
     ASSERT_EQ(deleted.exit_status, 0) << deleted.output;
     for (const Expected& object : objects) {
@@ -119,7 +120,7 @@ TEST_F(KubectlApplyTest, CsiAttacherFolderCreatesItsRbacAndDeployment) {
 }
 
 TEST_F(KubectlApplyTest, CsiAttacherClusterRoleHasUpstreamRules) {
-  const std::string dir = CSI_ATTACHER_SOURCE_DIR "/deploy/kubernetes/csi-attacher";
+  const std::string dir = testsupport::SourcePath("deploy/kubernetes/csi-attacher");
   KubectlResult applied = Kubectl({"apply", "-k", dir});
   ASSERT_EQ(applied.exit_status, 0) << applied.output;
   KubectlResult role = Kubectl({"get", "clusterrole", "external-attacher-runner", "-o", "json"});

@@ -11,6 +11,7 @@
 
 #include "tests/support/files.h"
 #include "tests/support/process.h"
+#include "tests/support/source_dir.h"
 
 namespace image_it {
 namespace {
@@ -29,7 +30,7 @@ std::unique_ptr<ImageRoot> Build(const std::string& binary_path) {
     ADD_FAILURE() << dir.error().message;
     return nullptr;
   }
-  const std::string script = std::string(CSI_ATTACHER_SOURCE_DIR) + "/scripts/image-rootfs.sh";
+  const std::string script = testsupport::SourcePath("scripts/image-rootfs.sh");
   const std::string log = *dir + "/image-rootfs.log";
   auto process =
       testsupport::Process::Spawn({.argv = {script, binary_path, *dir}, .log_file = log});
@@ -66,7 +67,7 @@ std::string ImageRoot::Launcher(const std::vector<std::string>& shared_dirs) con
   static int launchers = 0;
   const std::string path = dir_ + "/launch-" + std::to_string(++launchers);
   std::ofstream out(path);
-  out << "#!/bin/sh\nexec " << CSI_ATTACHER_SOURCE_DIR << "/scripts/image-run.sh " << root_;
+  out << "#!/bin/sh\nexec " << testsupport::SourcePath("scripts/image-run.sh") << " " << root_;
   for (const auto& dir : shared_dirs) out << " '" << dir << "'";
   out << " -- /" << name_ << " \"$@\"\n";
   out.close();

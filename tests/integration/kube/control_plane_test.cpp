@@ -16,6 +16,7 @@
 #include "tests/integration/kube/cluster_fixture.h"
 #include "tests/support/credentials.h"
 #include "tests/support/manifest.h"
+#include "tests/support/source_dir.h"
 
 namespace testsupport {
 namespace {
@@ -117,7 +118,7 @@ TEST_F(ControlPlaneTest, AttacherIsForbiddenWhatItsRulesLack) {
 // ServiceAccount.
 TEST_F(ControlPlaneTest, SampleDeploymentIsAcceptedByTheApiServer) {
   const std::string path =
-      CSI_ATTACHER_SOURCE_DIR "/deploy/kubernetes/csi-attacher/deployment.yaml";
+      testsupport::SourcePath("deploy/kubernetes/csi-attacher/deployment.yaml");
   auto manifest = base::ReadFile(path);
   ASSERT_TRUE(manifest.ok()) << manifest.error().message;
   auto applied = testsupport::ApplyManifest(*admin_, *manifest, path);

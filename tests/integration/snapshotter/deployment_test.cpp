@@ -11,6 +11,7 @@
 #include "base/file.h"
 #include "tests/integration/snapshotter/snapshot_fixture.h"
 #include "tests/support/manifest.h"
+#include "tests/support/source_dir.h"
 
 namespace snapshot_it {
 namespace {
@@ -26,8 +27,7 @@ struct Sample {
 };
 
 void ExpectAccepted(kube::Client& admin, const Sample& sample) {
-  const std::string path =
-      std::string(CSI_ATTACHER_SOURCE_DIR) + "/deploy/kubernetes/" + sample.manifest;
+  const std::string path = testsupport::SourcePath("deploy/kubernetes/" + sample.manifest);
   auto yaml = base::ReadFile(path);
   ASSERT_TRUE(yaml.ok()) << yaml.error().message;
   auto applied = testsupport::ApplyManifest(admin, *yaml, path);
