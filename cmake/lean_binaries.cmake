@@ -1,17 +1,16 @@
 # Lean shipped binaries (cmd/*): linked statically against gRPC's unsecure
 # flavour (a unix-socket CSI connection needs no TLS), protobuf, abseil, c-ares,
-# re2, upb, yaml-cpp and the C++ runtime, unused sections dropped. In a
-# container nothing shares library pages, so every shared library costs its
-# whole touched text in RSS; what stays shared is libcurl (with its TLS chain,
-# for the API server), zlib (libcurl loads it anyway) and glibc: exactly the
-# packages of deploy/image/runtime-packages.txt.
+# re2, upb, yaml-cpp, OpenSSL (the API server's TLS) and the C++ runtime,
+# unused sections dropped. In a container nothing shares library pages, so
+# every shared library costs its whole touched text in RSS; what stays shared
+# is zlib and glibc: exactly the packages of deploy/image/runtime-packages.txt.
 #
-# The libraries (csi, kube, ...) link `dep_grpc` and `dep_yaml_cpp`, which
+# The libraries (csi, kube, ...) link `dep_grpc`, `dep_yaml_cpp` and `dep_openssl`, which
 # resolve per consuming executable: the static archives for an executable
 # marked by lean_binary(), Debian's shared libraries for everything else (the
 # tests, which are cheaper to link that way).
 option(CSI_SIDECARS_LEAN_BINARIES
-       "Link the shipped binaries statically (gRPC unsecure, protobuf, abseil, yaml-cpp, libstdc++)" ON)
+       "Link the shipped binaries statically (gRPC unsecure, protobuf, abseil, yaml-cpp, OpenSSL, libstdc++)" ON)
 
 # Compiled into every object so that --gc-sections can drop what no binary calls.
 if(CSI_SIDECARS_LEAN_BINARIES)
@@ -37,6 +36,8 @@ static_archive_group(grpc_static grpc++_unsecure grpc_unsecure gpr upb address_s
                      protobuf ${absl_archives})
 target_link_libraries(grpc_static INTERFACE ZLIB::ZLIB Threads::Threads)
 static_archive_group(yaml_cpp_static yaml-cpp)
+static_archive_group(openssl_static ssl crypto)
+target_link_libraries(openssl_static INTERFACE Threads::Threads ${CMAKE_DL_LIBS})
 
 # $<TARGET_PROPERTY:LEAN_LINK> is read on the executable being linked.
 set(lean "$<BOOL:$<TARGET_PROPERTY:LEAN_LINK>>")
@@ -45,6 +46,9 @@ target_link_libraries(dep_grpc INTERFACE
   "$<IF:${lean},grpc_static,gRPC::grpc++;protobuf::libprotobuf>")
 add_library(dep_yaml_cpp INTERFACE)
 target_link_libraries(dep_yaml_cpp INTERFACE "$<IF:${lean},yaml_cpp_static,yaml-cpp>")
+add_library(dep_openssl INTERFACE)
+target_link_libraries(dep_openssl INTERFACE
+  "$<IF:${lean},openssl_static,OpenSSL::SSL;OpenSSL::Crypto>")
 
 # Marks a shipped executable: static archives (above), static libstdc++ and
 # libgcc, section garbage collection, no NEEDED entry for an unused library.

@@ -6,7 +6,7 @@ set -euo pipefail
 PACKAGES=(
   build-essential cmake ninja-build ccache pkg-config clang-format
   libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler
-  libcurl4-openssl-dev nlohmann-json3-dev libyaml-cpp-dev libfmt-dev
+  nlohmann-json3-dev libyaml-cpp-dev libfmt-dev
   libgtest-dev libgmock-dev libbenchmark-dev libssl-dev
   jq openssl curl procps psmisc
   debootstrap  # scripts/image-rootfs.sh: the image's runtime root without a container engine

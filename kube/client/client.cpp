@@ -1,6 +1,5 @@
 #include "kube/client/client.h"
 
-#include <curl/curl.h>
 #include <errno.h>  // program_invocation_short_name (glibc)
 #include <fmt/format.h>
 
@@ -8,6 +7,7 @@
 
 #include "base/log.h"
 #include "base/version.h"
+#include "kube/api/resource.h"
 #include "kube/client/api_error.h"
 
 namespace kube {
@@ -16,18 +16,11 @@ namespace {
 constexpr int kDefaultRetryAfterSeconds = 1;
 constexpr int kMaxRetryAfterSeconds = 60;
 
-std::string Escape(std::string_view s) {
-  char* escaped = curl_easy_escape(nullptr, s.data(), static_cast<int>(s.size()));
-  std::string out(escaped ? escaped : "");
-  curl_free(escaped);
-  return out;
-}
-
 void AppendParam(std::string& query, std::string_view key, std::string_view value) {
   query += query.empty() ? '?' : '&';
   query += key;
   query += '=';
-  query += Escape(value);
+  AppendEscapedPathSegment(query, value);  // the same unreserved-only escaping suits a query value
 }
 
 bool IsSuccess(long status) { return status >= 200 && status < 300; }

@@ -1,272 +1,217 @@
 #include "kube/client/http_transport.h"
 
-#include <curl/curl.h>
 #include <fmt/format.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
 
-#include <cstdlib>
-#include <mutex>
+#include <cstdint>
 
-#include "base/log.h"
+#include "kube/api/base64.h"
+#include "kube/client/http_request_head.h"
+#include "kube/client/http_response_parser.h"
+#include "kube/client/tls_client_context.h"
 
 namespace kube {
 namespace {
 
-constexpr long kConnectTimeoutMs = 10000;
-
-std::once_flag g_curl_init;
+using SteadyClock = std::chrono::steady_clock;
+constexpr size_t kReadBufferBytes = 16 * 1024;
 
 bool IsSuccess(long status) { return status >= 200 && status < 300; }
 
-std::optional<int> ParseRetryAfter(std::string_view header_value) {
-  while (!header_value.empty() && (header_value.front() == ' ' || header_value.front() == '\t'))
-    header_value.remove_prefix(1);
-  int seconds = 0;
-  size_t digits = 0;
-  for (char c : header_value) {
-    if (c < '0' || c > '9') break;
-    seconds = seconds * 10 + (c - '0');
-    if (++digits > 6) return std::nullopt;
+// An eventfd that turns readable when `stop` is requested, so that a
+// connection's poll wakes at once rather than at its next timeout.
+class WakeOnStop {
+ public:
+  explicit WakeOnStop(std::stop_token stop) {
+    if (!stop.stop_possible()) return;
+    fd_ = ::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+    if (fd_ >= 0) callback_.emplace(stop, Signal{fd_});
   }
-  if (digits == 0) return std::nullopt;
-  return seconds;
-}
+  ~WakeOnStop() {
+    callback_.reset();  // waits for a running callback before the fd goes
+    if (fd_ >= 0) ::close(fd_);
+  }
+  WakeOnStop(const WakeOnStop&) = delete;
+  WakeOnStop& operator=(const WakeOnStop&) = delete;
+  int fd() const { return fd_; }
+
+ private:
+  struct Signal {
+    int fd;
+    void operator()() const {
+      uint64_t one = 1;
+      [[maybe_unused]] ssize_t n = ::write(fd, &one, sizeof one);
+    }
+  };
+  int fd_ = -1;
+  std::optional<std::stop_callback<Signal>> callback_;
+};
 
 }  // namespace
 
-// One pooled easy handle, the multi handle it runs on (which keeps its
-// connection between requests), plus the per-request state its callbacks
-// write to.
-struct HttpTransport::Handle {
-  CURL* easy = nullptr;
-  CURLM* multi = nullptr;
-  curl_slist* headers = nullptr;
-  HttpResponse response;
-  const std::function<bool(std::string_view)>* on_data = nullptr;
-  std::stop_token stop;
-  bool stopped_by_caller = false;
-
-  ~Handle() {
-    if (headers) curl_slist_free_all(headers);
-    if (multi) curl_multi_cleanup(multi);
-    if (easy) curl_easy_cleanup(easy);
-  }
-
-  void Reset() {
-    if (headers) curl_slist_free_all(headers);
-    headers = nullptr;
-    response = HttpResponse();
-    on_data = nullptr;
-    stop = std::stop_token();
-    stopped_by_caller = false;
-  }
-
-  static size_t OnBody(char* data, size_t size, size_t count, void* user) {
-    auto* self = static_cast<Handle*>(user);
-    size_t n = size * count;
-    if (self->on_data) {
-      long status = 0;
-      curl_easy_getinfo(self->easy, CURLINFO_RESPONSE_CODE, &status);
-      if (IsSuccess(status)) {
-        if (!(*self->on_data)(std::string_view(data, n))) {
-          self->stopped_by_caller = true;
-          return 0;  // aborts the transfer
-        }
-        return n;
-      }
-    }
-    self->response.body.append(data, n);
-    return n;
-  }
-
-  static size_t OnHeader(char* data, size_t size, size_t count, void* user) {
-    auto* self = static_cast<Handle*>(user);
-    std::string_view line(data, size * count);
-    constexpr std::string_view kRetryAfter = "retry-after:";
-    if (line.size() > kRetryAfter.size() &&
-        strncasecmp(line.data(), kRetryAfter.data(), kRetryAfter.size()) == 0) {
-      self->response.retry_after_seconds = ParseRetryAfter(line.substr(kRetryAfter.size()));
-    }
-    return size * count;
-  }
-
-  // The transfer runs on the handle's multi handle rather than through
-  // curl_easy_perform so that a stop request wakes curl_multi_poll at once:
-  // curl calls the progress callback of an idle watch only about once a
-  // second, which made every stopping informer wait that long.
-  CURLcode Perform() {
-    constexpr int kMaxPollMs = 1000;
-    curl_multi_add_handle(multi, easy);
-    CURLcode result = CURLE_OK;
-    {
-      std::stop_callback wake(stop, [this] { curl_multi_wakeup(multi); });
-      while (true) {
-        int running = 0;
-        if (CURLMcode mc = curl_multi_perform(multi, &running); mc != CURLM_OK) {
-          LOG_ERROR("curl_multi_perform failed").With("err", curl_multi_strerror(mc));
-          result = CURLE_RECV_ERROR;
-          break;
-        }
-        if (running == 0) {
-          int left = 0;
-          while (CURLMsg* message = curl_multi_info_read(multi, &left)) {
-            if (message->msg == CURLMSG_DONE) result = message->data.result;
-          }
-          break;
-        }
-        if (stop.stop_requested()) {
-          stopped_by_caller = true;
-          result = CURLE_ABORTED_BY_CALLBACK;
-          break;
-        }
-        long timeout_ms = -1;
-        curl_multi_timeout(multi, &timeout_ms);
-        const int wait_ms =
-            timeout_ms < 0 || timeout_ms > kMaxPollMs ? kMaxPollMs : static_cast<int>(timeout_ms);
-        if (CURLMcode mc = curl_multi_poll(multi, nullptr, 0, wait_ms, nullptr); mc != CURLM_OK) {
-          LOG_ERROR("curl_multi_poll failed").With("err", curl_multi_strerror(mc));
-          result = CURLE_RECV_ERROR;
-          break;
-        }
-      }
-    }
-    curl_multi_remove_handle(multi, easy);
-    return result;
-  }
+// What one exchange on a connection left behind.
+struct HttpTransport::Exchanged {
+  bool received_any = false;  // a byte of the answer arrived
+  bool reusable = false;      // the connection may carry the next request
+  bool head_complete = false;
+  long status = 0;  // once head_complete
 };
 
-// A curl share handle plus the locks curl asks for; one mutex per lock_data kind.
-struct HttpTransport::Shared {
-  CURLSH* share = nullptr;
-  std::mutex mu[CURL_LOCK_DATA_LAST];
-
-  Shared() {
-    share = curl_share_init();
-    if (!share) return;
-    curl_share_setopt(share, CURLSHOPT_LOCKFUNC, &Lock);
-    curl_share_setopt(share, CURLSHOPT_UNLOCKFUNC, &Unlock);
-    curl_share_setopt(share, CURLSHOPT_USERDATA, this);
-    curl_share_setopt(share, CURLSHOPT_SHARE, CURL_LOCK_DATA_DNS);
-    curl_share_setopt(share, CURLSHOPT_SHARE, CURL_LOCK_DATA_SSL_SESSION);
-  }
-  ~Shared() {
-    if (share) curl_share_cleanup(share);
-  }
-  static void Lock(CURL*, curl_lock_data data, curl_lock_access, void* user) {
-    static_cast<Shared*>(user)->mu[data].lock();
-  }
-  static void Unlock(CURL*, curl_lock_data data, void* user) {
-    static_cast<Shared*>(user)->mu[data].unlock();
-  }
-};
-
-HttpTransport::HttpTransport(RestConfig config, base::Clock& clock)
+HttpTransport::HttpTransport(RestConfig config, HttpUrl server_url, std::optional<HttpUrl> proxy,
+                             std::unique_ptr<TlsClientContext> tls, base::Clock& clock)
     : config_(std::move(config)),
-      tokens_(std::make_unique<BearerTokenSource>(config_, clock)),
-      shared_(std::make_unique<Shared>()) {}
+      server_url_(std::move(server_url)),
+      proxy_(std::move(proxy)),
+      proxy_authorization_(proxy_ && !proxy_->userinfo.empty()
+                               ? "Basic " + EncodeBase64(proxy_->userinfo)
+                               : std::string()),
+      tls_(std::move(tls)),
+      tokens_(std::make_unique<BearerTokenSource>(config_, clock)) {}
 
-HttpTransport::~HttpTransport() { pool_.clear(); }
+HttpTransport::~HttpTransport() = default;
 
 base::Result<std::unique_ptr<HttpTransport>> HttpTransport::Create(const RestConfig& config,
                                                                    base::Clock& clock) {
-  std::call_once(g_curl_init, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
-  if (config.server.rfind("https://", 0) != 0 && config.server.rfind("http://", 0) != 0) {
-    return base::Error("API server URL must start with https:// or http://: \"" + config.server +
-                       "\"");
-  }
-  if (!config.tls_server_name.empty()) {
-    LOG_WARNING("tls-server-name is not supported and is ignored")
-        .With("tlsServerName", config.tls_server_name);
-  }
-  std::unique_ptr<HttpTransport> transport(new HttpTransport(config, clock));
-  if (!transport->shared_->share) return base::Error("curl_share_init failed");
-  return transport;
+  return Create(config, clock, ProxyEnvironment::FromProcess());
 }
 
-std::unique_ptr<HttpTransport::Handle> HttpTransport::Acquire() {
-  {
-    std::lock_guard lock(pool_mu_);
-    if (!pool_.empty()) {
-      auto h = std::move(pool_.back());
-      pool_.pop_back();
-      return h;
-    }
+base::Result<std::unique_ptr<HttpTransport>> HttpTransport::Create(
+    const RestConfig& config, base::Clock& clock, const ProxyEnvironment& proxies) {
+  auto server_url = HttpUrl::Parse(config.server);
+  if (!server_url.ok()) {
+    return base::Error("API server URL \"" + config.server +
+                       "\" must be an https:// or http:// URL: " + server_url.error().message);
   }
-  auto h = std::make_unique<Handle>();
-  h->easy = curl_easy_init();
-  h->multi = curl_multi_init();
-  return h;
+  auto proxy = SelectProxy(proxies, *server_url);
+  if (!proxy.ok()) return proxy.error();
+  std::unique_ptr<TlsClientContext> tls;
+  if (server_url->tls()) {
+    auto context = TlsClientContext::Create(config);
+    if (!context.ok()) return context.error().Wrap("TLS configuration");
+    tls = std::move(context).value();
+  }
+  return std::unique_ptr<HttpTransport>(new HttpTransport(
+      config, std::move(server_url).value(), std::move(proxy).value(), std::move(tls), clock));
 }
 
-void HttpTransport::Release(std::unique_ptr<Handle> handle) {
-  handle->Reset();
-  std::lock_guard lock(pool_mu_);
-  pool_.push_back(std::move(handle));
-}
-
-base::Status HttpTransport::Prepare(Handle& h, const HttpRequest& request) {
-  CURL* c = h.easy;
-  if (!c || !h.multi) return base::Error::Transport("curl_easy_init failed");
-  curl_easy_reset(c);
-  std::string url = config_.server + request.path;
-  curl_easy_setopt(c, CURLOPT_URL, url.c_str());
-  curl_easy_setopt(c, CURLOPT_SHARE, shared_->share);
-  curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
-  curl_easy_setopt(c, CURLOPT_TCP_KEEPALIVE, 1L);
-  curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS, kConnectTimeoutMs);
-  curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, static_cast<long>(request.timeout.count()));
-  curl_easy_setopt(c, CURLOPT_USERAGENT, config_.user_agent.c_str());
-  curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
-  curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, 0L);
-
-  if (config_.insecure_skip_tls_verify) {
-    curl_easy_setopt(c, CURLOPT_SSL_VERIFYPEER, 0L);
-    curl_easy_setopt(c, CURLOPT_SSL_VERIFYHOST, 0L);
-  } else if (!config_.ca_pem.empty()) {
-    curl_blob ca{const_cast<char*>(config_.ca_pem.data()), config_.ca_pem.size(), CURL_BLOB_COPY};
-    curl_easy_setopt(c, CURLOPT_CAINFO_BLOB, &ca);
-  }
-  if (!config_.client_cert_pem.empty()) {
-    curl_blob cert{const_cast<char*>(config_.client_cert_pem.data()),
-                   config_.client_cert_pem.size(), CURL_BLOB_COPY};
-    curl_blob key{const_cast<char*>(config_.client_key_pem.data()), config_.client_key_pem.size(),
-                  CURL_BLOB_COPY};
-    curl_easy_setopt(c, CURLOPT_SSLCERTTYPE, "PEM");
-    curl_easy_setopt(c, CURLOPT_SSLCERT_BLOB, &cert);
-    curl_easy_setopt(c, CURLOPT_SSLKEYTYPE, "PEM");
-    curl_easy_setopt(c, CURLOPT_SSLKEY_BLOB, &key);
-  }
-
-  h.headers = curl_slist_append(h.headers, "Accept: application/json");
-  if (!request.content_type.empty()) {
-    std::string ct = "Content-Type: " + std::string(request.content_type);
-    h.headers = curl_slist_append(h.headers, ct.c_str());
-  }
+base::Result<std::string> HttpTransport::FormatHead(const HttpRequest& request) {
   auto token = tokens_->Token();
   if (!token.ok()) return token.error().Wrap("reading bearer token");
-  if (!token->empty()) {
-    std::string auth = "Authorization: Bearer " + *token;
-    h.headers = curl_slist_append(h.headers, auth.c_str());
+  const std::string authorization = token->empty() ? std::string() : "Bearer " + *token;
+  const std::string host = server_url_.HostHeader();
+  std::string target = server_url_.path + request.path;
+  // Through an http:// proxy a plain request names its absolute URL; https
+  // ones travel in a CONNECT tunnel and look direct.
+  if (proxy_ && !server_url_.tls()) target.insert(0, "http://" + host);
+  RequestHead head;
+  head.method = request.method;
+  head.target = target;
+  head.host = host;
+  head.user_agent = config_.user_agent;
+  head.authorization = authorization;
+  if (proxy_ && !server_url_.tls()) head.proxy_authorization = proxy_authorization_;
+  head.content_type = request.content_type;
+  if (request.method != "GET" && (!request.body.empty() || request.method != "DELETE")) {
+    head.content_length = request.body.size();
   }
-  // An empty Expect header stops curl from waiting for "100 Continue" on large bodies.
-  h.headers = curl_slist_append(h.headers, "Expect:");
-  curl_easy_setopt(c, CURLOPT_HTTPHEADER, h.headers);
+  auto text = FormatRequestHead(head);
+  if (!text.ok()) return text.error();
+  text->append(request.body);
+  return text;
+}
 
-  if (request.method == "GET") {
-    curl_easy_setopt(c, CURLOPT_HTTPGET, 1L);
-  } else {
-    std::string method(request.method);  // curl copies string options
-    curl_easy_setopt(c, CURLOPT_CUSTOMREQUEST, method.c_str());
-    if (!request.body.empty() || request.method != "DELETE") {
-      curl_easy_setopt(c, CURLOPT_POSTFIELDS, request.body.data());
-      curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE_LARGE,
-                       static_cast<curl_off_t>(request.body.size()));
+base::Status HttpTransport::Tunnel(Connection& connection, const IoBounds& bounds) {
+  const std::string authority = server_url_.Authority();
+  RequestHead connect;
+  connect.method = "CONNECT";
+  connect.target = authority;
+  connect.host = authority;
+  connect.user_agent = config_.user_agent;
+  connect.accept = {};
+  connect.proxy_authorization = proxy_authorization_;
+  auto head = FormatRequestHead(connect);
+  if (!head.ok()) return head.error();
+  if (auto status = connection.WriteAll(*head, bounds); !status.ok()) return status;
+  HttpResponseParser parser(/*head_only=*/true);
+  char buffer[4096];
+  while (!parser.complete()) {
+    auto n = connection.Read(buffer, sizeof buffer, bounds);
+    if (!n.ok()) return n.error();
+    if (*n == 0) {
+      return base::Error::Transport("the proxy closed the connection before answering CONNECT");
     }
+    auto consumed = parser.Feed({buffer, *n}, [](std::string_view) { return true; });
+    if (!consumed.ok()) return base::Error::Transport("proxy: " + consumed.error().message);
+    if (*consumed < *n)
+      return base::Error::Transport("the proxy sent data before the tunnel was used");
   }
-  curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, &Handle::OnBody);
-  curl_easy_setopt(c, CURLOPT_WRITEDATA, &h);
-  curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, &Handle::OnHeader);
-  curl_easy_setopt(c, CURLOPT_HEADERDATA, &h);
+  if (!IsSuccess(parser.head().status)) {
+    return base::Error::Transport(
+        fmt::format("the proxy answered CONNECT with status {}", parser.head().status));
+  }
   return {};
+}
+
+base::Result<std::unique_ptr<Connection>> HttpTransport::Dial(const IoBounds& bounds) {
+  const HttpUrl& first_hop = proxy_ ? *proxy_ : server_url_;
+  auto connection = Connection::Open(first_hop.host, first_hop.port, bounds);
+  if (!connection.ok()) {
+    return proxy_ ? connection.error().Wrap("proxy") : connection.error();
+  }
+  if (proxy_ && server_url_.tls()) {
+    if (auto status = Tunnel(**connection, bounds); !status.ok()) return status.error();
+  }
+  if (tls_) {
+    const std::string& name =
+        config_.tls_server_name.empty() ? server_url_.host : config_.tls_server_name;
+    auto ssl = tls_->NewSsl(name);
+    if (!ssl.ok()) return base::Error::Transport(ssl.error().message);
+    if (auto status = (*connection)->StartTls(*ssl, bounds); !status.ok()) return status.error();
+  }
+  return connection;
+}
+
+base::Result<HttpResponse> HttpTransport::Exchange(
+    Connection& connection, std::string_view request_bytes,
+    const std::function<bool(std::string_view)>* on_data, const IoBounds& bounds,
+    Exchanged& outcome) {
+  if (auto status = connection.WriteAll(request_bytes, bounds); !status.ok()) {
+    return status.error();
+  }
+  HttpResponseParser parser;
+  HttpResponse response;
+  auto sink = [&](std::string_view bytes) {
+    if (on_data && IsSuccess(parser.head().status)) return (*on_data)(bytes);
+    response.body.append(bytes);
+    return true;
+  };
+  bool leftover = false, closed = false;
+  char buffer[kReadBufferBytes];
+  while (!parser.complete() && !parser.stopped_by_sink()) {
+    outcome.head_complete = parser.head_complete();
+    outcome.status = parser.head().status;
+    auto n = connection.Read(buffer, sizeof buffer, bounds);
+    if (!n.ok()) return n.error();
+    if (*n == 0) {
+      closed = true;
+      if (auto status = parser.FinishAtEof(); !status.ok()) {
+        return base::Error::Transport(status.error().message);
+      }
+      break;
+    }
+    outcome.received_any = true;
+    auto consumed = parser.Feed({buffer, *n}, sink);
+    if (!consumed.ok()) return base::Error::Transport(consumed.error().message);
+    leftover = parser.complete() && *consumed < *n;
+  }
+  outcome.head_complete = parser.head_complete();
+  outcome.reusable = parser.complete() && !parser.stopped_by_sink() && parser.head().keep_alive &&
+                     !leftover && !closed;
+  response.status = parser.head().status;
+  response.retry_after_seconds = parser.head().retry_after_seconds;
+  if (on_data && IsSuccess(response.status)) response.body.clear();
+  return response;
 }
 
 base::Result<HttpResponse> HttpTransport::Do(const HttpRequest& request) {
@@ -276,29 +221,53 @@ base::Result<HttpResponse> HttpTransport::Do(const HttpRequest& request) {
 base::Result<HttpResponse> HttpTransport::Stream(
     const HttpRequest& request, const std::function<bool(std::string_view)>& on_data,
     std::stop_token stop) {
-  auto h = Acquire();
-  if (auto s = Prepare(*h, request); !s) {
-    Release(std::move(h));
-    return s.error();
-  }
-  if (on_data) h->on_data = &on_data;
-  h->stop = stop;
+  auto fail = [&](std::string_view why) {
+    return base::Error::Transport(
+        fmt::format("{} {}{}: {}", request.method, config_.server, request.path, why));
+  };
+  auto request_bytes = FormatHead(request);
+  if (!request_bytes.ok()) return request_bytes.error();
+  WakeOnStop wake(stop);
+  IoBounds bounds;
+  bounds.wake_fd = wake.fd();
+  if (request.timeout.count() > 0) bounds.deadline = SteadyClock::now() + request.timeout;
+  auto timed_out = [&] { return bounds.deadline && SteadyClock::now() >= *bounds.deadline; };
+  const auto* sink = on_data ? &on_data : nullptr;
 
-  CURLcode rc = h->Perform();
-  long status = 0;
-  curl_easy_getinfo(h->easy, CURLINFO_RESPONSE_CODE, &status);
-  h->response.status = status;
-  bool caller_stop = h->stopped_by_caller;
-  if (rc != CURLE_OK &&
-      !(caller_stop && (rc == CURLE_ABORTED_BY_CALLBACK || rc == CURLE_WRITE_ERROR))) {
-    std::string message = fmt::format("{} {}{}: {}", request.method, config_.server, request.path,
-                                      curl_easy_strerror(rc));
-    Release(std::move(h));
-    return base::Error::Transport(std::move(message));
+  bool retried = false;
+  while (true) {
+    std::unique_ptr<Connection> connection = retried ? nullptr : pool_.TakeIdle();
+    const bool reused = connection != nullptr;
+    if (!connection) {
+      auto dialed = Dial(bounds);
+      if (!dialed.ok()) {
+        if (stop.stop_requested()) return fail("stopped before the response");
+        if (timed_out()) return fail(fmt::format("timed out after {} ms", request.timeout.count()));
+        return fail(dialed.error().message);
+      }
+      connection = std::move(dialed).value();
+    }
+    Exchanged outcome;
+    auto response = Exchange(*connection, *request_bytes, sink, bounds, outcome);
+    if (response.ok()) {
+      if (outcome.reusable) pool_.ReturnIdle(std::move(connection));
+      return response;
+    }
+    if (stop.stop_requested()) {
+      if (!outcome.head_complete) return fail("stopped before the response");
+      HttpResponse stopped;
+      stopped.status = outcome.status;
+      return stopped;
+    }
+    if (timed_out()) return fail(fmt::format("timed out after {} ms", request.timeout.count()));
+    // The server closed a pooled connection while it sat idle: nothing was
+    // processed, so the request goes out once more on a new connection.
+    if (reused && !outcome.received_any) {
+      retried = true;
+      continue;
+    }
+    return fail(response.error().message);
   }
-  HttpResponse response = std::move(h->response);
-  Release(std::move(h));
-  return response;
 }
 
 }  // namespace kube

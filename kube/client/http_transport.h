@@ -1,29 +1,36 @@
-// HttpTransport: HTTPS to one API server over libcurl, with the identity and
-// TLS settings of a RestConfig applied to every request (bearer token, client
-// certificate, CA bundle, server-name override, user agent). It knows nothing
-// of Kubernetes semantics: non-2xx answers are returned as responses, not errors;
-// only failures to get an answer at all are errors (base::Error::Transport).
+// HttpTransport: HTTP/1.1 to one API server, over TLS for https:// servers,
+// with the identity and TLS settings of a RestConfig applied to every request
+// (bearer token, client certificate, CA bundle, server-name override, user
+// agent) and the proxy the environment names (proxy_selection.h). It knows
+// nothing of Kubernetes semantics: non-2xx answers are returned as responses,
+// not errors; only failures to get an answer at all are errors
+// (base::Error::Transport).
 //
-// Thread-safe. Easy handles are pooled so keep-alive connections are reused
-// across calls and threads; TLS sessions and DNS are shared.
+// Thread-safe. Keep-alive connections are pooled and reused across calls and
+// threads; a request that fails on a reused connection before any byte of an
+// answer arrived (the server closed it while idle) is sent once more on a new
+// connection. New connections resume the last TLS session.
 #pragma once
 
 #include <chrono>
 #include <functional>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <stop_token>
 #include <string>
 #include <string_view>
-#include <vector>
 
 #include "base/clock.h"
 #include "base/result.h"
 #include "kube/client/config.h"
+#include "kube/client/connection_pool.h"
+#include "kube/client/http_url.h"
+#include "kube/client/proxy_selection.h"
 #include "kube/client/token_source.h"
 
 namespace kube {
+
+class TlsClientContext;
 
 struct HttpRequest {
   std::string_view method = "GET";
@@ -41,8 +48,12 @@ struct HttpResponse {
 
 class HttpTransport {
  public:
+  // Proxies from the process environment.
   static base::Result<std::unique_ptr<HttpTransport>> Create(const RestConfig& config,
                                                              base::Clock& clock);
+  static base::Result<std::unique_ptr<HttpTransport>> Create(const RestConfig& config,
+                                                             base::Clock& clock,
+                                                             const ProxyEnvironment& proxies);
   ~HttpTransport();
   HttpTransport(const HttpTransport&) = delete;
   HttpTransport& operator=(const HttpTransport&) = delete;
@@ -51,9 +62,9 @@ class HttpTransport {
 
   // Sends `request` and hands body bytes to `on_data` as they arrive, until the
   // server ends the response, `on_data` returns false, or `stop` is requested
-  // (noticed within about a second). For a non-2xx answer the body is not
-  // streamed but returned whole in the response. A normal end returns the
-  // response with an empty body.
+  // (noticed at once: a stop request wakes the waiting read). For a non-2xx
+  // answer the body is not streamed but returned whole in the response. A
+  // normal end returns the response with an empty body.
   base::Result<HttpResponse> Stream(const HttpRequest& request,
                                     const std::function<bool(std::string_view)>& on_data,
                                     std::stop_token stop);
@@ -61,19 +72,24 @@ class HttpTransport {
   const std::string& server() const { return config_.server; }
 
  private:
-  struct Handle;
-  struct Shared;
-  HttpTransport(RestConfig config, base::Clock& clock);
-  std::unique_ptr<Handle> Acquire();
-  void Release(std::unique_ptr<Handle> handle);
-  base::Status Prepare(Handle& handle, const HttpRequest& request);
+  struct Exchanged;
+  HttpTransport(RestConfig config, HttpUrl server_url, std::optional<HttpUrl> proxy,
+                std::unique_ptr<TlsClientContext> tls, base::Clock& clock);
+
+  base::Result<std::string> FormatHead(const HttpRequest& request);
+  base::Result<std::unique_ptr<Connection>> Dial(const IoBounds& bounds);
+  base::Status Tunnel(Connection& connection, const IoBounds& bounds);
+  base::Result<HttpResponse> Exchange(Connection& connection, std::string_view request_bytes,
+                                      const std::function<bool(std::string_view)>* on_data,
+                                      const IoBounds& bounds, Exchanged& outcome);
 
   const RestConfig config_;
+  const HttpUrl server_url_;
+  const std::optional<HttpUrl> proxy_;           // http:// proxy, or none
+  const std::string proxy_authorization_;        // "Basic ..." when the proxy URL has userinfo
+  const std::unique_ptr<TlsClientContext> tls_;  // null for an http:// server
   std::unique_ptr<BearerTokenSource> tokens_;
-  std::unique_ptr<Shared> shared_;  // DNS cache and TLS sessions shared by all handles
-
-  std::mutex pool_mu_;  // guards pool_
-  std::vector<std::unique_ptr<Handle>> pool_;
+  ConnectionPool pool_;
 };
 
 }  // namespace kube

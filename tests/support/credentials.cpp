@@ -145,10 +145,12 @@ base::Result<CertifiedKey> GenerateCertificateAuthority(std::string_view common_
   return Encode(cert->get(), key->get());
 }
 
-base::Result<CertifiedKey> IssueServingCertificate(const CertifiedKey& ca,
-                                                   std::string_view common_name,
-                                                   const std::vector<std::string>& dns_names,
-                                                   const std::vector<std::string>& ip_addresses) {
+namespace {
+
+// A certificate for `common_name` signed by `ca`, with `extensions` besides
+// the key identifiers.
+base::Result<CertifiedKey> IssueCertificate(const CertifiedKey& ca, std::string_view common_name,
+                                            std::vector<std::pair<int, std::string>> extensions) {
   Bio cert_bio(BIO_new_mem_buf(ca.cert_pem.data(), static_cast<int>(ca.cert_pem.size())));
   Bio key_bio(BIO_new_mem_buf(ca.key_pem.data(), static_cast<int>(ca.key_pem.size())));
   Cert ca_cert(cert_bio ? PEM_read_bio_X509(cert_bio.get(), nullptr, nullptr, nullptr) : nullptr);
@@ -156,24 +158,40 @@ base::Result<CertifiedKey> IssueServingCertificate(const CertifiedKey& ca,
                       : nullptr);
   if (!ca_cert || !ca_key) return OpenSslError("parse CA certificate and key");
 
-  std::string alt_names;
-  for (const auto& name : dns_names) alt_names += (alt_names.empty() ? "DNS:" : ",DNS:") + name;
-  for (const auto& ip : ip_addresses) alt_names += (alt_names.empty() ? "IP:" : ",IP:") + ip;
-  if (alt_names.empty()) return base::Error("a serving certificate needs a subjectAltName");
-
   auto key = NewKey();
   if (!key.ok()) return key.error();
   auto cert = NewCertificate(key->get(), common_name);
   if (!cert.ok()) return cert.error();
-  auto status = SignCertificate(cert->get(), ca_cert.get(), ca_key.get(),
-                                {{NID_basic_constraints, "critical,CA:FALSE"},
-                                 {NID_key_usage, "critical,digitalSignature"},
-                                 {NID_ext_key_usage, "serverAuth"},
-                                 {NID_subject_key_identifier, "hash"},
-                                 {NID_authority_key_identifier, "keyid:always"},
-                                 {NID_subject_alt_name, alt_names}});
+  extensions.insert(extensions.end(), {{NID_subject_key_identifier, "hash"},
+                                       {NID_authority_key_identifier, "keyid:always"}});
+  auto status = SignCertificate(cert->get(), ca_cert.get(), ca_key.get(), extensions);
   if (!status.ok()) return status.error();
   return Encode(cert->get(), key->get());
+}
+
+}  // namespace
+
+base::Result<CertifiedKey> IssueServingCertificate(const CertifiedKey& ca,
+                                                   std::string_view common_name,
+                                                   const std::vector<std::string>& dns_names,
+                                                   const std::vector<std::string>& ip_addresses) {
+  std::string alt_names;
+  for (const auto& name : dns_names) alt_names += (alt_names.empty() ? "DNS:" : ",DNS:") + name;
+  for (const auto& ip : ip_addresses) alt_names += (alt_names.empty() ? "IP:" : ",IP:") + ip;
+  if (alt_names.empty()) return base::Error("a serving certificate needs a subjectAltName");
+  return IssueCertificate(ca, common_name,
+                          {{NID_basic_constraints, "critical,CA:FALSE"},
+                           {NID_key_usage, "critical,digitalSignature"},
+                           {NID_ext_key_usage, "serverAuth"},
+                           {NID_subject_alt_name, alt_names}});
+}
+
+base::Result<CertifiedKey> IssueClientCertificate(const CertifiedKey& ca,
+                                                  std::string_view common_name) {
+  return IssueCertificate(ca, common_name,
+                          {{NID_basic_constraints, "critical,CA:FALSE"},
+                           {NID_key_usage, "critical,digitalSignature"},
+                           {NID_ext_key_usage, "clientAuth"}});
 }
 
 base::Result<std::string> RandomToken() {

@@ -1,6 +1,7 @@
 // Credentials for a local control plane, made in-process with the OpenSSL C
 // API (no openssl CLI): a self-signed CA, a serving certificate it signs, a
-// key pair for signing service-account tokens, and random bearer tokens.
+// key pair for signing service-account tokens, client certificates, and
+// random bearer tokens.
 //
 // All keys are ECDSA P-256 (quick to generate, accepted by kube-apiserver for
 // TLS and for service-account signing). Certificates are valid from an hour
@@ -36,6 +37,10 @@ base::Result<CertifiedKey> IssueServingCertificate(const CertifiedKey& ca,
                                                    std::string_view common_name,
                                                    const std::vector<std::string>& dns_names,
                                                    const std::vector<std::string>& ip_addresses);
+
+// A TLS client certificate (extendedKeyUsage clientAuth) signed by `ca`.
+base::Result<CertifiedKey> IssueClientCertificate(const CertifiedKey& ca,
+                                                  std::string_view common_name);
 
 // 32 lowercase hex characters from OpenSSL's CSPRNG.
 base::Result<std::string> RandomToken();

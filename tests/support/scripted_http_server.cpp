@@ -92,27 +92,56 @@ std::vector<RecordedRequest> ScriptedHttpServer::requests() const {
   return requests_;
 }
 
+bool ScriptedHttpServer::CloseIdleConnection() {
+  std::unique_lock lock(mu_);
+  close_idle_requested_ = true;
+  bool closed = idle_closed_.wait_for(lock, std::chrono::seconds(10),
+                                      [this] { return !close_idle_requested_; });
+  close_idle_requested_ = false;
+  return closed;
+}
+
+bool ScriptedHttpServer::AwaitNextRequest(int fd) {
+  while (!thread_.get_stop_token().stop_requested()) {
+    {
+      std::lock_guard lock(mu_);
+      if (close_idle_requested_) {
+        close_idle_requested_ = false;
+        idle_closed_.notify_all();
+        return false;
+      }
+    }
+    pollfd p{fd, POLLIN, 0};
+    if (::poll(&p, 1, 20) > 0) return true;  // a request, or the client's close
+  }
+  return false;
+}
+
 void ScriptedHttpServer::Serve() {
+  int connections = 0;
   while (!thread_.get_stop_token().stop_requested()) {
     pollfd p{listen_fd_, POLLIN, 0};
     if (::poll(&p, 1, 100) <= 0) continue;
     int fd = ::accept4(listen_fd_, nullptr, nullptr, SOCK_CLOEXEC);
     if (fd < 0) continue;
-    Handle(fd);
+    ++connections;
+    while (Handle(fd, connections) && AwaitNextRequest(fd)) {
+    }
     ::close(fd);
   }
 }
 
-void ScriptedHttpServer::Handle(int fd) {
+bool ScriptedHttpServer::Handle(int fd, int connection) {
   std::string data;
   char buf[4096];
   size_t header_end;
   while ((header_end = data.find("\r\n\r\n")) == std::string::npos) {
     ssize_t n = ::recv(fd, buf, sizeof buf, 0);
-    if (n <= 0) return;
+    if (n <= 0) return false;
     data.append(buf, static_cast<size_t>(n));
   }
   RecordedRequest request;
+  request.connection = connection;
   std::string head = data.substr(0, header_end);
   size_t line_end = head.find("\r\n");
   std::string request_line = head.substr(0, line_end);
@@ -154,12 +183,22 @@ void ScriptedHttpServer::Handle(int fd) {
       script_.pop_front();
     }
   }
-  std::string out = fmt::format("HTTP/1.1 {} {}\r\nConnection: close\r\n", response.status,
-                                ReasonPhrase(response.status));
+  if (response.drop_without_answer) return false;
+  std::string out =
+      fmt::format("HTTP/1.1 {} {}\r\n", response.status, ReasonPhrase(response.status));
+  if (!response.keep_alive) {
+    out += "Connection: close\r\n";
+  } else if (!response.headers.contains("Content-Length") &&
+             !response.headers.contains("Transfer-Encoding")) {
+    size_t length = 0;
+    for (const auto& chunk : response.body_chunks) length += chunk.size();
+    out += fmt::format("Content-Length: {}\r\n", length);
+  }
   for (const auto& [name, value] : response.headers) out += fmt::format("{}: {}\r\n", name, value);
   out += "\r\n";
   WriteAll(fd, out);
   for (const auto& chunk : response.body_chunks) WriteAll(fd, chunk);
+  return response.keep_alive;
 }
 
 }  // namespace testsupport

@@ -4,8 +4,10 @@
 // misbehave on demand: 429 with Retry-After, 5xx, non-Status error bodies,
 // garbage or truncated watch streams.
 //
-// One connection is served at a time; every response closes its connection,
-// so a body may be streamed without a length and end at close.
+// One connection is served at a time. A response closes its connection unless
+// scripted keep_alive (then it carries a Content-Length and the server waits
+// on that connection for the next request), so a body may be streamed without
+// a length and end at close.
 #pragma once
 
 #include <chrono>
@@ -23,6 +25,9 @@ struct ScriptedResponse {
   int status = 200;
   std::map<std::string, std::string> headers;
   std::vector<std::string> body_chunks;  // written one by one (with a flush between)
+  bool keep_alive = false;
+  // Read the request, then close the connection without a byte of answer.
+  bool drop_without_answer = false;
 };
 
 struct RecordedRequest {
@@ -30,6 +35,7 @@ struct RecordedRequest {
   std::string target;                          // path + query
   std::map<std::string, std::string> headers;  // names lower-cased
   std::string body;
+  int connection = 0;  // which accepted connection carried it, counting from 1
 };
 
 class ScriptedHttpServer {
@@ -40,16 +46,24 @@ class ScriptedHttpServer {
   std::string url() const;  // http://127.0.0.1:<port>
   void Script(ScriptedResponse response);
   std::vector<RecordedRequest> requests() const;
+  // Closes the kept-alive connection the server waits on, as servers close
+  // idle ones; false if there was none within a generous bound.
+  bool CloseIdleConnection();
 
  private:
   void Serve();
-  void Handle(int fd);
+  // Answers one request; whether the connection stays open for another.
+  bool Handle(int fd, int connection);
+  // Waits for the next request on kept-alive `fd`; false when it should close.
+  bool AwaitNextRequest(int fd);
 
   int listen_fd_ = -1;
   int port_ = 0;
-  mutable std::mutex mu_;  // guards script_ and requests_
+  mutable std::mutex mu_;  // guards script_, requests_ and the idle-close handshake
+  std::condition_variable idle_closed_;
   std::deque<ScriptedResponse> script_;
   std::vector<RecordedRequest> requests_;
+  bool close_idle_requested_ = false;
   std::jthread thread_;
 };
 
