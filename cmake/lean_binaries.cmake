@@ -1,9 +1,9 @@
 # Lean shipped binaries (cmd/*): linked statically against gRPC's unsecure
 # flavour (a unix-socket CSI connection needs no TLS), protobuf, abseil, c-ares,
-# re2, upb, yaml-cpp, OpenSSL (the API server's TLS) and the C++ runtime,
-# unused sections dropped. In a container nothing shares library pages, so
-# every shared library costs its whole touched text in RSS; what stays shared
-# is zlib and glibc: exactly the packages of deploy/image/runtime-packages.txt.
+# re2, upb, zlib, yaml-cpp, OpenSSL (the API server's TLS) and the C++
+# runtime, unused sections dropped. In a container nothing shares library
+# pages, so every shared library costs its whole touched text in RSS; only
+# glibc stays shared: the one package of deploy/image/runtime-packages.txt.
 #
 # The libraries (csi, kube, ...) link `dep_grpc`, `dep_yaml_cpp` and `dep_openssl`, which
 # resolve per consuming executable: the static archives for an executable
@@ -33,8 +33,8 @@ endfunction()
 file(GLOB absl_archives /usr/lib/${CMAKE_LIBRARY_ARCHITECTURE}/libabsl_*.a)
 list(TRANSFORM absl_archives REPLACE ".*/lib(absl_[^/]*)\\.a$" "\\1")
 static_archive_group(grpc_static grpc++_unsecure grpc_unsecure gpr upb address_sorting re2 cares
-                     protobuf ${absl_archives})
-target_link_libraries(grpc_static INTERFACE ZLIB::ZLIB Threads::Threads)
+                     protobuf ${absl_archives} z)
+target_link_libraries(grpc_static INTERFACE Threads::Threads)
 static_archive_group(yaml_cpp_static yaml-cpp)
 static_archive_group(openssl_static ssl crypto)
 target_link_libraries(openssl_static INTERFACE Threads::Threads ${CMAKE_DL_LIBS})
