@@ -117,12 +117,18 @@ void TlsHttpServer::Handle(int fd) {
     std::string response = "HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: " +
                            std::to_string(handshake.client_common_name.size()) + "\r\n\r\n" +
                            handshake.client_common_name;
+    Record(handshake);  // before the answer, so a client that has it sees the record
     SSL_write(ssl, response.data(), static_cast<int>(response.size()));
     SSL_shutdown(ssl);
+  } else {
+    Record(handshake);
   }
   SSL_free(ssl);
+}
+
+void TlsHttpServer::Record(const TlsHandshake& handshake) {
   std::lock_guard lock(mu_);
-  handshakes_.push_back(std::move(handshake));
+  handshakes_.push_back(handshake);
 }
 
 }  // namespace testsupport

@@ -40,6 +40,7 @@ class TlsHttpServer {
  private:
   void Serve(std::stop_token stop);
   void Handle(int fd);
+  void Record(const TlsHandshake& handshake);
 
   ssl_ctx_st* ctx_ = nullptr;
   int listen_fd_ = -1;
