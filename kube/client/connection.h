@@ -6,7 +6,7 @@
 // Not thread-safe; one user at a time (the transport's pool hands it over).
 #pragma once
 
-#include <openssl/ssl.h>
+#include <openssl/types.h>  // SSL; the .cpp includes ssl.h
 
 #include <chrono>
 #include <cstdint>

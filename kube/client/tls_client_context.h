@@ -9,7 +9,7 @@
 // Thread-safe. Errors name the setting at fault, never a key's contents.
 #pragma once
 
-#include <openssl/ssl.h>
+#include <openssl/types.h>  // SSL, SSL_CTX; the .cpp includes ssl.h
 
 #include <memory>
 #include <mutex>
@@ -17,6 +17,9 @@
 
 #include "base/result.h"
 #include "kube/client/config.h"
+
+// Declared by <openssl/ssl.h>, which this header leaves to the .cpp.
+typedef struct ssl_session_st SSL_SESSION;
 
 namespace kube {
 
