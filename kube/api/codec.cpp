@@ -20,15 +20,6 @@ std::string WithoutNlohmannTag(std::string_view message) {
 
 }  // namespace
 
-base::Status Parse(std::string_view text, nlohmann::json& doc) {
-  try {
-    doc = nlohmann::json::parse(text);
-  } catch (const nlohmann::json::exception& e) {
-    return base::Error(WithoutNlohmannTag(e.what()));
-  }
-  return {};
-}
-
 base::Error DescribeFailure(const std::exception& e) {
   return base::Error(WithoutNlohmannTag(e.what()));
 }

@@ -4,6 +4,8 @@
 // "decoding <Kind>: <field path>: <problem>", e.g.
 // "decoding VolumeAttachment: spec.attacher: type must be string, but is number".
 // Unknown fields are ignored; missing or null fields decode to empty values.
+// Text is decoded by the stream codec (stream_codec.h), a DOM that already
+// exists by the DOM codec (dom_codec.h); both give the same result.
 // Encoding writes apiVersion and kind for kinds (KindFacts) and follows each
 // field's Emit rule, so CreateMergePatch(json(old), json(new)) yields the
 // patch Go would compute for the fields these structs hold. Encoding is not
@@ -18,8 +20,10 @@
 
 #include "base/result.h"
 #include "kube/api/dom_codec.h"
+#include "kube/api/json_reader.h"
 #include "kube/api/object_list.h"
 #include "kube/api/status.h"
+#include "kube/api/stream_codec.h"
 #include "kube/api/string_map.h"
 
 namespace kube {
@@ -49,10 +53,17 @@ struct KindName<ObjectList<T>> {
   static std::string Get() { return std::string(T::kFacts.kind) + "List"; }
 };
 
-// Parses `text` into `doc`; the error is nlohmann's description of the syntax error.
-base::Status Parse(std::string_view text, nlohmann::json& doc);
 // The message of an exception thrown by a decoder, without nlohmann's "[json.exception...]" tag.
 base::Error DescribeFailure(const std::exception& e);
+
+// Reads all of `text` into `object` with the stream codec (stream_codec.h);
+// throws as ReadValue does, and when more than whitespace follows the value.
+template <class T>
+void ReadText(std::string_view text, T& object) {
+  JsonReader in(text);
+  ReadValue(in, object);
+  in.ExpectEnd();
+}
 
 }  // namespace codec_internal
 
@@ -69,13 +80,17 @@ base::Result<T> ObjectFromJson(const nlohmann::json& j) {
   }
 }
 
+// Reads the text once, straight into T (stream_codec.h); no DOM is built.
 template <class T>
 base::Result<T> DecodeObject(std::string_view json) {
-  nlohmann::json doc;
-  if (auto parsed = codec_internal::Parse(json, doc); !parsed.ok()) {
-    return parsed.error().Wrap("decoding " + codec_internal::KindName<T>::Get());
+  try {
+    T object;
+    codec_internal::ReadText(json, object);
+    return object;
+  } catch (const std::exception& e) {
+    return codec_internal::DescribeFailure(e).Wrap("decoding " +
+                                                   codec_internal::KindName<T>::Get());
   }
-  return ObjectFromJson<T>(doc);
 }
 
 template <class T>

@@ -20,7 +20,9 @@
 //   template <class Codec> static void Encode(typename Codec::Object& object, const S& in);
 // where Codec::Decode(value, member) and Codec::Put(object, key, member) handle
 // any member type above. Decode is called for each owned key present and not
-// null, in kKeys order from a DOM and in document order from a stream.
+// null, in kKeys order, by the DOM codec (dom_codec.h) and the stream codec
+// (stream_codec.h) alike: the stream codec keeps the owned values' text until
+// the object is read.
 #pragma once
 
 #include <memory>

@@ -1,15 +1,19 @@
 // WatchEvent and WatchDecoder: the newline-delimited JSON event stream of a
 // Kubernetes watch (`{"type":"ADDED","object":{...}}` per line), decoded
-// incrementally as bytes arrive in arbitrary chunks.
+// incrementally as bytes arrive in arbitrary chunks, each line straight into
+// the event's struct by the stream codec (stream_codec.h), without a DOM.
 #pragma once
 
 #include <functional>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <string_view>
 
 #include "base/result.h"
 #include "kube/api/codec.h"
+#include "kube/api/json_reader.h"
+#include "kube/api/status.h"
 
 namespace kube {
 
@@ -75,29 +79,93 @@ class WatchDecoder {
     return false;
   }
 
+  // One pass over the line: the server writes `type` before `object`, so the
+  // object is decoded where it stands. Only when `object` comes first, or a
+  // repeated key changes which object or type counts (the last one, as in a
+  // DOM), is it decoded again from its position afterwards.
   bool DecodeLine(std::string_view line) {
-    nlohmann::json doc = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
-    if (doc.is_discarded() || !doc.is_object()) return Fail("not a JSON object");
-    auto type_it = doc.find("type");
-    auto object_it = doc.find("object");
-    if (type_it == doc.end() || !type_it->is_string() || object_it == doc.end() ||
-        !object_it->is_object()) {
-      return Fail("missing type or object");
-    }
+    JsonReader in(line);
     WatchEvent<T> event;
-    if (!ParseWatchEventType(type_it->template get_ref<const std::string&>(), event.type)) {
-      return Fail("unknown event type " + type_it->dump());
+    std::string type_text;
+    bool has_type = false;
+    bool type_is_string = false;
+    bool has_object = false;
+    JsonType object_type = JsonType::kNull;
+    JsonReader::Position object_at{};
+    std::optional<size_t> decoded_at;  // where the object was decoded from, and as what
+    bool decoded_as_status = false;
+    std::string decode_failure;
+    try {
+      in.BeginObject();
+      for (std::string_view key; in.NextMember(key);) {
+        if (key == "type") {
+          has_type = true;
+          type_is_string = in.Peek() == JsonType::kString;
+          if (type_is_string) {
+            in.ReadString(type_text);
+          } else {
+            in.SkipValue();
+          }
+        } else if (key == "object") {
+          has_object = true;
+          object_at = in.Tell();
+          object_type = in.Peek();
+          WatchEventType type;
+          if (object_type == JsonType::kObject && type_is_string &&
+              ParseWatchEventType(type_text, type)) {
+            decoded_at = object_at.pos;
+            decoded_as_status = type == WatchEventType::kError;
+            decode_failure = ReadEventObject(in, decoded_as_status, event);
+          } else {
+            in.SkipValue();
+          }
+        } else {
+          in.SkipValue();
+        }
+      }
+      in.ExpectEnd();
+      if (!has_type || !type_is_string || !has_object || object_type != JsonType::kObject) {
+        return Fail("missing type or object");
+      }
+      if (!ParseWatchEventType(type_text, event.type)) {
+        return Fail("unknown event type " + nlohmann::json(type_text).dump());
+      }
+      bool as_status = event.type == WatchEventType::kError;
+      if (decoded_at != object_at.pos || decoded_as_status != as_status) {
+        in.Seek(object_at);
+        decode_failure = ReadEventObject(in, as_status, event);
+      }
+    } catch (const JsonSyntaxError&) {
+      return Fail("not a JSON object");
     }
-    if (event.type == WatchEventType::kError) {
-      auto status = StatusFromJson(*object_it);
-      if (!status.ok()) return Fail(status.error().message);
-      event.error = base::Error::Http(status->code, status->message);
-    } else {
-      auto object = ObjectFromJson<T>(*object_it);
-      if (!object.ok()) return Fail(object.error().message);
-      event.object = std::move(object).value();
-    }
+    if (!decode_failure.empty()) return Fail(std::move(decode_failure));
     return on_event_(std::move(event));
+  }
+
+  // Reads the event's object (a Status for an ERROR event) into `event`;
+  // returns why it does not decode, the reader then standing after it.
+  static std::string ReadEventObject(JsonReader& in, bool as_status, WatchEvent<T>& event) {
+    JsonReader::Position start = in.Tell();
+    try {
+      if (as_status) {
+        Status status;
+        codec_internal::ReadValue(in, status);
+        event.object = T();
+        event.error = base::Error::Http(status.code, status.message);
+      } else {
+        T object;
+        codec_internal::ReadValue(in, object);
+        event.object = std::move(object);
+        event.error = base::Error();
+      }
+      return {};
+    } catch (const DecodeError& e) {
+      in.Seek(start);
+      in.SkipValue();
+      std::string kind =
+          as_status ? codec_internal::KindName<Status>::Get() : codec_internal::KindName<T>::Get();
+      return codec_internal::DescribeFailure(e).Wrap("decoding " + kind).message;
+    }
   }
 
   const std::function<bool(WatchEvent<T>&&)>& on_event_;

@@ -97,25 +97,6 @@ struct PersistentVolumeSourceField {
   static void Encode(typename Codec::Object& object, const PersistentVolumeSpec& spec);
 
  private:
-  static constexpr size_t RankOf(std::string_view key) {
-    return std::find(kKeys.begin(), kKeys.end(), key) - kKeys.begin();
-  }
-
-  static std::string_view KeyOf(const PersistentVolumeSource& source) {
-    return std::visit(
-        [](const auto& s) -> std::string_view {
-          using S = std::decay_t<decltype(s)>;
-          if constexpr (std::is_same_v<S, OtherVolumeSource>) {
-            return s.name;
-          } else if constexpr (std::is_same_v<S, std::monostate>) {
-            return {};
-          } else {
-            return S::kJsonKey;
-          }
-        },
-        source);
-  }
-
   template <class Codec, size_t I = 0>
   static PersistentVolumeSource DecodeSource(std::string_view key,
                                              const typename Codec::Value& value) {
@@ -202,14 +183,14 @@ struct PersistentVolume {
   }
 };
 
-// Keys arrive in kKeys order from a DOM, so the first one found stays and
-// later ones are only counted; a stream may deliver a better-ranked one later.
+// Keys arrive in kKeys order, by rank (field.h), so the first one found stays
+// and later ones are only counted.
 template <class Codec>
 void PersistentVolumeSourceField::Decode(std::string_view key, const typename Codec::Value& value,
                                          PersistentVolumeSpec& spec) {
   if (!std::holds_alternative<std::monostate>(spec.source)) {
     ++spec.extra_sources;
-    if (RankOf(KeyOf(spec.source)) < RankOf(key)) return;
+    return;
   }
   spec.source = DecodeSource<Codec>(key, value);
 }
