@@ -7,8 +7,10 @@
 // the two codecs agree on every input: strict RFC 8259 syntax, strings of
 // well-formed UTF-8 with \uXXXX escapes (surrogate pairs joined, lone
 // surrogates rejected), numbers whose value is finite as a double, an optional
-// leading UTF-8 byte order mark. Nesting deeper than kMaxDepth (Go's limit)
-// is rejected. Syntax errors throw JsonSyntaxError naming the byte offset.
+// leading UTF-8 byte order mark. Two differences: nesting deeper than
+// kMaxDepth (Go's limit) is rejected, and so is a NUL byte after the value,
+// which nlohmann takes for the end of the input (Go rejects it too). Syntax
+// errors throw JsonSyntaxError naming the byte offset.
 #pragma once
 
 #include <cstddef>

@@ -68,16 +68,24 @@ void ReadValue(JsonReader& in, int64_t& out) { out = ReadInteger<int64_t>(in); }
 void ReadValue(JsonReader& in, StringMap& out) {
   ExpectType(in, JsonType::kObject, "object");
   out = StringMap();
+  struct Failure {
+    std::string key;
+    DecodeError error;
+  };
+  std::vector<Failure> failed;
   in.BeginObject();
   for (std::string_view key; in.NextMember(key);) {
+    ForgetFailures(failed, key);
     std::string& slot = out[key];
     if (in.Peek() == JsonType::kNull) {
       in.ReadNull();
       slot.clear();
       continue;
     }
-    WithParent(key, [&] { ReadValue(in, slot); });
+    ReadMemberValue(
+        in, failed, [&] { return std::string(key); }, key, [&] { ReadValue(in, slot); });
   }
+  if (!failed.empty()) throw std::move(failed.front().error);
 }
 
 const MemberSlot* FindMember(const MemberSlot& level, std::string_view key) {

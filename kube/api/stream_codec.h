@@ -2,15 +2,18 @@
 // one pass and without a document: ReadValue for every member type a table may
 // hold. It decodes what DecodeValue (dom_codec.h) decodes from the DOM of the
 // same text - the same values, and for a document with one problem the same
-// error; with several, the first in document order is reported. Members are
+// error; with several, the first in document order is reported. As the DOM
+// keeps the last of repeated keys, a repeated member is reset before it is
+// read again, and a member's decoding error counts only when the key does not
+// come again (the value is skipped meanwhile). Members are
 // dispatched in document order through a lookup built once per struct
-// (MemberSlot). Where the DOM keeps the last of repeated keys, a repeated
-// member is reset before it is read again. Hook values (field.h) are kept as
+// (MemberSlot). Hook values (field.h) are kept as
 // text while the object is read and handed to the hook once it is closed, in
 // kKeys order as from the DOM. Throws DecodeError and JsonSyntaxError; codec.h
 // turns them into a Result. Not for use outside the codec.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -195,12 +198,39 @@ struct StreamTable {
   }
 };
 
+// Decodes a member's value with `read`. A DecodeError, with `key` as the
+// path's parent, is added to `failed` and the value skipped: whether it counts
+// is known at the end of the object, as a repeated key replaces it.
+template <class Failure, class Read>
+void ReadMemberValue(JsonReader& in, std::vector<Failure>& failed, auto&& failure_key,
+                     std::string_view key, Read&& read) {
+  JsonReader::Position start = in.Tell();
+  try {
+    WithParent(key, read);
+  } catch (DecodeError& e) {
+    failed.push_back({failure_key(), std::move(e)});
+    in.Seek(start);
+    in.SkipValue();
+  }
+}
+
+// Drops the failures of `key`, being read again.
+template <class Failure, class Key>
+void ForgetFailures(std::vector<Failure>& failed, const Key& key) {
+  if (!failed.empty()) std::erase_if(failed, [&](const Failure& f) { return f.key == key; });
+}
+
 // Reads the members of one object level of T (the struct itself or the
 // object a dotted name reaches into).
 template <TableStruct T>
 void ReadMembers(JsonReader& in, const MemberSlot& level, T& out,
                  typename StreamTable<T>::HookValues& hook_values) {
   using Table = StreamTable<T>;
+  struct Failure {
+    const MemberSlot* key;
+    DecodeError error;
+  };
+  std::vector<Failure> failed;
   uint64_t seen = 0;
   in.BeginObject();
   for (std::string_view key; in.NextMember(key);) {
@@ -222,21 +252,25 @@ void ReadMembers(JsonReader& in, const MemberSlot& level, T& out,
     uint64_t bit = uint64_t{1} << (member - level.members.data());
     if (seen & bit) {
       for (int entry : member->entries_below) Table::kResetters[static_cast<size_t>(entry)](out);
+      ForgetFailures(failed, member);
     }
     seen |= bit;
     if (in.Peek() == JsonType::kNull) {
       in.ReadNull();
       continue;
     }
-    WithParent(member->key, [&] {
-      if (member->entry >= 0) {
-        Table::kReaders[static_cast<size_t>(member->entry)](in, out);
-      } else {
-        ExpectType(in, JsonType::kObject, "object");
-        ReadMembers(in, *member, out, hook_values);
-      }
-    });
+    ReadMemberValue(
+        in, failed, [&] { return member; }, member->key,
+        [&] {
+          if (member->entry >= 0) {
+            Table::kReaders[static_cast<size_t>(member->entry)](in, out);
+          } else {
+            ExpectType(in, JsonType::kObject, "object");
+            ReadMembers(in, *member, out, hook_values);
+          }
+        });
   }
+  if (!failed.empty()) throw std::move(failed.front().error);
 }
 
 template <TableStruct T>

@@ -211,12 +211,30 @@ TEST(StreamCodec, RepeatedKeysKeepTheLastOneAsTheDomDoes) {
            R"({"map": {"k": "1"}, "map": {"j": "2"}})",
            R"({"map": {"k": "1", "k": null}})",
            R"({"inners": [{"name": "a"}], "inners": []})",
+           R"({"text": 1, "text": "a"})",
+           R"({"deep": {"x": 5}, "deep": {}})",
+           R"({"deep": {"x": {"a": 1}, "x": null}})",
+           R"({"map": {"k": 1, "k": "v"}})",
+           R"({"maybe": {"n": "x"}, "maybe": null})",
        }) {
     EXPECT_EQ(Stream(text), Dom(text)) << text;
   }
   EXPECT_EQ(Stream(R"({"maybe": {"name": "a"}, "maybe": {"n": 2}})").maybe, (Inner{"", 2}));
   EXPECT_EQ(Stream(R"({"withDefault": 3, "withDefault": null})").with_default, 7);
   EXPECT_FALSE(Stream(R"({"list": ["a"], "list": null})").has_list);
+}
+
+TEST(StreamCodec, AnErrorCountsUnlessItsKeyComesAgain) {
+  EXPECT_EQ(Stream(R"({"text": 1, "flag": true, "text": "a"})").text, "a");
+  EXPECT_EQ(ErrorOf(Stream, R"({"text": 1, "flag": true, "text": 2})"),
+            "text: type must be string, but is number");
+  EXPECT_EQ(ErrorOf(Stream, R"({"text": 1, "flag": true})"),
+            "text: type must be string, but is number");
+  EXPECT_EQ(ErrorOf(Stream, R"({"map": {"k": 1, "j": "v"}})"),
+            "map.k: type must be string, but is number");
+  // The value in error is skipped, still checked for syntax.
+  EXPECT_THAT(ErrorOf(Stream, R"({"text": {"a": [1,]}, "text": "a"})"),
+              ::testing::StartsWith("syntax error at byte"));
 }
 
 TEST(StreamCodec, WrongTypesGiveTheDomCodecsMessages) {
@@ -256,8 +274,9 @@ TEST(StreamCodec, WrongTypesGiveTheDomCodecsMessages) {
 }
 
 TEST(StreamCodec, SyntaxErrorsAnywhereFailTheDecode) {
-  for (std::string_view text : {R"({"unknown": [1,]})", R"({"text": "t"} x)",
-                                R"({"unknown": 1e999})", R"({"text": "t")", "{\"text\": \"\xff\"}"}) {
+  for (std::string_view text :
+       {R"({"unknown": [1,]})", R"({"text": "t"} x)", R"({"unknown": 1e999})", R"({"text": "t")",
+        "{\"text\": \"\xff\"}"}) {
     EXPECT_THAT(ErrorOf(Stream, text), ::testing::StartsWith("syntax error at byte")) << text;
   }
 }
