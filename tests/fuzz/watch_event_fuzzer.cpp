@@ -1,0 +1,18 @@
+// libFuzzer target: CrossCheckWatchEvent (decode_cross_check.h) on each input; a disagreement
+// aborts.
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include "tests/fuzz/decode_cross_check.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  std::string difference = fuzz::CrossCheckWatchEvent({reinterpret_cast<const char*>(data), size});
+  if (!difference.empty()) {
+    std::fprintf(stderr, "codecs disagree: %s\n", difference.c_str());
+    std::abort();
+  }
+  return 0;
+}
