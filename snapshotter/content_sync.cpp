@@ -1,5 +1,6 @@
 #include "snapshotter/content_sync.h"
 
+#include <algorithm>
 #include <string_view>
 
 #include "base/log.h"
@@ -39,6 +40,14 @@ constexpr KindWords kRemoveAnnotationFailed = {
     "failed to remove VolumeSnapshotBeingCreated annotation on the content ",
     "failed to remove VolumeGroupSnapshotBeingCreated annotation on the groupSnapshotContent "};
 
+// Whether a finalizer other than `own` keeps the object once `own` goes (no
+// finalizer can be added to an object being deleted, so a cached copy never
+// shows fewer than the API server has).
+bool HeldByOtherFinalizers(const kube::ObjectMeta& meta, std::string_view own) {
+  return std::ranges::any_of(meta.finalizers,
+                             [&](const std::string& finalizer) { return finalizer != own; });
+}
+
 std::string Concat(std::string_view words, const std::string& name, std::string_view rest) {
   return std::string(words) + name + ": " + std::string(rest);
 }
@@ -69,8 +78,14 @@ base::Result<SyncOutcome> ContentSyncOf<Content>::Delete(Writer& writer) {
   return SyncOutcome::kDone;
 }
 
-// The status is cleared before the finalizer goes: a failure in between
-// leaves a content whose next sync only removes the finalizer.
+// The status is cleared before the finalizer goes only when other finalizers
+// keep the content after ours: a failure in between then leaves a content
+// whose next sync only removes the finalizer, and the content that stays
+// names no deleted snapshot. When ours is the last finalizer, its removal
+// deletes the content and the clear would be a write nobody reads
+// (docs/snapshots.md §9.4); should that removal fail, the next sync sends
+// DeleteSnapshot again, which the driver answers OK for a snapshot that is
+// gone (CSI: DeleteSnapshot is idempotent).
 template <class Content>
 base::Status ContentSyncOf<Content>::DeleteBackendSnapshot(Writer& writer) {
   const Content content = writer.content();
@@ -83,6 +98,9 @@ base::Status ContentSyncOf<Content>::DeleteBackendSnapshot(Writer& writer) {
   if (auto deleted = DeleteOnBackend(content, *secrets); !deleted.ok()) {
     events_.DeleteFailed(content, WordsFor<Content>(kDeleteFailedEvent));
     return deleted;
+  }
+  if (!HeldByOtherFinalizers(content.metadata, WordsFor<Content>(kFinalizer))) {
+    return base::Status::Ok();
   }
   auto cleared =
       writer.WriteStatus([](const Status& status) { return StatusWithoutSnapshot(status); });

@@ -9,8 +9,9 @@
 // rest:
 //   - Delete: the backend snapshot when it goes with the content
 //     (DeletesBackendSnapshot: credentials from the deletion-secret
-//     annotations, DeleteOnBackend, the status cleared - each failure a
-//     Warning of the kind's delete reason), then the finalizer;
+//     annotations, DeleteOnBackend, the status cleared when other
+//     finalizers keep the content - each failure a Warning of the kind's
+//     delete reason), then the finalizer;
 //   - Create: TakeSnapshot; on failure the message is saved (SaveError) and
 //     deletion decided again - a final answer removed the annotation that
 //     held it back (§9.1) - and a create abandoned by its snapshot's

@@ -7,8 +7,9 @@
 //      → yes): with policy Delete and a status handle,
 //      DeleteVolumeGroupSnapshot with the members' snapshot IDs (the info
 //      list's, else the pre-provisioned source's) and the credentials of the
-//      group deletion-secret annotations, then the status cleared; then the
-//      finalizer goes. Failures: Warning GroupSnapshotDeleteError;
+//      group deletion-secret annotations, then the status cleared when
+//      other finalizers keep the content (§9.4); then the finalizer goes.
+//      Failures: Warning GroupSnapshotDeleteError;
 //   2. a dynamic content without status: CreateVolumeGroupSnapshot
 //      (name <--groupsnapshot-name-prefix>-<VolumeGroupSnapshot UID>, the
 //      volume handles, the class parameters, the same credentials) under the

@@ -2,8 +2,9 @@
 // matrix): dynamic and pre-provisioned contents × Delete/Retain × with and
 // without class × group member. DeleteSnapshot only for policy Delete with a
 // status handle and no group handle; the status is cleared before the
-// finalizer goes; a failure keeps the finalizer and reports
-// SnapshotDeleteError with upstream's message.
+// finalizer goes only when another finalizer keeps the content (§9.4: when
+// ours is the last, its removal deletes the content); a failure keeps the
+// finalizer and reports SnapshotDeleteError with upstream's message.
 #include <gtest/gtest.h>
 
 #include "tests/unit/snapshotter/handler_fixtures.h"
@@ -46,6 +47,11 @@ void GroupMember(kube::VolumeSnapshotContent& c) {
   c.status->volume_group_snapshot_handle = "group-1";
 }
 
+// Another controller's finalizer keeps the content after ours goes.
+void HeldByOther(kube::VolumeSnapshotContent& c) {
+  c.metadata.finalizers = {"other/finalizer", std::string(kContentFinalizer)};
+}
+
 void Gone(const std::optional<kube::VolumeSnapshotContent>& stored) { EXPECT_FALSE(stored); }
 void KeepsFinalizer(const std::optional<kube::VolumeSnapshotContent>& stored) {
   ASSERT_TRUE(stored);
@@ -58,17 +64,17 @@ TEST_P(CsiContentHandlerDelete, Sync) { RunSyncCase(GetParam()); }
 
 std::vector<SyncCase> DeleteCases() {
   return {
-      {.name = "DynamicDeleteWithClassDeletesSnapshotClearsStatusThenFinalizer",
+      {.name = "DynamicDeleteWithClassDeletesSnapshotThenFinalizerWithoutClearingStatus",
        .content = Deleted(),
        .driver = {.remove = {base::Status::Ok()}},
-       .want_api = {kClearStatus, RemoveFinalizer()},
+       .want_api = {RemoveFinalizer()},
        .want_csi = {DeleteCall(std::string(kHandle))},
        .want_stored = Gone},
       {.name = "DynamicDeleteWithoutClass",
        .content = Deleted(NoClass),
        .classes = {},
        .driver = {.remove = {base::Status::Ok()}},
-       .want_api = {kClearStatus, RemoveFinalizer()},
+       .want_api = {RemoveFinalizer()},
        .want_csi = {DeleteCall(std::string(kHandle))},
        .want_stored = Gone},
       {.name = "DynamicRetainWithClassOnlyRemovesFinalizer",
@@ -101,13 +107,13 @@ std::vector<SyncCase> DeleteCases() {
        .content = DeletedImported(),
        .classes = {},
        .driver = {.remove = {base::Status::Ok()}},
-       .want_api = {kClearStatus, RemoveFinalizer()},
+       .want_api = {RemoveFinalizer()},
        .want_csi = {DeleteCall(std::string(kHandle))},
        .want_stored = Gone},
       {.name = "StaticDeleteWithClassDeletesSnapshot",
        .content = DeletedImported([](auto& c) { c.spec.volume_snapshot_class_name = "gold"; }),
        .driver = {.remove = {base::Status::Ok()}},
-       .want_api = {kClearStatus, RemoveFinalizer()},
+       .want_api = {RemoveFinalizer()},
        .want_csi = {DeleteCall(std::string(kHandle))},
        .want_stored = Gone},
       {.name = "StaticRetainWithoutClassOnlyRemovesFinalizer",
@@ -131,7 +137,7 @@ std::vector<SyncCase> DeleteCases() {
          c.metadata.deletion_timestamp = std::string(kDeleted);
        }),
        .driver = {.remove = {base::Status::Ok()}},
-       .want_api = {kClearStatus, RemoveFinalizer()},
+       .want_api = {RemoveFinalizer()},
        .want_csi = {DeleteCall(std::string(kHandle))},
        .want_stored = Gone},
       {.name = "DeletedContentWhoseSnapshotLivesIsKept",
@@ -147,7 +153,7 @@ std::vector<SyncCase> DeleteCases() {
        }),
        .secrets = {Secret("ns", "creds", {{"password", "hunter2"}})},
        .driver = {.remove = {base::Status::Ok()}},
-       .want_api = {GetSecret("ns", "creds"), kClearStatus, RemoveFinalizer()},
+       .want_api = {GetSecret("ns", "creds"), RemoveFinalizer()},
        .want_csi = {DeleteCall(std::string(kHandle), {{"password", "hunter2"}})},
        .want_stored = Gone},
       {.name = "MissingDeleteSecretKeepsFinalizer",
@@ -172,26 +178,57 @@ std::vector<SyncCase> DeleteCases() {
              KeepsFinalizer(stored);
              EXPECT_EQ(stored->status, ReadyStatus());
            }},
+      {.name = "DeleteOfContentHeldByAnotherFinalizerClearsStatusThenFinalizer",
+       .content = Deleted(HeldByOther),
+       .driver = {.remove = {base::Status::Ok()}},
+       .want_api = {kClearStatus, RemoveFinalizer(1)},
+       .want_csi = {DeleteCall(std::string(kHandle))},
+       .want_stored =
+           [](const auto& stored) {
+             ASSERT_TRUE(stored);
+             EXPECT_EQ(stored->metadata.finalizers, std::vector<std::string>{"other/finalizer"});
+             EXPECT_FALSE(stored->status->snapshot_handle);
+           }},
       {.name = "FailedStatusClearKeepsFinalizer",
-       .content = Deleted(),
+       .content = Deleted(HeldByOther),
        .api_failures = {{"patch", "volumesnapshotcontents", "status", kBoom}},
        .driver = {.remove = {base::Status::Ok()}},
        .want_api = {kClearStatus},
        .want_csi = {DeleteCall(std::string(kHandle))},
        .want_events = {"SnapshotDeleteError content-1: Failed to clear content status"},
        .want_error = "snapshot controller failed to update content-1 on API server: boom",
-       .want_stored = KeepsFinalizer},
+       .want_stored =
+           [](const auto& stored) {
+             ASSERT_TRUE(stored);
+             EXPECT_EQ(
+                 stored->metadata.finalizers,
+                 (std::vector<std::string>{"other/finalizer", std::string(kContentFinalizer)}));
+           }},
       {.name = "FailedFinalizerRemovalIsRetriedAfterStatusCleared",
+       .content = Deleted(HeldByOther),
+       .api_failures = {{"patch", "volumesnapshotcontents", "", kBoom}},
+       .driver = {.remove = {base::Status::Ok()}},
+       .want_api = {kClearStatus, RemoveFinalizer(1)},
+       .want_csi = {DeleteCall(std::string(kHandle))},
+       .want_error = "snapshot controller failed to update content-1 on API server: boom",
+       .want_stored =
+           [](const auto& stored) {
+             ASSERT_TRUE(stored);
+             EXPECT_FALSE(stored->status->snapshot_handle);  // the next sync deletes nothing
+           }},
+      // The next sync sends DeleteSnapshot again, which the driver answers
+      // OK for a snapshot that is gone.
+      {.name = "FailedRemovalOfTheLastFinalizerKeepsTheHandleForTheNextSync",
        .content = Deleted(),
        .api_failures = {{"patch", "volumesnapshotcontents", "", kBoom}},
        .driver = {.remove = {base::Status::Ok()}},
-       .want_api = {kClearStatus, RemoveFinalizer()},
+       .want_api = {RemoveFinalizer()},
        .want_csi = {DeleteCall(std::string(kHandle))},
        .want_error = "snapshot controller failed to update content-1 on API server: boom",
        .want_stored =
            [](const auto& stored) {
              KeepsFinalizer(stored);
-             EXPECT_FALSE(stored->status->snapshot_handle);  // the next sync deletes nothing
+             EXPECT_EQ(stored->status, ReadyStatus());
            }},
       {.name = "FinalizerIsRemovedAtItsIndexAmongOthers",
        .content = Deleted([](auto& c) {

@@ -2,7 +2,8 @@
 // content goes with DeleteVolumeGroupSnapshot (policy Delete and a status
 // handle; the members' snapshot IDs from the info list, else from the
 // imported source; credentials from the group deletion-secret annotations),
-// then its status is cleared and the finalizer removed; Retain, or no handle,
+// then the finalizer removed, the status cleared first only when another
+// finalizer keeps the content (§9.4); Retain, or no handle,
 // only removes the finalizer; a failure keeps the finalizer and reports
 // GroupSnapshotDeleteError with upstream's message. Deletion waits for the
 // being-created annotation and is decided again after every create answer
@@ -39,6 +40,11 @@ kube::VolumeGroupSnapshotContent DeletedGroup(
   return Edited(std::move(content), edit);
 }
 
+// Another controller's finalizer keeps the content after ours goes.
+void HeldByOther(kube::VolumeGroupSnapshotContent& c) {
+  c.metadata.finalizers = {"other/finalizer", std::string(kGroupContentFinalizer)};
+}
+
 void Gone(const std::optional<kube::VolumeGroupSnapshotContent>& stored) { EXPECT_FALSE(stored); }
 void KeepsFinalizer(const std::optional<kube::VolumeGroupSnapshotContent>& stored) {
   ASSERT_TRUE(stored);
@@ -56,11 +62,11 @@ const std::string kGetFailed =
     kDeadline.message + "\"";
 
 // `c` deleted with its group snapshot, after the reads `c` expects:
-// DeleteVolumeGroupSnapshot with `secrets`, the status cleared, the
-// finalizer removed, the content gone.
+// DeleteVolumeGroupSnapshot with `secrets`, the finalizer removed (the status
+// is not cleared: the content goes with it), the content gone.
 GroupSyncCase DeletesTheGroup(GroupSyncCase c, const Secrets& secrets = {}) {
   c.driver.remove = {base::Status::Ok()};
-  c.want_api.insert(c.want_api.end(), {kClearGroupStatus, RemoveGroupFinalizer()});
+  c.want_api.insert(c.want_api.end(), {RemoveGroupFinalizer()});
   c.want_csi = {DeleteGroupCall(secrets)};
   c.want_outcome = SyncOutcome::kDone;
   c.want_stored = Gone;
@@ -74,7 +80,7 @@ TEST_P(CsiGroupContentHandlerDelete, Sync) { RunSyncCase(GetParam()); }
 std::vector<GroupSyncCase> DeleteCases() {
   return {
       DeletesTheGroup(
-          {.name = "DeleteRemovesGroupSnapshotThenStatusThenFinalizer", .content = DeletedGroup()}),
+          {.name = "DeleteRemovesGroupSnapshotThenFinalizer", .content = DeletedGroup()}),
       DeletesTheGroup({.name = "DeleteUsesTheGroupDeletionSecret",
                        .content = DeletedGroup([](auto& c) {
                          c.metadata.annotations[kGroupDeletionSecretNameAnnotation] = "creds";
@@ -121,9 +127,22 @@ std::vector<GroupSyncCase> DeleteCases() {
                           "credentials"},
           .want_error = kCredentialsFailed,
           .want_stored = KeepsFinalizer},
+      GroupSyncCase{.name = "ContentHeldByAnotherFinalizerHasItsStatusClearedFirst",
+                    .content = DeletedGroup(HeldByOther),
+                    .driver = {.remove = {base::Status::Ok()}},
+                    .want_api = {kClearGroupStatus, RemoveGroupFinalizer(1)},
+                    .want_csi = {DeleteGroupCall()},
+                    .want_outcome = SyncOutcome::kDone,
+                    .want_stored =
+                        [](const auto& stored) {
+                          ASSERT_TRUE(stored);
+                          EXPECT_EQ(stored->metadata.finalizers,
+                                    std::vector<std::string>{"other/finalizer"});
+                          EXPECT_FALSE(stored->status->volume_group_snapshot_handle);
+                        }},
       GroupSyncCase{
           .name = "StatusClearFailureKeepsTheFinalizer",
-          .content = DeletedGroup(),
+          .content = DeletedGroup(HeldByOther),
           .api_failures = {{.verb = "patch",
                             .resource = "volumegroupsnapshotcontents",
                             .subresource = "status",
@@ -134,7 +153,13 @@ std::vector<GroupSyncCase> DeleteCases() {
           .want_events =
               {"GroupSnapshotDeleteError group-content-1: Failed to clear content status"},
           .want_error = "snapshot controller failed to update group-content-1 on API server: boom",
-          .want_stored = KeepsFinalizer},
+          .want_stored =
+              [](const auto& stored) {
+                ASSERT_TRUE(stored);
+                EXPECT_EQ(stored->metadata.finalizers,
+                          (std::vector<std::string>{"other/finalizer",
+                                                    std::string(kGroupContentFinalizer)}));
+              }},
       {.name = "GroupAliveKeepsTheContent",
        .content = GroupContent([](auto& c) {
          c.status = ReadyGroupStatus();
@@ -152,9 +177,6 @@ std::vector<GroupSyncCase> DeleteCases() {
           }),
           .driver = {.create = {Group()}, .remove = {base::Status::Ok()}},
           .want_api = {WriteGroupStatus("10", GroupStatusBody()), kRemoveGroupBeingCreated,
-                       WriteGroupStatus("12", {{"creationTime", nullptr},
-                                               {"readyToUse", nullptr},
-                                               {"volumeGroupSnapshotHandle", nullptr}}),
                        RemoveGroupFinalizer()},
           .want_csi = {CreateGroupCall(CreateGroup()), DeleteGroupCall()},
           .want_outcome = SyncOutcome::kDone,
