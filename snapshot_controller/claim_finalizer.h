@@ -16,11 +16,9 @@
 #include "kube/api/snapshot/v1/volume_snapshot.h"
 #include "snapshot_controller/caches.h"
 #include "snapshot_controller/controller_api.h"
+#include "snapshot_controller/names.h"
 
 namespace snapshot_controller {
-
-inline constexpr std::string_view kClaimAsSourceFinalizer =
-    "snapshot.storage.kubernetes.io/pvc-as-source-protection";
 
 class ClaimFinalizer {
  public:

@@ -11,8 +11,13 @@ base::Result<kube::PersistentVolumeClaim> ControllerApiClient::UpdateClaimFinali
     const kube::PersistentVolumeClaim& claim) {
   const std::string path = kube::ResourcePath<kube::PersistentVolumeClaim>(
       claim.metadata.namespace_, claim.metadata.name);
-  auto body = client_.Request("GET", path);
-  if (!body.ok()) return body.error();
+  std::optional<std::string> body = written_claims_.Take(
+      claim.metadata.namespace_, claim.metadata.name, claim.metadata.resource_version);
+  if (!body) {
+    auto fresh = client_.Request("GET", path);
+    if (!fresh.ok()) return fresh.error();
+    body = std::move(*fresh);
+  }
   nlohmann::json stored = nlohmann::json::parse(*body, nullptr, /*allow_exceptions=*/false);
   if (!stored.is_object() || !stored.value("metadata", nlohmann::json()).is_object()) {
     return base::Error("decoding PersistentVolumeClaim: not an object with metadata");
@@ -26,7 +31,9 @@ base::Result<kube::PersistentVolumeClaim> ControllerApiClient::UpdateClaimFinali
   metadata["resourceVersion"] = claim.metadata.resource_version;
   auto updated = client_.Request("PUT", path, stored.dump(), "application/json");
   if (!updated.ok()) return updated.error();
-  return kube::DecodeObject<kube::PersistentVolumeClaim>(*updated);
+  auto decoded = kube::DecodeObject<kube::PersistentVolumeClaim>(*updated);
+  if (decoded.ok()) written_claims_.Remember(*decoded, std::move(*updated));
+  return decoded;
 }
 
 base::Result<std::vector<kube::PersistentVolumeClaim>> ControllerApiClient::ListClaims(

@@ -8,7 +8,9 @@
 // PersistentVolumeClaims are only ever replaced (Update): the controller's
 // RBAC grants `update` on them, not `patch` (§5). Only their finalizers
 // change; as kube::PersistentVolumeClaim keeps only part of a claim, the
-// rest is sent as the API server has it, never from the decoded copy.
+// rest is sent as the API server has it, never from the decoded copy: as a
+// GET answered it, or as the answer to our own last PUT of the claim
+// (WrittenClaims, written_claims.h).
 // Claims are listed only for a group snapshot's selector, from the API as
 // upstream does (§4.7).
 #pragma once
@@ -24,6 +26,7 @@
 #include "kube/api/snapshot/v1/volume_snapshot.h"
 #include "kube/api/snapshot/v1/volume_snapshot_content.h"
 #include "kube/client/client.h"
+#include "snapshot_controller/written_claims.h"
 
 namespace snapshot_controller {
 
@@ -130,9 +133,10 @@ class ControllerApiClient final : public ControllerApi {
                                                      const std::string& name) override {
     return client_.Get<kube::PersistentVolumeClaim>(ns, name);
   }
-  // A GET of the claim as JSON, then a PUT of that JSON with `claim`'s
-  // finalizers and resourceVersion, so no field the decoder drops is lost
-  // (a claim's spec is immutable, and its ownerReferences matter).
+  // A PUT of the claim's JSON with `claim`'s finalizers and resourceVersion,
+  // so no field the decoder drops is lost (a claim's spec is immutable, and
+  // its ownerReferences matter). The JSON is our last PUT's answer when
+  // `claim` is still at its resourceVersion, else a GET's.
   base::Result<kube::PersistentVolumeClaim> UpdateClaimFinalizers(
       const kube::PersistentVolumeClaim& claim) override;
   base::Result<std::vector<kube::PersistentVolumeClaim>> ListClaims(
@@ -169,6 +173,7 @@ class ControllerApiClient final : public ControllerApi {
 
  private:
   kube::Client& client_;
+  WrittenClaims written_claims_;
 };
 
 }  // namespace snapshot_controller

@@ -1,5 +1,6 @@
-// The finalizers the snapshot-controller puts on VolumeSnapshots and removes
-// again (docs/snapshots.md §4.3 step 4, §4.5 step 6, §4.7), exactly as
+// The finalizers the snapshot-controller puts on VolumeSnapshots and
+// PersistentVolumeClaims and removes again (docs/snapshots.md §4.3 steps 1
+// and 4, §4.5 step 6, §4.7), exactly as
 // upstream names them. The names it shares with the sidecar (the content's
 // finalizer and annotations) are in snapshotter/names.h.
 #pragma once
@@ -21,5 +22,9 @@ inline constexpr std::string_view kSnapshotInGroupFinalizer =
 
 inline constexpr std::array<std::string_view, 3> kSnapshotFinalizers = {
     kSnapshotAsSourceFinalizer, kSnapshotBoundFinalizer, kSnapshotInGroupFinalizer};
+
+// On the source claim of a snapshot being taken.
+inline constexpr std::string_view kClaimAsSourceFinalizer =
+    "snapshot.storage.kubernetes.io/pvc-as-source-protection";
 
 }  // namespace snapshot_controller

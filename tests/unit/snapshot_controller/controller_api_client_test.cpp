@@ -1,14 +1,18 @@
 // ControllerApiClient::UpdateClaimFinalizers: only the finalizers (and the
 // resourceVersion guarding them) come from the decoded claim; every other
 // field is PUT back as the API server sent it (docs/snapshots.md §5: update,
-// no patch, on claims).
+// no patch, on claims) - to a GET, or to our own PUT that left the claim
+// protected when the claim has not changed since (§9.4).
 #include <gtest/gtest.h>
 
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
 
 #include "base/clock.h"
 #include "snapshot_controller/controller_api.h"
+#include "snapshot_controller/names.h"
 #include "tests/support/scripted_http_server.h"
 #include "tests/unit/snapshot_controller/objects.h"
 
@@ -113,6 +117,101 @@ TEST_F(ControllerApiClientTest, UpdateClaimFinalizersRefusesABodyThatIsNoClaim) 
   ASSERT_FALSE(updated.ok());
   EXPECT_EQ(updated.error().message, "decoding PersistentVolumeClaim: not an object with metadata");
   EXPECT_EQ(server_.requests().size(), 1u);
+}
+
+// The claim as the API server answers a PUT that added `finalizers`, at
+// resourceVersion `rv`.
+nlohmann::json ServerClaimWith(const std::vector<std::string>& finalizers, const std::string& rv) {
+  nlohmann::json claim = kServerClaim;
+  claim["metadata"]["finalizers"] = finalizers;
+  claim["metadata"]["resourceVersion"] = rv;
+  return claim;
+}
+
+const std::vector<std::string> kProtected = {"kubernetes.io/pvc-protection",
+                                             std::string(kClaimAsSourceFinalizer)};
+
+// §9.4: a snapshot's source claim gets pvc-as-source-protection and loses it
+// again - one GET for the two PUTs: the removal starts from the answer to
+// our own addition, the claim not having changed since.
+TEST_F(ControllerApiClientTest, ProtectingTheSourceOfOneSnapshotReadsTheClaimOnce) {
+  const nlohmann::json added = ServerClaimWith(kProtected, "22");
+  server_.Script({200, {}, {kServerClaim.dump()}});
+  server_.Script({200, {}, {added.dump()}});
+  server_.Script({200, {}, {ServerClaimWith({"kubernetes.io/pvc-protection"}, "23").dump()}});
+
+  auto add = api_.UpdateClaimFinalizers(Claim([](kube::PersistentVolumeClaim& c) {
+    c.metadata.resource_version = "21";
+    c.metadata.finalizers = kProtected;
+  }));
+  ASSERT_TRUE(add.ok()) << add.error().message;
+  auto remove = api_.UpdateClaimFinalizers(Claim([](kube::PersistentVolumeClaim& c) {
+    c.metadata.resource_version = "22";
+    c.metadata.finalizers = {"kubernetes.io/pvc-protection"};
+  }));
+  ASSERT_TRUE(remove.ok()) << remove.error().message;
+
+  auto requests = server_.requests();
+  ASSERT_EQ(requests.size(), 3u);
+  EXPECT_EQ(requests[0].method, "GET");
+  EXPECT_EQ(requests[1].method, "PUT");
+  EXPECT_EQ(requests[2].method, "PUT");
+  EXPECT_EQ(requests[2].target, kClaimPath);
+  EXPECT_EQ(nlohmann::json::parse(requests[2].body),
+            ServerClaimWith({"kubernetes.io/pvc-protection"}, "22"));
+}
+
+TEST_F(ControllerApiClientTest, ClaimChangedSinceOurPutIsReadFresh) {
+  server_.Script({200, {}, {kServerClaim.dump()}});
+  server_.Script({200, {}, {ServerClaimWith(kProtected, "22").dump()}});
+  nlohmann::json changed = ServerClaimWith(kProtected, "23");
+  changed["metadata"]["labels"] = {{"app", "db"}};  // another writer's change
+  server_.Script({200, {}, {changed.dump()}});
+  server_.Script({200, {}, {ServerClaimWith({"kubernetes.io/pvc-protection"}, "24").dump()}});
+
+  auto add = api_.UpdateClaimFinalizers(Claim([](kube::PersistentVolumeClaim& c) {
+    c.metadata.resource_version = "21";
+    c.metadata.finalizers = kProtected;
+  }));
+  ASSERT_TRUE(add.ok()) << add.error().message;
+  auto remove = api_.UpdateClaimFinalizers(Claim([](kube::PersistentVolumeClaim& c) {
+    c.metadata.resource_version = "23";
+    c.metadata.finalizers = {"kubernetes.io/pvc-protection"};
+  }));
+  ASSERT_TRUE(remove.ok()) << remove.error().message;
+
+  auto requests = server_.requests();
+  ASSERT_EQ(requests.size(), 4u);
+  EXPECT_EQ(requests[2].method, "GET");
+  EXPECT_EQ(requests[3].method, "PUT");
+  nlohmann::json want = changed;
+  want["metadata"]["finalizers"] = {"kubernetes.io/pvc-protection"};
+  EXPECT_EQ(nlohmann::json::parse(requests[3].body), want);
+}
+
+// Once the finalizer is gone nothing is kept: the next protection reads
+// the claim fresh.
+TEST_F(ControllerApiClientTest, ClaimIsReadFreshAfterItsFinalizerWent) {
+  server_.Script({200, {}, {ServerClaimWith(kProtected, "22").dump()}});
+  server_.Script({200, {}, {ServerClaimWith({"kubernetes.io/pvc-protection"}, "23").dump()}});
+  server_.Script({200, {}, {ServerClaimWith({"kubernetes.io/pvc-protection"}, "23").dump()}});
+  server_.Script({200, {}, {ServerClaimWith(kProtected, "24").dump()}});
+
+  auto remove = api_.UpdateClaimFinalizers(Claim([](kube::PersistentVolumeClaim& c) {
+    c.metadata.resource_version = "22";
+    c.metadata.finalizers = {"kubernetes.io/pvc-protection"};
+  }));
+  ASSERT_TRUE(remove.ok()) << remove.error().message;
+  auto add = api_.UpdateClaimFinalizers(Claim([](kube::PersistentVolumeClaim& c) {
+    c.metadata.resource_version = "23";
+    c.metadata.finalizers = kProtected;
+  }));
+  ASSERT_TRUE(add.ok()) << add.error().message;
+
+  auto requests = server_.requests();
+  ASSERT_EQ(requests.size(), 4u);
+  EXPECT_EQ(requests[2].method, "GET");
+  EXPECT_EQ(requests[3].method, "PUT");
 }
 
 }  // namespace

@@ -1,0 +1,49 @@
+// WrittenClaims: PersistentVolumeClaims as the API server answered the
+// controller's last PUT of each, kept while they carry the
+// `pvc-as-source-protection` finalizer (docs/snapshots.md §4.3 step 1,
+// §9.4). A claim is only ever replaced whole (§5: update, no patch), and the
+// informer's decoded copy drops fields that PUT must send back, so a write
+// starts from the claim's JSON: read fresh (a GET) for the finalizer's
+// addition, and for its removal taken from here when the claim has not
+// changed since our PUT (same resourceVersion), which saves the second GET of
+// a snapshot's life.
+//
+// Thread-safe. Holds at most kCapacity claims (a claim beyond that is read
+// fresh when its finalizer goes); an entry is dropped when taken, when a PUT
+// leaves the claim without the finalizer, or never when another writer
+// removes the finalizer (bounded by kCapacity).
+#pragma once
+
+#include <cstddef>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+
+#include "kube/api/core/v1/persistent_volume_claim.h"
+
+namespace snapshot_controller {
+
+class WrittenClaims {
+ public:
+  static constexpr std::size_t kCapacity = 10000;
+
+  // The JSON we kept for claim ns/name, if it is at `resource_version`; the
+  // entry goes either way (a claim that moved on is read fresh).
+  std::optional<std::string> Take(std::string_view ns, std::string_view name,
+                                  std::string_view resource_version);
+  // After a PUT of ours: `json` is the answer, `claim` its decoded form.
+  void Remember(const kube::PersistentVolumeClaim& claim, std::string json);
+
+ private:
+  struct Written {
+    std::string resource_version;
+    std::string json;
+  };
+
+  std::mutex mu_;
+  std::unordered_map<std::string, Written> claims_;  // by namespace/name
+};
+
+}  // namespace snapshot_controller
