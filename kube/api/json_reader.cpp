@@ -158,21 +158,7 @@ void JsonReader::BeginObject() {
 }
 
 bool JsonReader::NextMember(std::string_view& key) {
-  char c = PeekByte();
-  if (c == '}') {
-    ++pos_;
-    --depth_;
-    first_ = false;
-    return false;
-  }
-  if (!first_) {
-    if (c != ',') {
-      if (AtEnd()) Fail("unexpected end of input");
-      Fail("expected ',' or '}'");
-    }
-    ++pos_;
-  }
-  first_ = false;
+  if (!NextItem('}', "expected ',' or '}'")) return false;
   ReadKey(key);
   Expect(':');
   return true;
@@ -183,9 +169,11 @@ void JsonReader::BeginArray() {
   Enter();
 }
 
-bool JsonReader::NextElement() {
+bool JsonReader::NextElement() { return NextItem(']', "expected ',' or ']'"); }
+
+bool JsonReader::NextItem(char close, std::string_view expected) {
   char c = PeekByte();
-  if (c == ']') {
+  if (c == close) {
     ++pos_;
     --depth_;
     first_ = false;
@@ -194,7 +182,7 @@ bool JsonReader::NextElement() {
   if (!first_) {
     if (c != ',') {
       if (AtEnd()) Fail("unexpected end of input");
-      Fail("expected ',' or ']'");
+      Fail(expected);
     }
     ++pos_;
   }

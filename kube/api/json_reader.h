@@ -87,6 +87,9 @@ class JsonReader {
   char PeekByte();
   void Expect(char c);
   void Enter();
+  // Past the ',' before the next member or element (true), or past `close`
+  // (false); `expected` is the complaint about any other byte.
+  bool NextItem(char close, std::string_view expected);
   void ReadKey(std::string_view& key);
   // Reads a string from its opening quote, appending the decoded text to
   // `out` when kDecode; returns whether it held an escape.

@@ -6,21 +6,15 @@
 #include <openssl/x509v3.h>
 
 #include "kube/client/http_url.h"
+#include "kube/client/openssl_free.h"
 
 namespace kube {
 namespace {
 
-template <auto Free>
-struct Deleter {
-  template <class T>
-  void operator()(T* p) const {
-    Free(p);
-  }
-};
-using Bio = std::unique_ptr<BIO, Deleter<BIO_free>>;
-using Cert = std::unique_ptr<X509, Deleter<X509_free>>;
-using PKey = std::unique_ptr<EVP_PKEY, Deleter<EVP_PKEY_free>>;
-using Ctx = std::unique_ptr<SSL_CTX, Deleter<SSL_CTX_free>>;
+using Bio = std::unique_ptr<BIO, OpenSslFree<BIO_free>>;
+using Cert = std::unique_ptr<X509, OpenSslFree<X509_free>>;
+using PKey = std::unique_ptr<EVP_PKEY, OpenSslFree<EVP_PKEY_free>>;
+using Ctx = std::unique_ptr<SSL_CTX, OpenSslFree<SSL_CTX_free>>;
 
 Bio MemoryBio(const std::string& pem) {
   return Bio(BIO_new_mem_buf(pem.data(), static_cast<int>(pem.size())));
@@ -125,7 +119,7 @@ int TlsClientContext::OnNewSession(SSL* ssl, SSL_SESSION* session) {
 }
 
 base::Result<SSL*> TlsClientContext::NewSsl(const std::string& host) {
-  std::unique_ptr<SSL, Deleter<SSL_free>> ssl(SSL_new(ctx_));
+  std::unique_ptr<SSL, OpenSslFree<SSL_free>> ssl(SSL_new(ctx_));
   if (!ssl) return Failure("creating a TLS connection");
   if (IsIpLiteral(host)) {
     // No SNI for addresses (RFC 6066 §3); verify against the IP SANs.

@@ -10,21 +10,16 @@
 
 #include <memory>
 
+#include "kube/client/openssl_free.h"
+
 namespace testsupport {
 namespace {
 
-template <auto Free>
-struct Deleter {
-  template <class T>
-  void operator()(T* p) const {
-    Free(p);
-  }
-};
-using PKey = std::unique_ptr<EVP_PKEY, Deleter<EVP_PKEY_free>>;
-using Cert = std::unique_ptr<X509, Deleter<X509_free>>;
-using Bio = std::unique_ptr<BIO, Deleter<BIO_free_all>>;
-using BigNum = std::unique_ptr<BIGNUM, Deleter<BN_free>>;
-using Extension = std::unique_ptr<X509_EXTENSION, Deleter<X509_EXTENSION_free>>;
+using PKey = std::unique_ptr<EVP_PKEY, kube::OpenSslFree<EVP_PKEY_free>>;
+using Cert = std::unique_ptr<X509, kube::OpenSslFree<X509_free>>;
+using Bio = std::unique_ptr<BIO, kube::OpenSslFree<BIO_free_all>>;
+using BigNum = std::unique_ptr<BIGNUM, kube::OpenSslFree<BN_free>>;
+using Extension = std::unique_ptr<X509_EXTENSION, kube::OpenSslFree<X509_EXTENSION_free>>;
 
 constexpr long kNotBeforeSkewSeconds = 3600;
 constexpr long kValiditySeconds = 365L * 24 * 3600;

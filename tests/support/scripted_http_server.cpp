@@ -11,6 +11,8 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
+#include "tests/support/loopback_listener.h"
+
 namespace testsupport {
 namespace {
 
@@ -59,17 +61,9 @@ std::string StatusBody(int code, std::string_view reason, std::string_view messa
 }
 
 ScriptedHttpServer::ScriptedHttpServer() {
-  listen_fd_ = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  if (listen_fd_ < 0 || ::bind(listen_fd_, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0 ||
-      ::listen(listen_fd_, 16) != 0) {
-    throw std::runtime_error("ScriptedHttpServer: cannot listen on 127.0.0.1");
-  }
-  socklen_t len = sizeof addr;
-  ::getsockname(listen_fd_, reinterpret_cast<sockaddr*>(&addr), &len);
-  port_ = ntohs(addr.sin_port);
+  LoopbackListener listener = ListenOnLoopback("ScriptedHttpServer");
+  listen_fd_ = listener.fd;
+  port_ = listener.port;
   thread_ = std::jthread([this] { Serve(); });
 }
 

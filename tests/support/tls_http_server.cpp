@@ -12,6 +12,8 @@
 
 #include <stdexcept>
 
+#include "tests/support/loopback_listener.h"
+
 namespace testsupport {
 namespace {
 
@@ -56,17 +58,9 @@ TlsHttpServer::TlsHttpServer(const CertifiedKey& server, const std::string& clie
   // Resumption with client verification needs a session id context.
   SSL_CTX_set_session_id_context(ctx, kSessionContext, sizeof kSessionContext - 1);
 
-  listen_fd_ = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  Check(listen_fd_ >= 0 &&
-            ::bind(listen_fd_, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0 &&
-            ::listen(listen_fd_, 16) == 0,
-        "listen on 127.0.0.1");
-  socklen_t len = sizeof addr;
-  ::getsockname(listen_fd_, reinterpret_cast<sockaddr*>(&addr), &len);
-  port_ = ntohs(addr.sin_port);
+  LoopbackListener listener = ListenOnLoopback("TlsHttpServer");
+  listen_fd_ = listener.fd;
+  port_ = listener.port;
   thread_ = std::jthread([this](std::stop_token stop) { Serve(stop); });
 }
 
