@@ -49,18 +49,6 @@ char32_t DecodeRune(std::string_view s, size_t* width) {
   return kRuneError;
 }
 
-namespace {
-
-// Non-ASCII runes Go's unicode.IsPrint rejects, as far as a table-free check
-// can tell (see the header).
-bool IsPrintNonAscii(char32_t r) {
-  return !((r >= 0x80 && r <= 0xA0) || r == 0xAD || r == 0x061C || r == 0x180E ||
-           (r >= 0x2000 && r <= 0x200F) || (r >= 0x2028 && r <= 0x202F) ||
-           (r >= 0x205F && r <= 0x206F) || r == 0x3000 || (r >= 0xE000 && r <= 0xF8FF) ||
-           r == 0xFEFF || (r >= 0xFFF0 && r <= 0xFFFB) || (r & 0xFFFE) == 0xFFFE ||
-           (r >= 0xE0000 && r <= 0xE007F) || r >= 0xF0000);
-}
-
 void AppendUtf8(std::string* out, char32_t r) {
   if (r < 0x80) {
     out->push_back(static_cast<char>(r));
@@ -77,6 +65,18 @@ void AppendUtf8(std::string* out, char32_t r) {
     out->push_back(static_cast<char>(0x80 | ((r >> 6) & 0x3F)));
     out->push_back(static_cast<char>(0x80 | (r & 0x3F)));
   }
+}
+
+namespace {
+
+// Non-ASCII runes Go's unicode.IsPrint rejects, as far as a table-free check
+// can tell (see the header).
+bool IsPrintNonAscii(char32_t r) {
+  return !((r >= 0x80 && r <= 0xA0) || r == 0xAD || r == 0x061C || r == 0x180E ||
+           (r >= 0x2000 && r <= 0x200F) || (r >= 0x2028 && r <= 0x202F) ||
+           (r >= 0x205F && r <= 0x206F) || r == 0x3000 || (r >= 0xE000 && r <= 0xF8FF) ||
+           r == 0xFEFF || (r >= 0xFFF0 && r <= 0xFFFB) || (r & 0xFFFE) == 0xFFFE ||
+           (r >= 0xE0000 && r <= 0xE007F) || r >= 0xF0000);
 }
 
 void AppendHex(std::string* out, const char* prefix, uint32_t v, int digits) {

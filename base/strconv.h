@@ -29,6 +29,9 @@ std::string GoQuote(std::string_view s);
 // length; invalid, overlong or surrogate encodings give (U+FFFD, 1).
 char32_t DecodeRune(std::string_view s, size_t* width);
 
+// utf8.AppendRune: appends the UTF-8 encoding of code point `r` (<= U+10FFFF).
+void AppendUtf8(std::string* out, char32_t r);
+
 // strconv.ParseBool: 1 t T TRUE true True 0 f F FALSE false False.
 Result<bool> ParseBool(std::string_view s);
 

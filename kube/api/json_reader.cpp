@@ -8,46 +8,13 @@
 #include <cstdlib>
 #include <vector>
 
+#include "base/strconv.h"
+
 namespace kube {
 
 namespace {
 
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
-
-// The length of the well-formed UTF-8 sequence starting at p[0] (>= 0x80),
-// or 0: no overlong forms, no surrogates, nothing above U+10FFFF.
-size_t Utf8SequenceLength(const unsigned char* p, size_t available) {
-  auto continues = [&](size_t i, unsigned char low = 0x80, unsigned char high = 0xBF) {
-    return i < available && p[i] >= low && p[i] <= high;
-  };
-  unsigned char lead = p[0];
-  if (lead >= 0xC2 && lead <= 0xDF) return continues(1) ? 2 : 0;
-  if (lead == 0xE0) return continues(1, 0xA0) && continues(2) ? 3 : 0;
-  if (lead == 0xED) return continues(1, 0x80, 0x9F) && continues(2) ? 3 : 0;
-  if (lead >= 0xE1 && lead <= 0xEF) return continues(1) && continues(2) ? 3 : 0;
-  if (lead == 0xF0) return continues(1, 0x90) && continues(2) && continues(3) ? 4 : 0;
-  if (lead >= 0xF1 && lead <= 0xF3) return continues(1) && continues(2) && continues(3) ? 4 : 0;
-  if (lead == 0xF4) return continues(1, 0x80, 0x8F) && continues(2) && continues(3) ? 4 : 0;
-  return 0;
-}
-
-void AppendUtf8(std::string& out, uint32_t code_point) {
-  if (code_point < 0x80) {
-    out += static_cast<char>(code_point);
-  } else if (code_point < 0x800) {
-    out += static_cast<char>(0xC0 | (code_point >> 6));
-    out += static_cast<char>(0x80 | (code_point & 0x3F));
-  } else if (code_point < 0x10000) {
-    out += static_cast<char>(0xE0 | (code_point >> 12));
-    out += static_cast<char>(0x80 | ((code_point >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (code_point & 0x3F));
-  } else {
-    out += static_cast<char>(0xF0 | (code_point >> 18));
-    out += static_cast<char>(0x80 | ((code_point >> 12) & 0x3F));
-    out += static_cast<char>(0x80 | ((code_point >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (code_point & 0x3F));
-  }
-}
 
 int HexDigitValue(char c) {
   if (c >= '0' && c <= '9') return c - '0';
@@ -289,12 +256,13 @@ bool JsonReader::ScanString(std::string* out) {
         code_point = 0x10000 + ((code_point - 0xD800) << 10) + (low - 0xDC00);
         i += 6;
       }
-      if constexpr (kDecode) AppendUtf8(*out, code_point);
+      if constexpr (kDecode) base::AppendUtf8(out, code_point);
       run = i;
       continue;
     }
-    size_t length = Utf8SequenceLength(data + i, size - i);
-    if (length == 0) FailAt(i, "invalid UTF-8 in string");
+    size_t length = 1;
+    base::DecodeRune(text_.substr(i), &length);
+    if (length == 1) FailAt(i, "invalid UTF-8 in string");  // a byte >= 0x80 starts no rune
     i += length;
   }
 }
