@@ -8,6 +8,7 @@
 #include <string_view>
 #include <tuple>
 
+#include "kube/api/codec_extern.h"
 #include "kube/api/field.h"
 #include "kube/api/kind.h"
 
@@ -30,5 +31,7 @@ struct Status {
     };
   }
 };
+
+KUBE_EXTERN_CODEC(Status);
 
 }  // namespace kube

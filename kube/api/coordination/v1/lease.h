@@ -12,6 +12,7 @@
 #include <string_view>
 #include <tuple>
 
+#include "kube/api/codec_extern.h"
 #include "kube/api/field.h"
 #include "kube/api/kind.h"
 #include "kube/api/object_meta.h"
@@ -58,5 +59,8 @@ struct Lease {
     };
   }
 };
+
+KUBE_EXTERN_CODEC(Lease);
+KUBE_EXTERN_CODEC(ObjectList<Lease>);
 
 }  // namespace kube

@@ -9,6 +9,7 @@
 #include <string_view>
 #include <tuple>
 
+#include "kube/api/codec_extern.h"
 #include "kube/api/field.h"
 #include "kube/api/kind.h"
 #include "kube/api/object_meta.h"
@@ -98,5 +99,8 @@ struct Event {
     };
   }
 };
+
+KUBE_EXTERN_CODEC(Event);
+KUBE_EXTERN_CODEC(ObjectList<Event>);
 
 }  // namespace kube

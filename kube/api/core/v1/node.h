@@ -6,6 +6,7 @@
 
 #include <tuple>
 
+#include "kube/api/codec_extern.h"
 #include "kube/api/field.h"
 #include "kube/api/kind.h"
 #include "kube/api/object_meta.h"
@@ -25,5 +26,8 @@ struct Node {
 
   static constexpr auto Fields() { return std::tuple{Field("metadata", &Node::metadata)}; }
 };
+
+KUBE_EXTERN_CODEC(Node);
+KUBE_EXTERN_CODEC(ObjectList<Node>);
 
 }  // namespace kube

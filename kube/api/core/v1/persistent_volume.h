@@ -13,6 +13,7 @@
 #include <variant>
 #include <vector>
 
+#include "kube/api/codec_extern.h"
 #include "kube/api/core/v1/volume_sources.h"
 #include "kube/api/field.h"
 #include "kube/api/kind.h"
@@ -209,5 +210,8 @@ void PersistentVolumeSourceField::Encode(typename Codec::Object& object,
       },
       spec.source);
 }
+
+KUBE_EXTERN_CODEC(PersistentVolume);
+KUBE_EXTERN_CODEC(ObjectList<PersistentVolume>);
 
 }  // namespace kube

@@ -9,6 +9,7 @@
 #include <tuple>
 #include <vector>
 
+#include "kube/api/codec_extern.h"
 #include "kube/api/field.h"
 #include "kube/api/kind.h"
 #include "kube/api/object_meta.h"
@@ -88,5 +89,8 @@ struct PersistentVolumeClaim {
     };
   }
 };
+
+KUBE_EXTERN_CODEC(PersistentVolumeClaim);
+KUBE_EXTERN_CODEC(ObjectList<PersistentVolumeClaim>);
 
 }  // namespace kube

@@ -9,6 +9,7 @@
 #include <tuple>
 
 #include "kube/api/base64.h"
+#include "kube/api/codec_extern.h"
 #include "kube/api/decode_error.h"
 #include "kube/api/field.h"
 #include "kube/api/kind.h"
@@ -73,5 +74,8 @@ void SecretDataField::Encode(typename Codec::Object& object, const Secret& secre
   for (const auto& [key, bytes] : secret.data) encoded[key] = EncodeBase64(bytes);
   Codec::Put(object, "data", encoded);
 }
+
+KUBE_EXTERN_CODEC(Secret);
+KUBE_EXTERN_CODEC(ObjectList<Secret>);
 
 }  // namespace kube

@@ -9,6 +9,7 @@
 #include <string>
 #include <tuple>
 
+#include "kube/api/codec_extern.h"
 #include "kube/api/field.h"
 #include "kube/api/kind.h"
 #include "kube/api/label_selector.h"
@@ -88,5 +89,8 @@ struct VolumeGroupSnapshot {
     };
   }
 };
+
+KUBE_EXTERN_CODEC(VolumeGroupSnapshot);
+KUBE_EXTERN_CODEC(ObjectList<VolumeGroupSnapshot>);
 
 }  // namespace kube

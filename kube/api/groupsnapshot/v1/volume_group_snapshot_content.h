@@ -13,6 +13,7 @@
 #include <tuple>
 #include <vector>
 
+#include "kube/api/codec_extern.h"
 #include "kube/api/core/v1/event.h"
 #include "kube/api/field.h"
 #include "kube/api/kind.h"
@@ -138,5 +139,8 @@ struct VolumeGroupSnapshotContent {
     };
   }
 };
+
+KUBE_EXTERN_CODEC(VolumeGroupSnapshotContent);
+KUBE_EXTERN_CODEC(ObjectList<VolumeGroupSnapshotContent>);
 
 }  // namespace kube

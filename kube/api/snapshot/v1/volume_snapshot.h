@@ -8,6 +8,7 @@
 #include <string>
 #include <tuple>
 
+#include "kube/api/codec_extern.h"
 #include "kube/api/field.h"
 #include "kube/api/kind.h"
 #include "kube/api/object_meta.h"
@@ -89,5 +90,8 @@ struct VolumeSnapshot {
     };
   }
 };
+
+KUBE_EXTERN_CODEC(VolumeSnapshot);
+KUBE_EXTERN_CODEC(ObjectList<VolumeSnapshot>);
 
 }  // namespace kube

@@ -7,6 +7,7 @@
 #include <string_view>
 #include <tuple>
 
+#include "kube/api/codec_extern.h"
 #include "kube/api/field.h"
 #include "kube/api/kind.h"
 #include "kube/api/object_meta.h"
@@ -40,5 +41,8 @@ struct VolumeSnapshotClass {
     };
   }
 };
+
+KUBE_EXTERN_CODEC(VolumeSnapshotClass);
+KUBE_EXTERN_CODEC(ObjectList<VolumeSnapshotClass>);
 
 }  // namespace kube

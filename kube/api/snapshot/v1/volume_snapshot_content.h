@@ -14,6 +14,7 @@
 #include <string>
 #include <tuple>
 
+#include "kube/api/codec_extern.h"
 #include "kube/api/core/v1/event.h"
 #include "kube/api/field.h"
 #include "kube/api/kind.h"
@@ -121,5 +122,8 @@ struct VolumeSnapshotContent {
     };
   }
 };
+
+KUBE_EXTERN_CODEC(VolumeSnapshotContent);
+KUBE_EXTERN_CODEC(ObjectList<VolumeSnapshotContent>);
 
 }  // namespace kube

@@ -9,6 +9,7 @@
 #include <tuple>
 #include <vector>
 
+#include "kube/api/codec_extern.h"
 #include "kube/api/field.h"
 #include "kube/api/kind.h"
 #include "kube/api/object_meta.h"
@@ -71,5 +72,8 @@ struct CSINode {
     };
   }
 };
+
+KUBE_EXTERN_CODEC(CSINode);
+KUBE_EXTERN_CODEC(ObjectList<CSINode>);
 
 }  // namespace kube

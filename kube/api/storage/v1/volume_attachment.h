@@ -12,6 +12,7 @@
 #include <string_view>
 #include <tuple>
 
+#include "kube/api/codec_extern.h"
 #include "kube/api/core/v1/persistent_volume.h"
 #include "kube/api/field.h"
 #include "kube/api/kind.h"
@@ -112,5 +113,8 @@ struct VolumeAttachment {
     };
   }
 };
+
+KUBE_EXTERN_CODEC(VolumeAttachment);
+KUBE_EXTERN_CODEC(ObjectList<VolumeAttachment>);
 
 }  // namespace kube
