@@ -13,7 +13,10 @@
 // missed and nothing is reported twice. Errors back off exponentially (initial
 // → max, reset by success). Every resync period, OnUpdate(obj, obj) is called
 // for each cached object. HasSynced() turns true after the first complete list;
-// WaitForSync() blocks until then.
+// WaitForSync() blocks until then. After a list of at least
+// kReleaseMemoryAfterListOf objects, the heap's free pages go back to the
+// system (base::ReleaseFreeHeapMemory): what building the list freed lies
+// between the objects the store keeps and would otherwise stay resident.
 #pragma once
 
 #include <chrono>
@@ -26,6 +29,7 @@
 #include <thread>
 
 #include "base/clock.h"
+#include "base/heap.h"
 #include "base/log.h"
 #include "base/notification.h"
 #include "kube/client/api_error.h"
@@ -50,6 +54,8 @@ template <class T>
 class Reflector {
  public:
   using Ptr = std::shared_ptr<const T>;
+  // About 1 MB of cached objects: below that, a trim costs more than it returns.
+  static constexpr size_t kReleaseMemoryAfterListOf = 1000;
 
   Reflector(ListerWatcher<T>& source, Store<T>& store, EventHandler<T>& handler,
             ReflectorOptions options, base::Clock& clock = base::Clock::Real())
@@ -154,6 +160,14 @@ class Reflector {
   // Swaps in a complete list taken at `rv` and reports how it differs from the
   // old content.
   void Replace(std::vector<Ptr> items, std::string rv) {
+    const size_t count = items.size();
+    SwapInAndReport(std::move(items), std::move(rv));
+    // Only now are the list's transient parts (and the old content, unless a
+    // handler holds it) freed.
+    if (count >= kReleaseMemoryAfterListOf) base::ReleaseFreeHeapMemory();
+  }
+
+  void SwapInAndReport(std::vector<Ptr> items, std::string rv) {
     std::vector<Ptr> fresh = items;
     auto old = store_.Replace(std::move(items));
     for (const auto& object : fresh) {

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <utility>
 
+#include "base/heap.h"
+
 namespace kube {
 namespace {
 
@@ -56,6 +58,7 @@ void WorkQueue::AddLocked(const std::string& key, TimePoint now, Lane lane) {
 void WorkQueue::Enqueue(const std::string& key, Dirty& dirty) {
   LaneQueue& queue = Queue(dirty.lane);
   dirty.queued = queue.insert(queue.end(), key);
+  backlog_peak_ = std::max(backlog_peak_, dirty_.size());
   ready_cv_.notify_one();
 }
 
@@ -126,13 +129,21 @@ WorkQueue::Lane WorkQueue::NextLane() {
 }
 
 void WorkQueue::Done(const std::string& key) {
-  std::lock_guard lock(mu_);
-  auto it = processing_.find(key);
-  if (it == processing_.end()) return;
-  if (metrics_) metrics_->OnWorkDuration(Seconds(clock_.Now() - it->second));
-  processing_.erase(it);
-  if (auto dirty = dirty_.find(key); dirty != dirty_.end()) Enqueue(key, dirty->second);
-  if (processing_.empty()) drain_cv_.notify_all();
+  bool drained_backlog = false;
+  {
+    std::lock_guard lock(mu_);
+    auto it = processing_.find(key);
+    if (it == processing_.end()) return;
+    if (metrics_) metrics_->OnWorkDuration(Seconds(clock_.Now() - it->second));
+    processing_.erase(it);
+    if (auto dirty = dirty_.find(key); dirty != dirty_.end()) Enqueue(key, dirty->second);
+    if (processing_.empty()) drain_cv_.notify_all();
+    if (processing_.empty() && dirty_.empty()) {
+      drained_backlog = backlog_peak_ >= kReleaseMemoryAfterBacklogOf;
+      backlog_peak_ = 0;
+    }
+  }
+  if (drained_backlog) base::ReleaseFreeHeapMemory();  // not under the lock: it takes a while
 }
 
 void WorkQueue::ShutDown() {

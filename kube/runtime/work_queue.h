@@ -20,6 +20,12 @@
 // add never moves a key out of the urgent lane. Metrics do not see lanes:
 // depth, adds and latencies count both alike.
 //
+// Memory: when the queue runs empty (nothing waiting, nothing in flight) after
+// at least kReleaseMemoryAfterBacklogOf keys waited at once - a cache's first
+// list queues every object - the Done() that emptied it hands the heap's free
+// pages back to the system (base::ReleaseFreeHeapMemory): the backlog's nodes
+// and the workers' transient memory lie freed between long-lived objects.
+//
 // Thread-safe: every method may be called from any thread. Add/Get/Done are
 // O(1) on average, AddAfter O(log n).
 #pragma once
@@ -57,6 +63,7 @@ class WorkQueueMetrics {
 class WorkQueue {
  public:
   enum class Lane { kNormal, kUrgent };
+  static constexpr size_t kReleaseMemoryAfterBacklogOf = 1000;
   // Urgent keys handed out in a row, at most, while a normal key waits.
   static constexpr int kUrgentBurst = 3;
 
@@ -164,6 +171,8 @@ class WorkQueue {
   // shutdown. Replaced before every sleep.
   std::stop_source timer_wake_;
   bool shutting_down_ = false;
+  // The most keys that waited at once since the queue last ran empty.
+  size_t backlog_peak_ = 0;
 
   std::thread timer_thread_;  // last, so it starts after everything it uses
 };

@@ -2,11 +2,14 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
 #include <thread>
+#include <vector>
 
 #include "base/clock.h"
 #include "kube/api/storage/v1/volume_attachment.h"
 #include "scripted_api.h"
+#include "tests/support/heap_holes.h"
 
 namespace kube {
 namespace {
@@ -302,6 +305,34 @@ TEST_P(RejectedWatchListTest, FallsBackToPagedListsForGoodWithoutBackoff) {
 }
 
 INSTANTIATE_TEST_SUITE_P(BadRequestAndInvalid, RejectedWatchListTest, ::testing::Values(400, 422));
+
+std::vector<VA> ManyVas(size_t count) {
+  std::vector<VA> vas;
+  for (size_t i = 0; i < count; ++i) vas.push_back(MakeVa("va-" + std::to_string(i), "1"));
+  return vas;
+}
+
+TEST_F(ReflectorTest, LargeListHandsFreeHeapMemoryBack) {
+  testsupport::HeapHoles holes(48 << 20);
+  api_.ScriptList(Page(ManyVas(Reflector<VA>::kReleaseMemoryAfterListOf), "10"));
+  long before = testsupport::RssAnonKiB();
+  Start(Paged());
+  ASSERT_TRUE(api_.AwaitWatchCalls(1));
+  long after = testsupport::RssAnonKiB();
+  EXPECT_GT(before - after, holes.freed_kib() / 2)
+      << "RssAnon " << before << " -> " << after << " KiB";
+}
+
+TEST_F(ReflectorTest, SmallListLeavesTheHeapAlone) {
+  testsupport::HeapHoles holes(48 << 20);
+  api_.ScriptList(Page(ManyVas(Reflector<VA>::kReleaseMemoryAfterListOf - 1), "10"));
+  long before = testsupport::RssAnonKiB();
+  Start(Paged());
+  ASSERT_TRUE(api_.AwaitWatchCalls(1));
+  long after = testsupport::RssAnonKiB();
+  EXPECT_LT(before - after, holes.freed_kib() / 4)
+      << "RssAnon " << before << " -> " << after << " KiB";
+}
 
 }  // namespace
 }  // namespace kube

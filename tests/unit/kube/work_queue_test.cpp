@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "base/clock.h"
+#include "tests/support/heap_holes.h"
 
 namespace kube {
 namespace {
@@ -458,6 +459,41 @@ TEST_F(WorkQueueTest, ConcurrentWorkersNeverShareAKeyAndLoseNoUpdate) {
     EXPECT_FALSE(overlap) << "two workers held the same key at once";
   }
   queue_.ShutDown();
+}
+
+// Hands out and finishes every waiting key; returns how many there were.
+size_t DrainAll(WorkQueue& queue) {
+  size_t drained = 0;
+  for (; queue.Len() > 0; ++drained) {
+    auto key = queue.Get();
+    if (!key) break;
+    queue.Done(*key);
+  }
+  return drained;
+}
+
+TEST_F(WorkQueueTest, RunningEmptyAfterALargeBacklogHandsFreeHeapMemoryBack) {
+  testsupport::HeapHoles holes(48 << 20);
+  for (size_t i = 0; i < WorkQueue::kReleaseMemoryAfterBacklogOf; ++i) {
+    queue_.Add(fmt::format("key-{}", i));
+  }
+  long before = testsupport::RssAnonKiB();
+  ASSERT_EQ(DrainAll(queue_), WorkQueue::kReleaseMemoryAfterBacklogOf);
+  long after = testsupport::RssAnonKiB();
+  EXPECT_GT(before - after, holes.freed_kib() / 2)
+      << "RssAnon " << before << " -> " << after << " KiB";
+}
+
+TEST_F(WorkQueueTest, RunningEmptyAfterASmallBacklogLeavesTheHeapAlone) {
+  testsupport::HeapHoles holes(48 << 20);
+  for (size_t i = 0; i + 1 < WorkQueue::kReleaseMemoryAfterBacklogOf; ++i) {
+    queue_.Add(fmt::format("key-{}", i));
+  }
+  long before = testsupport::RssAnonKiB();
+  ASSERT_EQ(DrainAll(queue_), WorkQueue::kReleaseMemoryAfterBacklogOf - 1);
+  long after = testsupport::RssAnonKiB();
+  EXPECT_LT(before - after, holes.freed_kib() / 4)
+      << "RssAnon " << before << " -> " << after << " KiB";
 }
 
 }  // namespace
