@@ -222,7 +222,9 @@ base::Result<size_t> Connection::Read(char* buffer, size_t size, const IoBounds&
 
 bool Connection::IdleAndOpen() {
   pollfd fd{fd_, POLLIN, 0};
-  if (::poll(&fd, 1, 0) == 0) return true;
+  // With read-ahead, bytes already read from a quiet socket may wait in OpenSSL.
+  bool buffered = ssl_ != nullptr && SSL_has_pending(ssl_) == 1;
+  if (!buffered && ::poll(&fd, 1, 0) == 0) return true;
   if (ssl_) {
     // Readable may mean only TLS records that carry no data (session
     // tickets): the connection is still good when no data or close follows.
