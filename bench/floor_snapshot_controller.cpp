@@ -29,8 +29,10 @@ void DropFinalizer(kube::ObjectMeta& meta, std::string_view finalizer) {
 
 }  // namespace
 
-FloorSnapshotController::FloorSnapshotController(kube::Client& client, int workers)
-    : client_(client),
+FloorSnapshotController::FloorSnapshotController(const snapshotter::SnapshotClients& clients,
+                                                 int workers)
+    : snapshot_client_(*clients.snapshots),
+      core_client_(*clients.core),
       pool_({.queue_name = "floor-snapshots",
              .kind = "VolumeSnapshot",
              .workers = static_cast<uint32_t>(workers),
@@ -39,9 +41,9 @@ FloorSnapshotController::FloorSnapshotController(kube::Client& client, int worke
             base::Clock::Real(), [this](const std::string& key) { return Sync(key); }) {}
 
 base::Result<std::unique_ptr<FloorSnapshotController>> FloorSnapshotController::Start(
-    kube::Client& client, int workers) {
-  std::unique_ptr<FloorSnapshotController> floor(new FloorSnapshotController(client, workers));
-  auto classes = client.List<kube::VolumeSnapshotClass>("");
+    const snapshotter::SnapshotClients& clients, int workers) {
+  std::unique_ptr<FloorSnapshotController> floor(new FloorSnapshotController(clients, workers));
+  auto classes = clients.snapshots->List<kube::VolumeSnapshotClass>("");
   if (!classes.ok()) return classes.error().Wrap("listing VolumeSnapshotClasses");
   for (auto& snapshot_class : classes->items) {
     floor->classes_[snapshot_class.metadata.name] = std::move(snapshot_class);
@@ -54,21 +56,21 @@ base::Result<std::unique_ptr<FloorSnapshotController>> FloorSnapshotController::
 base::Status FloorSnapshotController::StartWatches() {
   // The snapshots last: their first syncs find the rest in the caches.
   auto claims = ObjectWatch<kube::PersistentVolumeClaim>::Start(
-      client_, [this](const kube::PersistentVolumeClaim& claim, bool deleted) {
+      core_client_, [this](const kube::PersistentVolumeClaim& claim, bool deleted) {
         std::string key = Key(claim.metadata.namespace_, claim.metadata.name);
         deleted ? claims_.Erase(key, claim) : claims_.Upsert(key, claim);
       });
   if (!claims.ok()) return claims.error();
   claim_watch_ = std::move(*claims);
   auto volumes = ObjectWatch<kube::PersistentVolume>::Start(
-      client_, [this](const kube::PersistentVolume& volume, bool deleted) {
+      core_client_, [this](const kube::PersistentVolume& volume, bool deleted) {
         deleted ? volumes_.Erase(volume.metadata.name, volume)
                 : volumes_.Upsert(volume.metadata.name, volume);
       });
   if (!volumes.ok()) return volumes.error();
   volume_watch_ = std::move(*volumes);
   auto contents = ObjectWatch<kube::VolumeSnapshotContent>::Start(
-      client_, [this](const kube::VolumeSnapshotContent& content, bool deleted) {
+      snapshot_client_, [this](const kube::VolumeSnapshotContent& content, bool deleted) {
         deleted ? contents_.Erase(content.metadata.name, content)
                 : contents_.Upsert(content.metadata.name, content);
         const auto& ref = content.spec.volume_snapshot_ref;
@@ -77,7 +79,7 @@ base::Status FloorSnapshotController::StartWatches() {
   if (!contents.ok()) return contents.error();
   content_watch_ = std::move(*contents);
   auto snapshots = ObjectWatch<kube::VolumeSnapshot>::Start(
-      client_, [this](const kube::VolumeSnapshot& snapshot, bool deleted) {
+      snapshot_client_, [this](const kube::VolumeSnapshot& snapshot, bool deleted) {
         std::string key = Key(snapshot.metadata.namespace_, snapshot.metadata.name);
         deleted ? snapshots_.Erase(key, snapshot) : snapshots_.Upsert(key, snapshot);
         pool_.queue().Add(key);
@@ -119,9 +121,9 @@ base::Status FloorSnapshotController::AddSnapshotFinalizers(kube::VolumeSnapshot
     meta.has_finalizers_field = true;
   }
   if (patch.empty()) return {};
-  auto patched =
-      client_.Patch<kube::VolumeSnapshot>(snapshot.metadata.namespace_, snapshot.metadata.name,
-                                          kube::PatchType::kJson, patch.Serialize());
+  auto patched = snapshot_client_.Patch<kube::VolumeSnapshot>(
+      snapshot.metadata.namespace_, snapshot.metadata.name, kube::PatchType::kJson,
+      patch.Serialize());
   if (!patched.ok()) return patched.error();
   snapshots_.Upsert(Key(patched->metadata.namespace_, patched->metadata.name), *patched);
   snapshot = *patched;
@@ -140,7 +142,7 @@ base::Status FloorSnapshotController::CreateContent(const kube::VolumeSnapshot& 
   auto content = snapshotter::DynamicContentFor(snapshot, snapshot_class->second, *volume,
                                                 {.prevent_volume_mode_conversion = true});
   if (!content.ok()) return content.error();
-  auto created = client_.Create(*content);
+  auto created = snapshot_client_.Create(*content);
   if (!created.ok()) return created.error();
   contents_.Upsert(created->metadata.name, *created);
   return {};
@@ -150,7 +152,7 @@ base::Status FloorSnapshotController::MarkReady(const kube::VolumeSnapshot& snap
                                                 const kube::VolumeSnapshotContent& content) {
   if (auto change = snapshotter::SnapshotStatusFromContent(snapshot, content, "")) {
     nlohmann::json status = change->status;
-    auto patched = client_.PatchStatus<kube::VolumeSnapshot>(
+    auto patched = snapshot_client_.PatchStatus<kube::VolumeSnapshot>(
         snapshot.metadata.namespace_, snapshot.metadata.name, kube::PatchType::kMerge,
         nlohmann::json{{"status", status}}.dump());
     if (!patched.ok()) return patched.error();
@@ -168,7 +170,7 @@ base::Status FloorSnapshotController::Delete(
     kube::SetAnnotationOps(content->metadata, snapshotter::kBeingDeletedAnnotation, "yes",
                            annotate);
     if (!annotate.empty()) {
-      auto patched = client_.Patch<kube::VolumeSnapshotContent>(
+      auto patched = snapshot_client_.Patch<kube::VolumeSnapshotContent>(
           "", content->metadata.name, kube::PatchType::kJson, annotate.Serialize());
       if (!patched.ok()) return patched.error();
       contents_.Upsert(patched->metadata.name, *patched);
@@ -178,7 +180,7 @@ base::Status FloorSnapshotController::Delete(
       std::lock_guard lock(mu_);
       if (deleting_.contains(content->metadata.name)) return {};
     }
-    auto deleted = client_.Delete<kube::VolumeSnapshotContent>("", content->metadata.name);
+    auto deleted = snapshot_client_.Delete<kube::VolumeSnapshotContent>("", content->metadata.name);
     if (!deleted.ok() && !kube::IsNotFound(deleted.error())) return deleted;
     std::lock_guard lock(mu_);
     deleting_.insert(content->metadata.name);
@@ -191,7 +193,7 @@ base::Status FloorSnapshotController::Delete(
   kube::ObjectMeta meta = snapshot.metadata;
   DropFinalizer(meta, kSnapshotAsSourceFinalizer);
   DropFinalizer(meta, kSnapshotBoundFinalizer);
-  auto patched = client_.Patch<kube::VolumeSnapshot>(
+  auto patched = snapshot_client_.Patch<kube::VolumeSnapshot>(
       snapshot.metadata.namespace_, snapshot.metadata.name, kube::PatchType::kMerge,
       kube::CreateMergePatch("metadata", snapshot.metadata, meta).dump());
   if (!patched.ok() && !kube::IsNotFound(patched.error())) return patched.error();
@@ -210,7 +212,7 @@ base::Status FloorSnapshotController::SetClaimFinalizer(const kube::VolumeSnapsh
   } else {
     DropFinalizer(claim->metadata, kClaimAsSourceFinalizer);
   }
-  auto updated = client_.Update(*claim);
+  auto updated = core_client_.Update(*claim);
   if (!updated.ok()) return updated.error();
   claims_.Upsert(key, *updated);
   return {};

@@ -1,8 +1,10 @@
 // FloorSnapshotController: the snapshot floor's controller half (the floor:
 // snapshot_stack.h). It keeps copies of the VolumeSnapshots, contents, claims
 // and volumes (one ObjectWatch each, so it reads nothing twice) and of the
-// classes (one list at start), and with the controller's identity and QPS
-// and `workers` threads issues exactly these writes per dynamic snapshot:
+// classes (one list at start), and with the controller's identity, its two
+// clients (claims and volumes on the core one, the rest on the snapshot one,
+// each with its own QPS limiter as upstream's and ours) and `workers`
+// threads issues exactly these writes per dynamic snapshot:
 //   create: 1 JSON Patch adding both VolumeSnapshot finalizers; 1 PUT adding
 //     the claim's finalizer (the controller's RBAC grants no patch on
 //     claims); 1 POST of the content (snapshotter::DynamicContentFor, its
@@ -33,18 +35,19 @@
 #include "kube/api/snapshot/v1/volume_snapshot_content.h"
 #include "kube/client/client.h"
 #include "kube/runtime/worker_pool.h"
+#include "snapshotter/snapshot_clients.h"
 
 namespace bench {
 
 class FloorSnapshotController {
  public:
-  // `client` carries the controller's identity and QPS/burst; it must outlive this.
-  static base::Result<std::unique_ptr<FloorSnapshotController>> Start(kube::Client& client,
-                                                                      int workers);
+  // `clients` carry the controller's identity and QPS/burst; they must outlive this.
+  static base::Result<std::unique_ptr<FloorSnapshotController>> Start(
+      const snapshotter::SnapshotClients& clients, int workers);
   ~FloorSnapshotController();  // stops the watches, then the workers
 
  private:
-  FloorSnapshotController(kube::Client& client, int workers);
+  FloorSnapshotController(const snapshotter::SnapshotClients& clients, int workers);
   base::Status StartWatches();
   base::Status Sync(const std::string& key);
   base::Status AddSnapshotFinalizers(kube::VolumeSnapshot& snapshot);
@@ -57,7 +60,8 @@ class FloorSnapshotController {
   // it differs.
   base::Status SetClaimFinalizer(const kube::VolumeSnapshot& snapshot, bool add);
 
-  kube::Client& client_;
+  kube::Client& snapshot_client_;
+  kube::Client& core_client_;
   std::unordered_map<std::string, kube::VolumeSnapshotClass> classes_;  // set before the watches
   FloorCache<kube::VolumeSnapshot> snapshots_;                          // by namespace/name
   FloorCache<kube::VolumeSnapshotContent> contents_;                    // by name

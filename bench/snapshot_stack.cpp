@@ -10,6 +10,7 @@
 #include "bench/snapshot_objects.h"
 #include "bench/snapshot_workload.h"
 #include "kube/client/config.h"
+#include "snapshotter/snapshot_clients.h"
 #include "tests/support/snapshot_service_accounts.h"
 
 namespace bench {
@@ -18,13 +19,15 @@ namespace {
 // Under the kernel's 128 KiB limit on one argument; --volumes repeats merge.
 constexpr size_t kVolumesArgBytes = 64 * 1024;
 
-base::Result<std::unique_ptr<kube::Client>> ClientFor(const std::string& kubeconfig,
+// One client per clientset upstream builds: core and snapshot, each with
+// its own QPS limiter (docs/snapshots.md §3.2 step 1).
+base::Result<snapshotter::SnapshotClients> ClientsFor(const std::string& kubeconfig,
                                                       const BenchOptions& options) {
   auto config = kube::LoadKubeconfig(kubeconfig);
   if (!config.ok()) return config.error();
   config->qps = options.qps;
   config->burst = options.burst;
-  return kube::Client::Create(*config);
+  return snapshotter::SnapshotClients::Create(*config);
 }
 
 // The floor's two halves and their clients (declared first: they outlive
@@ -35,17 +38,19 @@ class SnapshotFloor : public InProcessFloor {
                                                              const Cluster& cluster,
                                                              const RunDirs& dirs) {
     std::unique_ptr<SnapshotFloor> floor(new SnapshotFloor());
-    auto controller_client = ClientFor(cluster.kubeconfigs.at("controller"), options);
-    if (!controller_client.ok()) return controller_client.error();
-    floor->controller_client_ = std::move(*controller_client);
-    auto sidecar_client = ClientFor(cluster.kubeconfigs.at("sidecar"), options);
-    if (!sidecar_client.ok()) return sidecar_client.error();
-    floor->sidecar_client_ = std::move(*sidecar_client);
-    auto controller = FloorSnapshotController::Start(*floor->controller_client_, options.workers);
+    auto controller_clients = ClientsFor(cluster.kubeconfigs.at("controller"), options);
+    if (!controller_clients.ok()) return controller_clients.error();
+    floor->controller_clients_ = std::move(*controller_clients);
+    auto sidecar_clients = ClientsFor(cluster.kubeconfigs.at("sidecar"), options);
+    if (!sidecar_clients.ok()) return sidecar_clients.error();
+    floor->sidecar_clients_ = std::move(*sidecar_clients);
+    auto controller = FloorSnapshotController::Start(floor->controller_clients_, options.workers);
     if (!controller.ok()) return controller.error();
     floor->controller_ = std::move(*controller);
-    auto sidecar = FloorSnapshotSidecar::Start(
-        *floor->sidecar_client_, {.workers = options.workers, .csi_socket = dirs.csi_socket});
+    // The sidecar's floor writes only contents: all on the snapshot client.
+    auto sidecar =
+        FloorSnapshotSidecar::Start(*floor->sidecar_clients_.snapshots,
+                                    {.workers = options.workers, .csi_socket = dirs.csi_socket});
     if (!sidecar.ok()) return sidecar.error();
     floor->sidecar_ = std::move(*sidecar);
     return std::unique_ptr<InProcessFloor>(std::move(floor));
@@ -54,8 +59,8 @@ class SnapshotFloor : public InProcessFloor {
  private:
   SnapshotFloor() = default;
 
-  std::unique_ptr<kube::Client> controller_client_;
-  std::unique_ptr<kube::Client> sidecar_client_;
+  snapshotter::SnapshotClients controller_clients_;
+  snapshotter::SnapshotClients sidecar_clients_;
   std::unique_ptr<FloorSnapshotController> controller_;
   std::unique_ptr<FloorSnapshotSidecar> sidecar_;
 };

@@ -36,9 +36,10 @@ std::string LeaderElectionNamespace(const LeaderElectionOptions& options,
   return "default";
 }
 
-base::Result<std::shared_ptr<LeaderElection>> LeaderElection::Create(
-    const LeaderElectionOptions& options, const kube::RestConfig& config, LeaseIdentity lease,
-    LeaderElectionHooks hooks) {
+std::shared_ptr<LeaderElection> LeaderElection::Create(const LeaderElectionOptions& options,
+                                                       const kube::Client& client,
+                                                       LeaseIdentity lease,
+                                                       LeaderElectionHooks hooks) {
   kube::LeaderElectionConfig le;
   le.namespace_ = LeaderElectionNamespace(options);
   le.name = std::move(lease.lease_name);
@@ -53,15 +54,12 @@ base::Result<std::shared_ptr<LeaderElection>> LeaderElection::Create(
   kube::ClientOptions client_options;
   client_options.request_timeout =
       std::chrono::duration_cast<std::chrono::milliseconds>(le.renew_deadline);
-  base::Result<std::unique_ptr<kube::Client>> client =
-      kube::Client::Create(config, base::Clock::Real(), client_options);
-  if (!client.ok()) return client.error().Wrap("failed to create the leader election client");
 
   LOG_V(2, "Leader election configured")
       .With("lease", le.namespace_ + "/" + le.name)
       .With("identity", le.identity);
-  return std::shared_ptr<LeaderElection>(
-      new LeaderElection(std::move(le), std::move(hooks), std::move(*client)));
+  return std::shared_ptr<LeaderElection>(new LeaderElection(
+      std::move(le), std::move(hooks), client.WithOwnTokenBucket(client_options)));
 }
 
 LeaderElection::LeaderElection(kube::LeaderElectionConfig config, LeaderElectionHooks hooks,

@@ -2,8 +2,10 @@
 // leaderelection package sets it up. The binary names the Lease and the
 // identity; the namespace comes from the flag / POD_NAMESPACE / the service
 // account file / "default", the labels and durations from the flags, and the
-// elector gets a client of its own (same RestConfig, its own QPS limiter, no
-// request outliving the renew deadline).
+// elector gets a client of its own, as upstream's clientset of its own: the
+// binary's client's transport with its own QPS limiter, so renewals never
+// wait behind the work's requests, and no request outliving the renew
+// deadline.
 //
 // Run() runs the work only while leading. Losing the Lease logs "Stopped
 // leading" and ends the process with exit 1 at once, as upstream does. A
@@ -23,7 +25,6 @@
 #include "base/result.h"
 #include "component/standard_flags.h"
 #include "kube/client/client.h"
-#include "kube/client/config.h"
 #include "kube/tools/leader_elector.h"
 
 namespace component {
@@ -53,11 +54,10 @@ struct LeaseIdentity {
 
 class LeaderElection {
  public:
-  // Fails if the client cannot be had.
-  static base::Result<std::shared_ptr<LeaderElection>> Create(const LeaderElectionOptions& options,
-                                                              const kube::RestConfig& config,
-                                                              LeaseIdentity lease,
-                                                              LeaderElectionHooks hooks);
+  // The elector's client is made from `client` (kube::Client::WithOwnTokenBucket).
+  static std::shared_ptr<LeaderElection> Create(const LeaderElectionOptions& options,
+                                                const kube::Client& client, LeaseIdentity lease,
+                                                LeaderElectionHooks hooks);
 
   // The health check of /healthz/leader-election.
   base::Status Check() const { return elector_->Check(); }

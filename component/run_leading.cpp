@@ -5,7 +5,7 @@
 
 namespace component {
 
-int RunLeading(const LeaderElectionOptions& options, const kube::RestConfig& config,
+int RunLeading(const LeaderElectionOptions& options, const kube::Client& client,
                Leadership leadership, const std::function<void(std::stop_token)>& work,
                std::stop_token stop) {
   if (!options.leader_election) {
@@ -22,12 +22,10 @@ int RunLeading(const LeaderElectionOptions& options, const kube::RestConfig& con
     };
     hooks.on_slow_path = [metrics = *leadership.metrics] { metrics.slowpath_total.Inc(); };
   }
-  base::Result<std::shared_ptr<LeaderElection>> election = LeaderElection::Create(
-      options, config, {std::move(leadership.lease_name), std::move(*identity)}, std::move(hooks));
-  if (!election.ok()) return Fail("Failed to initialize leader election", election.error());
-  leadership.endpoint.ServeLeaderElectionHealth(
-      [election = *election] { return election->Check(); });
-  return (*election)->Run(work, stop);
+  std::shared_ptr<LeaderElection> election = LeaderElection::Create(
+      options, client, {std::move(leadership.lease_name), std::move(*identity)}, std::move(hooks));
+  leadership.endpoint.ServeLeaderElectionHealth([election] { return election->Check(); });
+  return election->Run(work, stop);
 }
 
 }  // namespace component

@@ -16,7 +16,7 @@
 #include "component/http_endpoint.h"
 #include "component/leader_election_metrics.h"
 #include "component/standard_flags.h"
-#include "kube/client/config.h"
+#include "kube/client/client.h"
 
 namespace component {
 
@@ -30,7 +30,9 @@ struct Leadership {
   HttpEndpoint& endpoint;
 };
 
-int RunLeading(const LeaderElectionOptions& options, const kube::RestConfig& config,
+// With --leader-election the elector's client is made from `client`
+// (LeaderElection::Create).
+int RunLeading(const LeaderElectionOptions& options, const kube::Client& client,
                Leadership leadership, const std::function<void(std::stop_token)>& work,
                std::stop_token stop);
 

@@ -14,7 +14,7 @@ base::Result<kube::PersistentVolumeClaim> ControllerApiClient::UpdateClaimFinali
   std::optional<std::string> body = written_claims_.Take(
       claim.metadata.namespace_, claim.metadata.name, claim.metadata.resource_version);
   if (!body) {
-    auto fresh = client_.Request("GET", path);
+    auto fresh = core_.Request("GET", path);
     if (!fresh.ok()) return fresh.error();
     body = std::move(*fresh);
   }
@@ -29,7 +29,7 @@ base::Result<kube::PersistentVolumeClaim> ControllerApiClient::UpdateClaimFinali
     metadata["finalizers"] = claim.metadata.finalizers;
   }
   metadata["resourceVersion"] = claim.metadata.resource_version;
-  auto updated = client_.Request("PUT", path, stored.dump(), "application/json");
+  auto updated = core_.Request("PUT", path, stored.dump(), "application/json");
   if (!updated.ok()) return updated.error();
   auto decoded = kube::DecodeObject<kube::PersistentVolumeClaim>(*updated);
   if (decoded.ok()) written_claims_.Remember(*decoded, std::move(*updated));
@@ -40,7 +40,7 @@ base::Result<std::vector<kube::PersistentVolumeClaim>> ControllerApiClient::List
     const std::string& ns, const std::string& label_selector) {
   kube::ListOptions options;
   options.label_selector = label_selector;
-  auto list = client_.List<kube::PersistentVolumeClaim>(ns, options);
+  auto list = core_.List<kube::PersistentVolumeClaim>(ns, options);
   if (!list.ok()) return list.error();
   return std::move(list->items);
 }

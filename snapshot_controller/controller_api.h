@@ -2,8 +2,10 @@
 // handler makes (docs/snapshots.md §4.3-§4.5), behind an interface so handler
 // tests assert the exact verb, subresource, patch type and body against a
 // recording fake, while production goes through kube::Client
-// (ControllerApiClient). Everything else the handler reads comes from the
-// informers' stores (caches.h). Errors are kube::Client's (api_error.h).
+// (ControllerApiClient: claims and volumes on the core client, the snapshot
+// and group kinds on the snapshot client, snapshotter/snapshot_clients.h). Everything else the
+// handler reads comes from the informers' stores (caches.h). Errors are kube::Client's
+// (api_error.h).
 //
 // PersistentVolumeClaims are only ever replaced (Update): the controller's
 // RBAC grants `update` on them, not `patch` (§5). Only their finalizers
@@ -27,6 +29,7 @@
 #include "kube/api/snapshot/v1/volume_snapshot_content.h"
 #include "kube/client/client.h"
 #include "snapshot_controller/written_claims.h"
+#include "snapshotter/snapshot_clients.h"
 
 namespace snapshot_controller {
 
@@ -94,44 +97,45 @@ class ControllerApi {
 
 class ControllerApiClient final : public ControllerApi {
  public:
-  explicit ControllerApiClient(kube::Client& client) : client_(client) {}
+  explicit ControllerApiClient(const snapshotter::SnapshotClients& clients)
+      : snapshots_(*clients.snapshots), core_(*clients.core) {}
 
   base::Result<kube::VolumeSnapshot> GetSnapshot(const std::string& ns,
                                                  const std::string& name) override {
-    return client_.Get<kube::VolumeSnapshot>(ns, name);
+    return snapshots_.Get<kube::VolumeSnapshot>(ns, name);
   }
   base::Result<kube::VolumeSnapshot> PatchSnapshot(const std::string& ns, const std::string& name,
                                                    kube::PatchType type, const std::string& patch,
                                                    bool status) override {
-    if (status) return client_.PatchStatus<kube::VolumeSnapshot>(ns, name, type, patch);
-    return client_.Patch<kube::VolumeSnapshot>(ns, name, type, patch);
+    if (status) return snapshots_.PatchStatus<kube::VolumeSnapshot>(ns, name, type, patch);
+    return snapshots_.Patch<kube::VolumeSnapshot>(ns, name, type, patch);
   }
   base::Result<kube::VolumeSnapshot> CreateSnapshot(const kube::VolumeSnapshot& snapshot) override {
-    return client_.Create(snapshot);
+    return snapshots_.Create(snapshot);
   }
   base::Status DeleteSnapshot(const std::string& ns, const std::string& name) override {
-    return client_.Delete<kube::VolumeSnapshot>(ns, name);
+    return snapshots_.Delete<kube::VolumeSnapshot>(ns, name);
   }
   base::Result<kube::VolumeSnapshotContent> GetContent(const std::string& name) override {
-    return client_.Get<kube::VolumeSnapshotContent>("", name);
+    return snapshots_.Get<kube::VolumeSnapshotContent>("", name);
   }
   base::Result<kube::VolumeSnapshotContent> CreateContent(
       const kube::VolumeSnapshotContent& content) override {
-    return client_.Create(content);
+    return snapshots_.Create(content);
   }
   base::Result<kube::VolumeSnapshotContent> PatchContent(const std::string& name,
                                                          kube::PatchType type,
                                                          const std::string& patch,
                                                          bool status) override {
-    if (status) return client_.PatchStatus<kube::VolumeSnapshotContent>("", name, type, patch);
-    return client_.Patch<kube::VolumeSnapshotContent>("", name, type, patch);
+    if (status) return snapshots_.PatchStatus<kube::VolumeSnapshotContent>("", name, type, patch);
+    return snapshots_.Patch<kube::VolumeSnapshotContent>("", name, type, patch);
   }
   base::Status DeleteContent(const std::string& name) override {
-    return client_.Delete<kube::VolumeSnapshotContent>("", name);
+    return snapshots_.Delete<kube::VolumeSnapshotContent>("", name);
   }
   base::Result<kube::PersistentVolumeClaim> GetClaim(const std::string& ns,
                                                      const std::string& name) override {
-    return client_.Get<kube::PersistentVolumeClaim>(ns, name);
+    return core_.Get<kube::PersistentVolumeClaim>(ns, name);
   }
   // A PUT of the claim's JSON with `claim`'s finalizers and resourceVersion,
   // so no field the decoder drops is lost (a claim's spec is immutable, and
@@ -142,37 +146,38 @@ class ControllerApiClient final : public ControllerApi {
   base::Result<std::vector<kube::PersistentVolumeClaim>> ListClaims(
       const std::string& ns, const std::string& label_selector) override;
   base::Result<kube::PersistentVolume> GetVolume(const std::string& name) override {
-    return client_.Get<kube::PersistentVolume>("", name);
+    return core_.Get<kube::PersistentVolume>("", name);
   }
   base::Result<kube::VolumeGroupSnapshot> GetGroupSnapshot(const std::string& ns,
                                                            const std::string& name) override {
-    return client_.Get<kube::VolumeGroupSnapshot>(ns, name);
+    return snapshots_.Get<kube::VolumeGroupSnapshot>(ns, name);
   }
   base::Result<kube::VolumeGroupSnapshot> PatchGroupSnapshot(const std::string& ns,
                                                              const std::string& name,
                                                              kube::PatchType type,
                                                              const std::string& patch,
                                                              bool status) override {
-    if (status) return client_.PatchStatus<kube::VolumeGroupSnapshot>(ns, name, type, patch);
-    return client_.Patch<kube::VolumeGroupSnapshot>(ns, name, type, patch);
+    if (status) return snapshots_.PatchStatus<kube::VolumeGroupSnapshot>(ns, name, type, patch);
+    return snapshots_.Patch<kube::VolumeGroupSnapshot>(ns, name, type, patch);
   }
   base::Result<kube::VolumeGroupSnapshotContent> GetGroupContent(const std::string& name) override {
-    return client_.Get<kube::VolumeGroupSnapshotContent>("", name);
+    return snapshots_.Get<kube::VolumeGroupSnapshotContent>("", name);
   }
   base::Result<kube::VolumeGroupSnapshotContent> CreateGroupContent(
       const kube::VolumeGroupSnapshotContent& content) override {
-    return client_.Create(content);
+    return snapshots_.Create(content);
   }
   base::Result<kube::VolumeGroupSnapshotContent> PatchGroupContent(
       const std::string& name, kube::PatchType type, const std::string& patch) override {
-    return client_.Patch<kube::VolumeGroupSnapshotContent>("", name, type, patch);
+    return snapshots_.Patch<kube::VolumeGroupSnapshotContent>("", name, type, patch);
   }
   base::Status DeleteGroupContent(const std::string& name) override {
-    return client_.Delete<kube::VolumeGroupSnapshotContent>("", name);
+    return snapshots_.Delete<kube::VolumeGroupSnapshotContent>("", name);
   }
 
  private:
-  kube::Client& client_;
+  kube::Client& snapshots_;
+  kube::Client& core_;
   WrittenClaims written_claims_;
 };
 

@@ -16,7 +16,7 @@
 
 namespace snapshot_controller {
 
-void RunController(const RunControllerOptions& options, kube::Client& client,
+void RunController(const RunControllerOptions& options, const snapshotter::SnapshotClients& clients,
                    OperationMetrics& metrics, std::stop_token stop) {
   base::Clock& clock = base::Clock::Real();
   ControllerStores stores;
@@ -33,8 +33,8 @@ void RunController(const RunControllerOptions& options, kube::Client& client,
       // Off: nothing may consult a group cache (§9.13).
       .groups = options.group_snapshots ? &group_caches : nullptr};
 
-  ControllerApiClient api(client);
-  kube::ClientEventApi event_api(client);
+  ControllerApiClient api(clients);
+  kube::ClientEventApi event_api(*clients.core);
   // Upstream's Events name the component and no host (§4.2).
   kube::EventRecorderOptions event_source;
   event_source.component = "snapshot-controller";
@@ -46,15 +46,17 @@ void RunController(const RunControllerOptions& options, kube::Client& client,
   Controller controller(handler, stores, options.controller, clock,
                         group_handler ? &*group_handler : nullptr);
 
-  kube::ClientListerWatcher<kube::VolumeSnapshot> snapshot_source(client, "");
-  kube::ClientListerWatcher<kube::VolumeSnapshotContent> content_source(client, "");
-  kube::ClientListerWatcher<kube::VolumeSnapshotClass> class_source(client, "");
-  kube::ClientListerWatcher<kube::PersistentVolumeClaim> claim_source(client, "");
-  kube::ClientListerWatcher<kube::PersistentVolume> volume_source(client, "");
-  kube::ClientListerWatcher<kube::Node> node_source(client, "");
-  kube::ClientListerWatcher<kube::VolumeGroupSnapshot> group_source(client, "");
-  kube::ClientListerWatcher<kube::VolumeGroupSnapshotContent> group_content_source(client, "");
-  kube::ClientListerWatcher<kube::VolumeGroupSnapshotClass> group_class_source(client, "");
+  kube::Client& snapshots = *clients.snapshots;
+  kube::Client& core = *clients.core;
+  kube::ClientListerWatcher<kube::VolumeSnapshot> snapshot_source(snapshots, "");
+  kube::ClientListerWatcher<kube::VolumeSnapshotContent> content_source(snapshots, "");
+  kube::ClientListerWatcher<kube::VolumeSnapshotClass> class_source(snapshots, "");
+  kube::ClientListerWatcher<kube::PersistentVolumeClaim> claim_source(core, "");
+  kube::ClientListerWatcher<kube::PersistentVolume> volume_source(core, "");
+  kube::ClientListerWatcher<kube::Node> node_source(core, "");
+  kube::ClientListerWatcher<kube::VolumeGroupSnapshot> group_source(snapshots, "");
+  kube::ClientListerWatcher<kube::VolumeGroupSnapshotContent> group_content_source(snapshots, "");
+  kube::ClientListerWatcher<kube::VolumeGroupSnapshotClass> group_class_source(snapshots, "");
   const GroupSources group_sources{.group_snapshots = group_source,
                                    .group_contents = group_content_source,
                                    .group_classes = group_class_source};

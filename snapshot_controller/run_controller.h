@@ -5,15 +5,17 @@
 // snapshotting; the three group kinds when group snapshots run), the
 // handlers with their Events (source "snapshot-controller") and the loop
 // with its queues; runs them until `stop` and returns once in-flight syncs
-// have finished (§9.8).
+// have finished (§9.8). The snapshot and group kinds go through
+// `clients.snapshots`; claims, volumes, nodes and Events through
+// `clients.core` (snapshotter/snapshot_clients.h).
 #pragma once
 
 #include <stop_token>
 
-#include "kube/client/client.h"
 #include "snapshot_controller/controller.h"
 #include "snapshot_controller/handler_options.h"
 #include "snapshot_controller/operation_metrics.h"
+#include "snapshotter/snapshot_clients.h"
 
 namespace snapshot_controller {
 
@@ -25,7 +27,7 @@ struct RunControllerOptions {
   bool group_snapshots = false;
 };
 
-void RunController(const RunControllerOptions& options, kube::Client& client,
+void RunController(const RunControllerOptions& options, const snapshotter::SnapshotClients& clients,
                    OperationMetrics& metrics, std::stop_token stop);
 
 }  // namespace snapshot_controller

@@ -29,7 +29,7 @@ namespace {
 class GroupSide {
  public:
   GroupSide(const RunSidecarOptions& options, const component::CsiDriver& driver,
-            kube::Client& client, SnapshotApi& api, kube::EventRecorder& recorder,
+            kube::Client& snapshots, SnapshotApi& api, kube::EventRecorder& recorder,
             SidecarMetrics& metrics, const std::string& selector, base::Clock& clock)
       : driver_(driver.connection, options.timeout),
         events_(recorder),
@@ -40,8 +40,8 @@ class GroupSide {
                  clock),
         controller_(driver.name, handler_, contents_, classes_, options.controller, clock,
                     &metrics.group_content_queue()),
-        content_source_(client, "", selector),
-        class_source_(client, "") {}
+        content_source_(snapshots, "", selector),
+        class_source_(snapshots, "") {}
 
   const GroupContentController& controller() const { return controller_; }
 
@@ -69,14 +69,15 @@ class GroupSide {
 }  // namespace
 
 void RunSidecar(const RunSidecarOptions& options, const component::CsiDriver& driver,
-                kube::Client& client, SidecarMetrics& sidecar_metrics, std::stop_token stop) {
+                const SnapshotClients& clients, SidecarMetrics& sidecar_metrics,
+                std::stop_token stop) {
   base::Clock& clock = base::Clock::Real();
   kube::Store<kube::VolumeSnapshotContent> contents;
   kube::Store<kube::VolumeSnapshotClass> classes;
 
-  SnapshotApiClient api(client);
+  SnapshotApiClient api(clients);
   CsiSnapshotDriver snapshot_driver(driver.connection, options.timeout);
-  kube::ClientEventApi event_api(client);
+  kube::ClientEventApi event_api(*clients.core);
   // Upstream's Events name the component and the driver, and no host.
   kube::EventRecorderOptions event_source;
   event_source.component = "csi-snapshotter " + driver.name;
@@ -95,14 +96,15 @@ void RunSidecar(const RunSidecarOptions& options, const component::CsiDriver& dr
       options.node_name.empty() ? "" : std::string(kManagedByLabel) + "=" + options.node_name;
   std::unique_ptr<GroupSide> groups;
   if (options.group_snapshots) {
-    groups = std::make_unique<GroupSide>(options, driver, client, api, event_recorder,
+    groups = std::make_unique<GroupSide>(options, driver, *clients.snapshots, api, event_recorder,
                                          sidecar_metrics, selector, clock);
   }
   component::ScrapeRegistrations gauges =
       sidecar_metrics.WatchController(controller, groups ? &groups->controller() : nullptr);
 
-  kube::ClientListerWatcher<kube::VolumeSnapshotContent> content_source(client, "", selector);
-  kube::ClientListerWatcher<kube::VolumeSnapshotClass> class_source(client, "");
+  kube::ClientListerWatcher<kube::VolumeSnapshotContent> content_source(*clients.snapshots, "",
+                                                                        selector);
+  kube::ClientListerWatcher<kube::VolumeSnapshotClass> class_source(*clients.snapshots, "");
   LOG_INFO("Starting CSI snapshotter");
   if (groups) groups->Start(stop);
   controller.Run(content_source, class_source, stop);

@@ -6,6 +6,8 @@
 // GroupContentController, §3.8) beside it, with as many workers. Runs them
 // until `stop` and returns once they have stopped, with in-flight CSI calls
 // finished (§9.8). The queues report to `sidecar_metrics` while they run.
+// The informers and content writes go through `clients.snapshots`, Secret
+// reads and Events through `clients.core` (snapshot_clients.h).
 #pragma once
 
 #include <chrono>
@@ -13,9 +15,9 @@
 #include <string>
 
 #include "component/sidecar_startup.h"
-#include "kube/client/client.h"
 #include "snapshotter/content_controller.h"
 #include "snapshotter/sidecar_metrics.h"
+#include "snapshotter/snapshot_clients.h"
 
 namespace snapshotter {
 
@@ -38,6 +40,7 @@ struct RunSidecarOptions {
 };
 
 void RunSidecar(const RunSidecarOptions& options, const component::CsiDriver& driver,
-                kube::Client& client, SidecarMetrics& sidecar_metrics, std::stop_token stop);
+                const SnapshotClients& clients, SidecarMetrics& sidecar_metrics,
+                std::stop_token stop);
 
 }  // namespace snapshotter

@@ -3,7 +3,9 @@
 // a write conflict, the direct Secret reads), behind an
 // interface so handler tests assert the exact verb, subresource, patch type
 // and body against a recording fake, while production goes through
-// kube::Client (SnapshotApiClient). Errors are kube::Client's (api_error.h).
+// kube::Client (SnapshotApiClient: Secrets on the core client, the rest on
+// the snapshot client, snapshot_clients.h). Errors are kube::Client's
+// (api_error.h).
 #pragma once
 
 #include <string>
@@ -13,6 +15,7 @@
 #include "kube/api/groupsnapshot/v1/volume_group_snapshot_content.h"
 #include "kube/api/snapshot/v1/volume_snapshot_content.h"
 #include "kube/client/client.h"
+#include "snapshotter/snapshot_clients.h"
 
 namespace snapshotter {
 
@@ -36,7 +39,8 @@ class SnapshotApi {
 
 class SnapshotApiClient final : public SnapshotApi {
  public:
-  explicit SnapshotApiClient(kube::Client& client) : client_(client) {}
+  explicit SnapshotApiClient(const SnapshotClients& clients)
+      : snapshots_(*clients.snapshots), core_(*clients.core) {}
 
   base::Result<kube::VolumeSnapshotContent> PatchContent(const std::string& name,
                                                          kube::PatchType type,
@@ -45,7 +49,7 @@ class SnapshotApiClient final : public SnapshotApi {
     return PatchCluster<kube::VolumeSnapshotContent>(name, type, patch, status);
   }
   base::Result<kube::VolumeSnapshotContent> GetContent(const std::string& name) override {
-    return client_.Get<kube::VolumeSnapshotContent>("", name);
+    return snapshots_.Get<kube::VolumeSnapshotContent>("", name);
   }
   base::Result<kube::VolumeGroupSnapshotContent> PatchGroupContent(const std::string& name,
                                                                    kube::PatchType type,
@@ -54,21 +58,22 @@ class SnapshotApiClient final : public SnapshotApi {
     return PatchCluster<kube::VolumeGroupSnapshotContent>(name, type, patch, status);
   }
   base::Result<kube::VolumeGroupSnapshotContent> GetGroupContent(const std::string& name) override {
-    return client_.Get<kube::VolumeGroupSnapshotContent>("", name);
+    return snapshots_.Get<kube::VolumeGroupSnapshotContent>("", name);
   }
   base::Result<kube::Secret> GetSecret(const std::string& ns, const std::string& name) override {
-    return client_.Get<kube::Secret>(ns, name);
+    return core_.Get<kube::Secret>(ns, name);
   }
 
  private:
   template <class Content>
   base::Result<Content> PatchCluster(const std::string& name, kube::PatchType type,
                                      const std::string& patch, bool status) {
-    if (status) return client_.PatchStatus<Content>("", name, type, patch);
-    return client_.Patch<Content>("", name, type, patch);
+    if (status) return snapshots_.PatchStatus<Content>("", name, type, patch);
+    return snapshots_.Patch<Content>("", name, type, patch);
   }
 
-  kube::Client& client_;
+  kube::Client& snapshots_;
+  kube::Client& core_;
 };
 
 }  // namespace snapshotter

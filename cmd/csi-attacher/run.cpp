@@ -63,8 +63,8 @@ int Serve(const std::string& program, const Options& options, const component::F
   if (base::Status s = component::CheckLeaderElection(options); !s.ok()) {
     return Fail("Failed to initialize leader election", s.error());
   }
-  // Leader election gets a client of its own (own QPS limiter), as upstream.
-  const kube::RestConfig leader_election_config = *config;
+  // Leader election gets a client of its own (own QPS limiter), as upstream:
+  // RunLeading makes it from this one.
   base::Result<std::unique_ptr<kube::Client>> client = kube::Client::Create(std::move(*config));
   if (!client.ok()) return Fail("Failed to create a Clientset", client.error());
 
@@ -97,8 +97,8 @@ int Serve(const std::string& program, const Options& options, const component::F
     auto run_controller = [&](std::stop_token stop) {
       attacher::RunController(controller_options, driver, **client, attacher_metrics, stop);
     };
-    return component::RunLeading(options, leader_election_config, std::move(leadership),
-                                 run_controller, env.stop.get_token());
+    return component::RunLeading(options, **client, std::move(leadership), run_controller,
+                                 env.stop.get_token());
   });
 }
 

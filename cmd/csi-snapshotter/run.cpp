@@ -22,11 +22,11 @@
 #include "component/run_leading.h"
 #include "component/shutdown_signals.h"
 #include "component/sidecar_startup.h"
-#include "kube/client/client.h"
 #include "snapshotter/feature_gates.h"
 #include "snapshotter/names.h"
 #include "snapshotter/run_sidecar.h"
 #include "snapshotter/sidecar_metrics.h"
+#include "snapshotter/snapshot_clients.h"
 #include "snapshotter/startup_checks.h"
 
 namespace csisnapshotter {
@@ -109,10 +109,12 @@ int Serve(const std::string& program, const Options& options, const component::F
   if (base::Status s = component::ApplyRateLimits(options, *config); !s.ok()) {
     return Fail(s.error().message);
   }
-  // Leader election gets a client of its own (own QPS limiter), as upstream.
-  const kube::RestConfig leader_election_config = *config;
-  base::Result<std::unique_ptr<kube::Client>> client = kube::Client::Create(std::move(*config));
-  if (!client.ok()) return Fail(client.error().message);
+  // One client per upstream clientset, each with its own QPS limiter; leader
+  // election's, a third, RunLeading makes from the core one (docs/snapshots.md
+  // §3.2 step 1).
+  base::Result<snapshotter::SnapshotClients> clients =
+      snapshotter::SnapshotClients::Create(std::move(*config));
+  if (!clients.ok()) return Fail(clients.error().message);
 
   std::string node_name;
   if (options.node_deployment) {
@@ -158,7 +160,7 @@ int Serve(const std::string& program, const Options& options, const component::F
         {.enabled = gates.Enabled(snapshotter::kCSIVolumeGroupSnapshot),
          .name_prefix = options.groupsnapshot_name_prefix,
          .timeout = options.timeout},
-        **client, driver);
+        *clients->snapshots, driver);
     if (groups.exit_code) return *groups.exit_code;
     sidecar_options.group_snapshots = groups.enabled;
     component::Leadership leadership{
@@ -166,10 +168,10 @@ int Serve(const std::string& program, const Options& options, const component::F
         [] { return component::LeaderElectionIdentity("CSI_SNAPSHOTTER_LEADER_IDENTITY"); },
         sidecar_metrics.leader_election(), endpoint};
     auto run_sidecar = [&](std::stop_token stop) {
-      snapshotter::RunSidecar(sidecar_options, driver, **client, sidecar_metrics, stop);
+      snapshotter::RunSidecar(sidecar_options, driver, *clients, sidecar_metrics, stop);
     };
-    return component::RunLeading(options, leader_election_config, std::move(leadership),
-                                 run_sidecar, env.stop.get_token());
+    return component::RunLeading(options, *clients->core, std::move(leadership), run_sidecar,
+                                 env.stop.get_token());
   });
 }
 

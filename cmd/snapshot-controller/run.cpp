@@ -20,12 +20,12 @@
 #include "component/leader_identity.h"
 #include "component/run_leading.h"
 #include "component/shutdown_signals.h"
-#include "kube/client/client.h"
 #include "metrics/registry.h"
 #include "snapshot_controller/crd_check.h"
 #include "snapshot_controller/operation_metrics.h"
 #include "snapshot_controller/run_controller.h"
 #include "snapshotter/feature_gates.h"
+#include "snapshotter/snapshot_clients.h"
 
 namespace snapshotcontroller {
 namespace {
@@ -81,10 +81,12 @@ int Serve(const std::string& program, const Options& options, const component::F
   if (base::Status s = component::CheckLeaderElection(options); !s.ok()) {
     return Fail("Failed to initialize leader election", s.error());
   }
-  // Leader election gets a client of its own (own QPS limiter), as upstream.
-  const kube::RestConfig leader_election_config = *config;
-  base::Result<std::unique_ptr<kube::Client>> client = kube::Client::Create(std::move(*config));
-  if (!client.ok()) return Fail(client.error().message);
+  // One client per upstream clientset, each with its own QPS limiter; leader
+  // election's, a third, RunLeading makes from the core one (docs/snapshots.md
+  // §3.2 step 1).
+  base::Result<snapshotter::SnapshotClients> clients =
+      snapshotter::SnapshotClients::Create(std::move(*config));
+  if (!clients.ok()) return Fail(clients.error().message);
 
   // Its own registry, served only with --http-endpoint (§4.6).
   metrics::Registry registry;
@@ -95,11 +97,12 @@ int Serve(const std::string& program, const Options& options, const component::F
 
   const snapshot_controller::CrdWait crd_wait{options.retry_crd_interval_max, base::Clock::Real(),
                                               env.stop.get_token()};
-  if (std::optional<int> exit = snapshot_controller::EnsureSnapshotCrds(**client, crd_wait)) {
+  if (std::optional<int> exit =
+          snapshot_controller::EnsureSnapshotCrds(*clients->snapshots, crd_wait)) {
     return *exit;
   }
   const snapshot_controller::GroupSnapshotsCheck groups = snapshot_controller::StartGroupSnapshots(
-      gates.Enabled(snapshotter::kCSIVolumeGroupSnapshot), **client, crd_wait);
+      gates.Enabled(snapshotter::kCSIVolumeGroupSnapshot), *clients->snapshots, crd_wait);
   if (groups.exit) return *groups.exit;
   LOG_V(2, fmt::format("Start NewCSISnapshotController with kubeconfig [{}] resyncPeriod [{}]",
                        options.kubeconfig, base::FormatDuration(options.resync_period)));
@@ -113,10 +116,10 @@ int Serve(const std::string& program, const Options& options, const component::F
   const snapshot_controller::RunControllerOptions controller_options =
       ControllerOptionsFrom(options, groups.enabled);
   auto run_controller = [&](std::stop_token stop) {
-    snapshot_controller::RunController(controller_options, **client, operation_metrics, stop);
+    snapshot_controller::RunController(controller_options, *clients, operation_metrics, stop);
   };
-  return component::RunLeading(options, leader_election_config, std::move(leadership),
-                               run_controller, env.stop.get_token());
+  return component::RunLeading(options, *clients->core, std::move(leadership), run_controller,
+                               env.stop.get_token());
 }
 
 }  // namespace

@@ -46,12 +46,16 @@ base::Error ErrorFromResponse(const HttpResponse& response, std::string_view met
 }
 
 Client::Client(RestConfig config, base::Clock& clock, ClientOptions options,
-               std::unique_ptr<HttpTransport> transport)
+               std::shared_ptr<HttpTransport> transport)
     : config_(std::move(config)),
       clock_(clock),
       options_(options),
       transport_(std::move(transport)),
       limiter_(config_.qps, config_.burst, clock) {}
+
+std::unique_ptr<Client> Client::WithOwnTokenBucket(ClientOptions options) const {
+  return std::unique_ptr<Client>(new Client(config_, clock_, options, transport_));
+}
 
 std::string Client::UserAgentFor(std::string_view program) {
   std::string_view name = program.substr(program.find_last_of('/') + 1);

@@ -1,11 +1,12 @@
 // Client: the Kubernetes REST API for any kind that states its facts (kind.h)
 // and field table (field.h) - built-in or custom resource - on top of
-// HttpTransport. Every request waits on the QPS/burst token bucket first
-// (--kube-api-qps / --kube-api-burst semantics). A non-2xx answer becomes an
-// HTTP-domain base::Error (base::Error::Http) whose code is the HTTP status and
-// whose message is the server's Status message; see api_error.h. 429 (and
-// 5xx carrying Retry-After) is retried after the server's Retry-After, at
-// most kMaxRetries times.
+// HttpTransport. Every request waits on the client's QPS/burst token bucket
+// first (--kube-api-qps / --kube-api-burst semantics); WithOwnTokenBucket
+// makes another client over the same transport with a bucket of its own, as
+// client-go gives each clientset built from one rest.Config its own limiter. A non-2xx answer
+// becomes an HTTP-domain base::Error (base::Error::Http) whose code is the HTTP status and whose
+// message is the server's Status message; see api_error.h. 429 (and 5xx carrying Retry-After) is
+// retried after the server's Retry-After, at most kMaxRetries times.
 //
 // Thread-safe: one Client is shared by all workers and reflectors.
 #pragma once
@@ -154,11 +155,15 @@ class Client {
     return {};
   }
 
+  // Another client over this one's transport (same server, identity and
+  // connection pool) with `options` and a full token bucket of its own.
+  std::unique_ptr<Client> WithOwnTokenBucket(ClientOptions options = {}) const;
+
   const RestConfig& config() const { return config_; }
 
  private:
   Client(RestConfig config, base::Clock& clock, ClientOptions options,
-         std::unique_ptr<HttpTransport> transport);
+         std::shared_ptr<HttpTransport> transport);
 
   template <class T>
   static base::Result<T> Decoded(base::Result<std::string> body) {
@@ -176,7 +181,7 @@ class Client {
   const RestConfig config_;
   base::Clock& clock_;
   const ClientOptions options_;
-  std::unique_ptr<HttpTransport> transport_;
+  const std::shared_ptr<HttpTransport> transport_;  // shared with WithOwnTokenBucket's clients
   TokenBucket limiter_;
 };
 

@@ -1,5 +1,5 @@
-// The Lease namespace the binaries use, and the lease durations client-go's
-// leader elector accepts.
+// The Lease namespace the binaries use, the lease durations client-go's
+// leader elector accepts, and the elector's client of its own.
 #include "component/leader_election.h"
 
 #include <gtest/gtest.h>
@@ -7,6 +7,13 @@
 
 #include <cstdlib>
 #include <fstream>
+#include <stop_token>
+#include <string>
+
+#include "base/clock.h"
+#include "kube/client/client.h"
+#include "tests/support/scripted_http_server.h"
+#include "tests/support/throttle_probe.h"
 
 namespace component {
 namespace {
@@ -84,6 +91,56 @@ TEST(CheckLeaderElectionTest, ClientGoRules) {
       EXPECT_EQ(s.error().message, c.message);
     }
   }
+}
+
+// As upstream's leader election clientset: the elector's requests never
+// wait behind the work's, even when the work has spent every token of the
+// binary's client.
+TEST(LeaderElectionClientTest, LeaseRequestsDoNotWaitForTheWorksTokens) {
+  const std::string lease =
+      R"({"apiVersion":"coordination.k8s.io/v1","kind":"Lease","metadata":{"name":"lease-1",)"
+      R"("namespace":"ns","resourceVersion":"1"},"spec":{"holderIdentity":"me"}})";
+  // The elector's own bucket holds its few requests (GET, POST, renewals,
+  // the release) many times over.
+  constexpr int kBurst = 20;
+  testsupport::ScriptedHttpServer server;
+  for (int i = 0; i < kBurst; ++i) server.Script({200, {}, {"{}"}});  // the work's requests
+  server.Script({404, {}, {testsupport::StatusBody(404, "NotFound", "not found")}});
+  server.Script({201, {}, {lease}});                              // created: leading
+  for (int i = 0; i < 5; ++i) server.Script({200, {}, {lease}});  // renewals, the release
+  base::FakeClock clock;
+  kube::RestConfig config;
+  config.server = server.url();
+  config.qps = 1;
+  config.burst = kBurst;
+  auto client = kube::Client::Create(config, clock);
+  ASSERT_TRUE(client.ok()) << client.error().message;
+  for (int i = 0; i < kBurst; ++i) {
+    ASSERT_TRUE(testsupport::PassesUnthrottled(
+        clock, [&] { ASSERT_TRUE((*client)->Request("GET", "/version").ok()); }));
+  }
+
+  LeaderElectionOptions options;
+  options.leader_election = true;
+  options.leader_election_namespace = "ns";
+  std::shared_ptr<LeaderElection> election =
+      LeaderElection::Create(options, **client, {"lease-1", "me"}, {});
+  std::stop_source stop;
+  bool led = false;
+  EXPECT_TRUE(testsupport::PassesUnthrottled(clock, [&] {
+    EXPECT_EQ(election->Run(
+                  [&](std::stop_token) {
+                    led = true;
+                    stop.request_stop();
+                  },
+                  stop.get_token()),
+              0);
+  })) << "a Lease request waited for a token of the work's client";
+  EXPECT_TRUE(led);
+  auto requests = server.requests();
+  ASSERT_GE(requests.size(), kBurst + 2u);
+  EXPECT_EQ(requests[kBurst + 1].method, "POST");
+  EXPECT_EQ(requests[kBurst + 1].target, "/apis/coordination.k8s.io/v1/namespaces/ns/leases");
 }
 
 }  // namespace

@@ -12,10 +12,12 @@
 #include "kube/api/storage/v1/volume_attachment.h"
 #include "kube/client/api_error.h"
 #include "tests/support/scripted_http_server.h"
+#include "tests/support/throttle_probe.h"
 
 namespace kube {
 namespace {
 
+using testsupport::PassesUnthrottled;
 using testsupport::ScriptedHttpServer;
 using testsupport::ScriptedResponse;
 using testsupport::StatusBody;
@@ -107,6 +109,27 @@ TEST_F(ClientTest, TooManyRequestsWaitsRetryAfterThenRetries) {
   caller.join();
   ASSERT_TRUE(result.ok()) << result.error().message;
   EXPECT_EQ(server_.requests().size(), 2u);
+}
+
+// As client-go's clientsets built from one rest.Config: each limits its own
+// requests, none waits for a token another spent; they share the connections.
+TEST_F(ClientTest, WithOwnTokenBucketWaitsOnlyForItsOwnTokensOverTheSameConnections) {
+  for (int i = 0; i < 3; ++i) {
+    server_.Script({200, {}, {std::string(kVa)}, /*keep_alive=*/true});
+  }
+  auto first = MakeClient(/*qps=*/1, /*burst=*/1);
+  auto second = first->WithOwnTokenBucket();
+  EXPECT_TRUE(PassesUnthrottled(
+      clock_, [&] { ASSERT_TRUE(first->Get<VolumeAttachment>("", "va-1").ok()); }));
+  EXPECT_TRUE(PassesUnthrottled(clock_, [&] {
+    ASSERT_TRUE(second->Get<VolumeAttachment>("", "va-1").ok());
+  })) << "waited for a token the other client spent";
+  EXPECT_FALSE(PassesUnthrottled(clock_, [&] {
+    ASSERT_TRUE(first->Get<VolumeAttachment>("", "va-1").ok());
+  })) << "its own bucket is empty until a second has passed";
+  auto requests = server_.requests();
+  ASSERT_EQ(requests.size(), 3u);
+  for (const auto& request : requests) EXPECT_EQ(request.connection, 1);
 }
 
 TEST_F(ClientTest, TooManyRequestsGivesUpAfterMaxRetries) {

@@ -14,6 +14,7 @@
 #include "snapshot_controller/controller_api.h"
 #include "snapshot_controller/names.h"
 #include "tests/support/scripted_http_server.h"
+#include "tests/support/throttle_probe.h"
 #include "tests/unit/snapshot_controller/objects.h"
 
 namespace snapshot_controller::testing {
@@ -36,20 +37,23 @@ const nlohmann::json kServerClaim = nlohmann::json::parse(R"json({
            "selector": {"matchLabels": {"tier": "db"}}},
   "status": {"phase": "Bound"}})json");
 
-std::unique_ptr<kube::Client> ClientOf(const ScriptedHttpServer& server, base::Clock& clock) {
+snapshotter::SnapshotClients ClientsOf(const ScriptedHttpServer& server, base::Clock& clock,
+                                       double qps = 0, int burst = 0) {
   kube::RestConfig config;
   config.server = server.url();
-  auto client = kube::Client::Create(config, clock);
-  EXPECT_TRUE(client.ok()) << client.error().message;
-  return client.ok() ? std::move(client).value() : nullptr;
+  config.qps = qps;
+  config.burst = burst;
+  auto clients = snapshotter::SnapshotClients::Create(config, clock);
+  EXPECT_TRUE(clients.ok()) << clients.error().message;
+  return clients.ok() ? std::move(clients).value() : snapshotter::SnapshotClients{};
 }
 
 class ControllerApiClientTest : public ::testing::Test {
  protected:
   ScriptedHttpServer server_;
   base::FakeClock clock_;
-  std::unique_ptr<kube::Client> client_ = ClientOf(server_, clock_);
-  ControllerApiClient api_{*client_};
+  snapshotter::SnapshotClients clients_ = ClientsOf(server_, clock_);
+  ControllerApiClient api_{clients_};
 };
 
 TEST_F(ControllerApiClientTest, UpdateClaimFinalizersPutsTheServersClaimWithOurFinalizers) {
@@ -212,6 +216,32 @@ TEST_F(ControllerApiClientTest, ClaimIsReadFreshAfterItsFinalizerWent) {
   ASSERT_EQ(requests.size(), 4u);
   EXPECT_EQ(requests[2].method, "GET");
   EXPECT_EQ(requests[3].method, "PUT");
+}
+
+// docs/snapshots.md §4.1: claims and volumes go through the core clientset,
+// the snapshot kinds through the snapshot clientset, each with its own
+// QPS/burst limiter - a snapshot write never waits behind a claim read.
+TEST(ControllerApiClientBucketsTest, SnapshotRequestsDoNotWaitBehindCoreRequests) {
+  ScriptedHttpServer server;
+  base::FakeClock clock;
+  snapshotter::SnapshotClients clients = ClientsOf(server, clock, /*qps=*/1, /*burst=*/1);
+  ControllerApiClient api(clients);
+  server.Script(
+      {200, {}, {R"({"apiVersion":"v1","kind":"PersistentVolume","metadata":{"name":"pv-1"}})"}});
+  server.Script(
+      {200,
+       {},
+       {R"({"apiVersion":"snapshot.storage.k8s.io/v1","kind":"VolumeSnapshot","metadata":{"name":"snap-1","namespace":"default"}})"}});
+  server.Script({200, {}, {kServerClaim.dump()}});
+
+  EXPECT_TRUE(
+      testsupport::PassesUnthrottled(clock, [&] { ASSERT_TRUE(api.GetVolume("pv-1").ok()); }));
+  EXPECT_TRUE(testsupport::PassesUnthrottled(clock, [&] {
+    ASSERT_TRUE(api.GetSnapshot("default", "snap-1").ok());
+  })) << "the snapshot read waited for the token the volume read spent";
+  EXPECT_FALSE(testsupport::PassesUnthrottled(clock, [&] {
+    ASSERT_TRUE(api.GetClaim("default", "claim-1").ok());
+  })) << "the core bucket (burst 1) is empty until a second has passed";
 }
 
 }  // namespace

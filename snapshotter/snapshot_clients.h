@@ -1,0 +1,29 @@
+// SnapshotClients: the API clients of a snapshot binary, one per clientset
+// upstream builds from its one rest.Config (docs/snapshots.md §3.2 step 1,
+// §4.1): `core` for the built-in kinds (claims, volumes, nodes, Secrets,
+// Events) and `snapshots` for snapshot.storage.k8s.io and
+// groupsnapshot.storage.k8s.io (informers, writes and the CRD checks). Each
+// has a token bucket of its own, so --kube-api-qps / --kube-api-burst bound
+// each of them, not their sum; both share one connection pool. Leader
+// election's client is a third (component/leader_election.h).
+#pragma once
+
+#include <memory>
+
+#include "base/clock.h"
+#include "base/result.h"
+#include "kube/client/client.h"
+#include "kube/client/config.h"
+
+namespace snapshotter {
+
+struct SnapshotClients {
+  std::unique_ptr<kube::Client> core;
+  std::unique_ptr<kube::Client> snapshots;
+
+  // Fails as kube::Client::Create does.
+  static base::Result<SnapshotClients> Create(kube::RestConfig config,
+                                              base::Clock& clock = base::Clock::Real());
+};
+
+}  // namespace snapshotter
