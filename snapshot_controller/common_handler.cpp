@@ -10,7 +10,8 @@ CommonHandler::CommonHandler(ControllerApi& api, const Caches& caches, Controlle
       events_(events),
       metrics_(metrics),
       claim_finalizer_(api, caches),
-      snapshot_sync_(api, caches, claim_finalizer_, events, metrics, options, clock),
+      snapshot_sync_(api, caches, claim_finalizer_, written_snapshots_, events, metrics, options,
+                     clock),
       deletion_(api, caches, claim_finalizer_, events, metrics, clock),
       content_sync_(api, caches, events) {}
 

@@ -18,6 +18,7 @@
 #include "snapshot_controller/operation_metrics.h"
 #include "snapshot_controller/snapshot_deletion.h"
 #include "snapshot_controller/snapshot_sync.h"
+#include "snapshot_controller/written_snapshots.h"
 
 namespace snapshot_controller {
 
@@ -36,6 +37,7 @@ class CommonHandler final : public ControllerHandler {
   ControllerEvents& events_;
   OperationMetrics& metrics_;
   ClaimFinalizer claim_finalizer_;
+  WrittenSnapshots written_snapshots_;
   SnapshotSync snapshot_sync_;
   SnapshotDeletion deletion_;
   ContentSync content_sync_;

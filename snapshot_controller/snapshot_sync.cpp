@@ -47,7 +47,7 @@ std::string Misbound(const std::string& content_name) {
 }  // namespace
 
 base::Status SnapshotSync::Sync(const kube::VolumeSnapshot& snapshot) {
-  SnapshotWriter writer(api_, snapshot);
+  SnapshotWriter writer(api_, written_, snapshot);
   if (auto classed = EnsureClass(writer); !classed.ok()) return classed;
 
   const auto& source = writer.object().spec.source;

@@ -8,8 +8,9 @@
 // finalizer (§4.3 step 1).
 // Errors are saved in the snapshot's status and reported as upstream's
 // Warning Events, then returned so the snapshot is retried with backoff.
-// Every write is computed from the cached snapshot and the answers of
-// earlier writes (SnapshotWriter, §9.4).
+// Every write is computed from the cached snapshot (or the answer to our own
+// write the cache has not caught up with) and the answers of earlier writes
+// (SnapshotWriter, §9.4).
 //
 // Group members (an owner reference to a VolumeGroupSnapshot) only get their
 // content's status copied, with the name of their group snapshot when the
@@ -36,17 +37,20 @@
 #include "snapshot_controller/handler_options.h"
 #include "snapshot_controller/operation_metrics.h"
 #include "snapshot_controller/snapshot_writer.h"
+#include "snapshot_controller/written_snapshots.h"
 
 namespace snapshot_controller {
 
 class SnapshotSync {
  public:
+  // `written` is shared by every sync of the snapshots (WrittenSnapshots).
   SnapshotSync(ControllerApi& api, const Caches& caches, ClaimFinalizer& claim_finalizer,
-               ControllerEvents& events, OperationMetrics& metrics, HandlerOptions options,
-               base::Clock& clock)
+               WrittenSnapshots& written, ControllerEvents& events, OperationMetrics& metrics,
+               HandlerOptions options, base::Clock& clock)
       : api_(api),
         caches_(caches),
         claim_finalizer_(claim_finalizer),
+        written_(written),
         content_creation_(api, caches, claim_finalizer, events, options),
         events_(events),
         metrics_(metrics),
@@ -99,6 +103,7 @@ class SnapshotSync {
   ControllerApi& api_;
   const Caches& caches_;
   ClaimFinalizer& claim_finalizer_;
+  WrittenSnapshots& written_;
   ContentCreation content_creation_;
   ControllerEvents& events_;
   OperationMetrics& metrics_;

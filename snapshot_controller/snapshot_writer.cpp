@@ -62,7 +62,7 @@ base::Status SnapshotWriter::WriteStatus(const StatusChange& change) {
                                             : "snapshot controller failed to update " + Key() +
                                                   " on API server");
   }
-  snapshot_ = std::move(*written);
+  Keep(*written);
   return base::Status::Ok();
 }
 
@@ -74,8 +74,13 @@ base::Status SnapshotWriter::Patch(const std::string& patch) {
 }
 
 base::Result<kube::VolumeSnapshot> SnapshotWriter::Took(base::Result<kube::VolumeSnapshot> answer) {
-  if (answer.ok()) snapshot_ = *answer;
+  if (answer.ok()) Keep(*answer);
   return answer;
+}
+
+void SnapshotWriter::Keep(const kube::VolumeSnapshot& answer) {
+  written_.Remember(snapshot_.metadata.resource_version, answer);
+  snapshot_ = answer;
 }
 
 std::string SnapshotWriter::Key() const {

@@ -1,6 +1,8 @@
 // SnapshotWriter: the writes of one sync to one VolumeSnapshot, each computed
-// from the snapshot as this sync last saw it - the cached copy, then each
-// write's answer - so no write needs a GET first (docs/snapshots.md §9.4):
+// from the snapshot as this sync last saw it - the cached copy (or the answer
+// to an earlier sync's write the cache has not caught up with,
+// WrittenSnapshots), then each write's answer - so no write needs a GET first
+// (docs/snapshots.md §9.4):
 //   - finalizers change through a JSON Patch whose `test` ops guard the list
 //     (kube/api/metadata_patch.h); one refused (422) because the cached list
 //     was stale is computed again from a fresh GET at once
@@ -26,13 +28,16 @@
 #include "base/result.h"
 #include "kube/api/snapshot/v1/volume_snapshot.h"
 #include "snapshot_controller/controller_api.h"
+#include "snapshot_controller/written_snapshots.h"
 
 namespace snapshot_controller {
 
 class SnapshotWriter {
  public:
-  SnapshotWriter(ControllerApi& api, kube::VolumeSnapshot snapshot)
-      : api_(api), snapshot_(std::move(snapshot)) {}
+  // Starts from `written`'s newer copy of `cached` if it has one, and tells
+  // `written` the answer to each write.
+  SnapshotWriter(ControllerApi& api, WrittenSnapshots& written, const kube::VolumeSnapshot& cached)
+      : api_(api), written_(written), snapshot_(written.Newest(cached)) {}
 
   // The snapshot as the last write (or read) returned it.
   const kube::VolumeSnapshot& object() const { return snapshot_; }
@@ -51,11 +56,15 @@ class SnapshotWriter {
 
  private:
   base::Status Patch(const std::string& patch);
-  // Keeps a successful answer as the snapshot this sync last saw; returns it.
+  // Keeps a successful answer as Keep does; returns it.
   base::Result<kube::VolumeSnapshot> Took(base::Result<kube::VolumeSnapshot> answer);
+  // Keeps `answer` (to a write, or a read, after the copy this sync last
+  // saw) as that copy, and tells written_.
+  void Keep(const kube::VolumeSnapshot& answer);
   std::string Key() const;
 
   ControllerApi& api_;
+  WrittenSnapshots& written_;
   kube::VolumeSnapshot snapshot_;
 };
 

@@ -433,9 +433,10 @@ TEST_F(SnapshotSyncTest, StatusConflictsGiveUpAfterTwoRetries) {
 // --- Metrics (§4.6) ------------------------------------------------------------
 
 // Two syncs in a row, the second from the cached copy the first one's status
-// write has not reached yet: its 409 and fresh read show the status already
-// written, so neither the Event nor the CreateSnapshot duration is recorded
-// twice, and the second sync's start of CreateSnapshot does not linger.
+// write has not reached yet: it starts from that write's answer
+// (WrittenSnapshots), which shows the status already written, so neither the
+// Event nor the CreateSnapshot duration is recorded twice, and the second
+// sync's start of CreateSnapshot does not linger.
 TEST_F(SnapshotSyncTest, StatusWrittenByAnEarlierSyncIsRecordedOnce) {
   HaveSource();
   Have(Content([](auto& c) {
@@ -455,6 +456,58 @@ TEST_F(SnapshotSyncTest, StatusWrittenByAnEarlierSyncIsRecordedOnce) {
                                    "operation_name=\"CreateSnapshot\","
                                    "operation_status=\"success\","
                                    "snapshot_type=\"dynamic\"} 1\n"));
+}
+
+// The readiness case (§9.4): the first status write copies the cut
+// (creationTime, readyToUse false); the content turns ready before the
+// informer brings that write back. The next sync's one patch starts from our
+// own write's answer: guarded by its resourceVersion, no 409, no GET, and
+// only readyToUse in it.
+TEST_F(SnapshotSyncTest, ASyncBeforeTheCacheHasOurStatusWriteStartsFromItsAnswer) {
+  HaveSource();
+  auto content_status = [](bool ready) {
+    return [ready](kube::VolumeSnapshotContent& c) {
+      c.status = kube::VolumeSnapshotContentStatus{.creation_time = 1700000000'000000000,
+                                                   .ready_to_use = ready};
+    };
+  };
+  Have(Content(content_status(false)));
+  const kube::VolumeSnapshot cached = Snapshot(WithFinalizers);
+  ASSERT_TRUE(Sync(cached).ok());
+  Have(Content(content_status(true)));
+  api_.ClearCalls();
+
+  ASSERT_TRUE(SyncFromCache(cached).ok());
+
+  EXPECT_THAT(api_.calls(), ElementsAre(PatchSnapshotStatus("6", {{"readyToUse", true}})));
+  EXPECT_THAT(events_.events(),
+              ElementsAre(Normal("SnapshotCreated",
+                                 "Snapshot default/snap-1 was successfully "
+                                 "created by the CSI driver."),
+                          Normal("SnapshotReady", "Snapshot default/snap-1 is ready to use.")));
+}
+
+// The cache caught up (or another writer moved on): the sync starts from it.
+TEST_F(SnapshotSyncTest, ACacheAtAVersionOurWritesDidNotStartFromIsTakenAsItIs) {
+  HaveSource();
+  Have(Content([](auto& c) {
+    c.status = kube::VolumeSnapshotContentStatus{.creation_time = 1700000000'000000000,
+                                                 .ready_to_use = false};
+  }));
+  ASSERT_TRUE(Sync(Snapshot(WithFinalizers)).ok());
+  api_.BumpResourceVersion<kube::VolumeSnapshot>("default", "snap-1");  // another writer: rv 7
+  kube::VolumeSnapshot other = *api_.Stored<kube::VolumeSnapshot>("default", "snap-1");
+  other.status.reset();  // and it lost the status
+  api_.Put(other);
+  api_.ClearCalls();
+
+  ASSERT_TRUE(SyncFromCache(other).ok());
+
+  ASSERT_FALSE(api_.calls().empty());
+  EXPECT_EQ(api_.calls()[0], PatchSnapshotStatus(other.metadata.resource_version,
+                                                 {{"boundVolumeSnapshotContentName", kContentName},
+                                                  {"creationTime", "2023-11-14T22:13:20Z"},
+                                                  {"readyToUse", false}}));
 }
 
 TEST_F(SnapshotSyncTest, AnUnreadySnapshotStartsBothCreateOperationsWithItsDriver) {

@@ -91,13 +91,14 @@ class SnapshotSyncTest : public HandlerTest {
   // Syncs `snapshot` as the cache holds it, whatever the server has.
   base::Status SyncFromCache(const kube::VolumeSnapshot& snapshot) {
     InCache(snapshot);
-    sync_ = std::make_unique<SnapshotSync>(api_, caches_.caches(), claim_finalizer_, events_,
-                                           metrics_, options_, clock_);
+    sync_ = std::make_unique<SnapshotSync>(api_, caches_.caches(), claim_finalizer_, written_,
+                                           events_, metrics_, options_, clock_);
     auto cached = caches_.snapshots().Get(snapshot.metadata.namespace_, snapshot.metadata.name);
     return sync_->Sync(*cached);
   }
 
   HandlerOptions options_;
+  WrittenSnapshots written_;  // shared by the syncs of one test, as by a handler's
   std::unique_ptr<SnapshotSync> sync_;
 };
 
