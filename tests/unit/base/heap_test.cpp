@@ -7,6 +7,7 @@
 namespace base {
 namespace {
 
+#if CSI_TEST_HEAP_TRIM
 TEST(ReleaseFreeHeapMemoryTest, ReturnsPagesFreedBetweenLiveBlocksToTheSystem) {
   testsupport::HeapHoles holes(48 << 20);
   long before = testsupport::RssAnonKiB();
@@ -18,6 +19,7 @@ TEST(ReleaseFreeHeapMemoryTest, ReturnsPagesFreedBetweenLiveBlocksToTheSystem) {
   EXPECT_GT(before - after, holes.freed_kib() / 2)
       << "RssAnon " << before << " -> " << after << " KiB";
 }
+#endif  // CSI_TEST_HEAP_TRIM
 
 }  // namespace
 }  // namespace base
