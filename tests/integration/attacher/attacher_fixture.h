@@ -25,6 +25,11 @@
 
 namespace attacher_it {
 
+inline bool Attached(const kube::VolumeAttachment& va) { return va.status.attached; }
+inline bool HasAttachError(const kube::VolumeAttachment& va) {
+  return va.status.attach_error.has_value();
+}
+
 class AttacherTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() { StartControlPlane({}); }

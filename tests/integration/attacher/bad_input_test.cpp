@@ -8,8 +8,6 @@
 namespace attacher_it {
 namespace {
 
-bool HasAttachError(const kube::VolumeAttachment& va) { return va.status.attach_error.has_value(); }
-
 class BadInputTest : public AttacherTest {
  protected:
   void SetUp() override {

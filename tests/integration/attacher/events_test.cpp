@@ -25,8 +25,6 @@ constexpr std::string_view kCommentedEventsRule =
     "  #  verbs: [\"create\", \"patch\"]\n";
 constexpr std::string_view kForbiddenWarning = "Cannot record Events: permission denied";
 
-bool HasAttachError(const kube::VolumeAttachment& va) { return va.status.attach_error.has_value(); }
-
 std::vector<kube::Event> EventsAbout(kube::Client& admin, const std::string& va_name) {
   kube::ListOptions options;
   options.field_selector = "involvedObject.name=" + va_name;

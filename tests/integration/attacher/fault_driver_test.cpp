@@ -14,17 +14,15 @@ namespace {
 
 using namespace std::chrono_literals;
 
-constexpr const char* kDriver = "fault.csi.example.com";
-constexpr const char* kNodeId = "fault-node-id";
-
-bool Attached(const kube::VolumeAttachment& va) { return va.status.attached; }
+constexpr const char* kFaultDriver = "fault.csi.example.com";
+constexpr const char* kFaultNodeId = "fault-node-id";
 
 class FaultDriverTest : public AttacherTest {
  protected:
   void Prepare(const std::string& suffix, std::vector<std::string> driver_args = {}) {
-    StartFaultDriver(kDriver, kNodeId, std::move(driver_args));
+    StartFaultDriver(kFaultDriver, kFaultNodeId, std::move(driver_args));
     node_ = "node-" + suffix;
-    CreateCsiNode(node_, kDriver, kNodeId);
+    CreateCsiNode(node_, kFaultDriver, kFaultNodeId);
   }
   std::string node_;
 };
@@ -32,9 +30,9 @@ class FaultDriverTest : public AttacherTest {
 TEST_F(FaultDriverTest, PublishThatTimesOutThenSucceedsEndsAttachedOnce) {
   Prepare("slow");
   WriteFaults(R"({"ControllerPublishVolume":[{"volume_id":"vol-slow","delay":"4s","times":1}]})");
-  CreatePv(CsiPv("pv-slow", kDriver, "vol-slow"));
+  CreatePv(CsiPv("pv-slow", kFaultDriver, "vol-slow"));
   StartAttacher({"--timeout=1s"});
-  CreateVa("va-slow", kDriver, "pv-slow", node_);
+  CreateVa("va-slow", kFaultDriver, "pv-slow", node_);
 
   auto va = AwaitVa("va-slow", Attached);
   ASSERT_TRUE(va && va->status.attached);
@@ -47,9 +45,9 @@ TEST_F(FaultDriverTest, FinalErrorIsSavedWithItsCodeAndRetriedWithBackoff) {
   Prepare("final");
   WriteFaults(
       R"({"ControllerPublishVolume":[{"volume_id":"vol-final","code":"INTERNAL","message":"backend on fire","times":3}]})");
-  CreatePv(CsiPv("pv-final", kDriver, "vol-final"));
+  CreatePv(CsiPv("pv-final", kFaultDriver, "vol-final"));
   StartAttacher({"--retry-interval-start=500ms"});
-  CreateVa("va-final", kDriver, "pv-final", node_);
+  CreateVa("va-final", kFaultDriver, "pv-final", node_);
 
   auto failed = AwaitVa("va-final", [](const kube::VolumeAttachment& va) {
     return va.status.attach_error.has_value();
@@ -71,9 +69,9 @@ TEST_F(FaultDriverTest, FinalErrorIsSavedWithItsCodeAndRetriedWithBackoff) {
 TEST_F(FaultDriverTest, ErrorCodeIsNotSavedWhenTheFeatureGateIsOff) {
   Prepare("gateoff");
   WriteFaults(R"({"ControllerPublishVolume":[{"code":"INTERNAL","times":-1}]})");
-  CreatePv(CsiPv("pv-gateoff", kDriver, "vol-gateoff"));
+  CreatePv(CsiPv("pv-gateoff", kFaultDriver, "vol-gateoff"));
   StartAttacher({"--feature-gates=MutableCSINodeAllocatableCount=false"});
-  CreateVa("va-gateoff", kDriver, "pv-gateoff", node_);
+  CreateVa("va-gateoff", kFaultDriver, "pv-gateoff", node_);
   auto failed = AwaitVa("va-gateoff", [](const kube::VolumeAttachment& va) {
     return va.status.attach_error.has_value();
   });
@@ -84,9 +82,9 @@ TEST_F(FaultDriverTest, ErrorCodeIsNotSavedWhenTheFeatureGateIsOff) {
 TEST_F(FaultDriverTest, ReconcilerReattachesVolumeDetachedBehindOurBack) {
   Prepare("reconcile",
           {"--capabilities=PUBLISH_UNPUBLISH_VOLUME,LIST_VOLUMES,LIST_VOLUMES_PUBLISHED_NODES"});
-  CreatePv(CsiPv("pv-recon", kDriver, "vol-recon"));
+  CreatePv(CsiPv("pv-recon", kFaultDriver, "vol-recon"));
   StartAttacher({"--reconcile-sync=1s"});
-  CreateVa("va-recon", kDriver, "pv-recon", node_);
+  CreateVa("va-recon", kFaultDriver, "pv-recon", node_);
   ASSERT_TRUE(AwaitVa("va-recon", Attached)->status.attached);
   ASSERT_EQ(VolumeCounter("vol-recon", "attaches"), 1);
 
@@ -96,14 +94,14 @@ TEST_F(FaultDriverTest, ReconcilerReattachesVolumeDetachedBehindOurBack) {
       << "the reconciler did not notice the volume was detached";
   auto state = DriverState();
   ASSERT_TRUE(state["attachments"].contains("vol-recon"));
-  EXPECT_EQ(state["attachments"]["vol-recon"], nlohmann::json::array({kNodeId}));
+  EXPECT_EQ(state["attachments"]["vol-recon"], nlohmann::json::array({kFaultNodeId}));
 }
 
 TEST_F(FaultDriverTest, DriverKilledMakesAttacherExitOneWithTerminationMessage) {
   Prepare("killed");
-  CreatePv(CsiPv("pv-killed", kDriver, "vol-killed"));
+  CreatePv(CsiPv("pv-killed", kFaultDriver, "vol-killed"));
   StartAttacher();
-  CreateVa("va-killed", kDriver, "pv-killed", node_);
+  CreateVa("va-killed", kFaultDriver, "pv-killed", node_);
   ASSERT_TRUE(AwaitVa("va-killed", Attached)->status.attached);
 
   driver_->Kill();
@@ -133,12 +131,12 @@ TEST_F(FaultDriverTest, SecretValuesNeverAppearInLogsAtHighVerbosity) {
       "application/json");
   ASSERT_TRUE(binding.ok()) << binding.error().message;
 
-  kube::PersistentVolume pv = CsiPv("pv-secret-log", kDriver, "vol-secret");
+  kube::PersistentVolume pv = CsiPv("pv-secret-log", kFaultDriver, "vol-secret");
   std::get<kube::CSIPersistentVolumeSource>(pv.spec.source).controller_publish_secret_ref =
       kube::SecretReference{"publish-secret", "default"};
   CreatePv(pv);
   StartAttacher({"-v=10"});
-  CreateVa("va-secret-log", kDriver, "pv-secret-log", node_);
+  CreateVa("va-secret-log", kFaultDriver, "pv-secret-log", node_);
   ASSERT_TRUE(AwaitVa("va-secret-log", Attached)->status.attached);
   auto calls = DriverState()["calls"];
   bool driver_got_secret = false;

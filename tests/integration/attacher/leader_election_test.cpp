@@ -149,8 +149,6 @@ class LeaderElectionTest : public AttacherTest {
     return kube::SanitizeName(host);
   }
 
-  static bool Attached(const kube::VolumeAttachment& va) { return va.status.attached; }
-
   std::string driver_name_;
   int a_port_ = 0;  // a's --http-endpoint
   std::unique_ptr<testsupport::Process> a_;

@@ -17,8 +17,8 @@ namespace {
 
 using namespace std::chrono_literals;
 
-constexpr const char* kDriver = "pd.csi.storage.gke.io";
-constexpr const char* kNodeId = "projects/p/zones/us-central1-a/instances/node";
+constexpr const char* kPdDriver = "pd.csi.storage.gke.io";
+constexpr const char* kPdNodeId = "projects/p/zones/us-central1-a/instances/node";
 
 kube::PersistentVolume GcePv(const std::string& name, const std::string& zone_label) {
   kube::PersistentVolume pv;
@@ -40,9 +40,9 @@ kube::PersistentVolume GcePv(const std::string& name, const std::string& zone_la
 class MigrationTest : public AttacherTest {
  protected:
   void Prepare(const std::string& suffix) {
-    StartFaultDriver(kDriver, kNodeId);
+    StartFaultDriver(kPdDriver, kPdNodeId);
     node_ = "node-" + suffix;
-    CreateCsiNode(node_, kDriver, kNodeId);
+    CreateCsiNode(node_, kPdDriver, kPdNodeId);
   }
   // The request of the first ControllerPublishVolume the driver recorded.
   nlohmann::json PublishRequest() {
@@ -61,7 +61,7 @@ TEST_F(MigrationTest, InTreeGcePdIsPublishedWithTranslatedHandleAndAttributes) {
   Prepare("gce");
   CreatePv(GcePv("pv-gce", "us-central1-a"));
   StartAttacher();
-  CreateVa("va-gce", kDriver, "pv-gce", node_);
+  CreateVa("va-gce", kPdDriver, "pv-gce", node_);
 
   auto va = AwaitVa("va-gce", [](const kube::VolumeAttachment& va) { return va.status.attached; });
   ASSERT_TRUE(va && va->status.attached) << AttacherLog();
@@ -74,14 +74,14 @@ TEST_F(MigrationTest, InTreeGcePdIsPublishedWithTranslatedHandleAndAttributes) {
   EXPECT_TRUE(std::holds_alternative<kube::GCEPersistentDiskVolumeSource>(pv->spec.source))
       << "the stored PV must stay in-tree";
   EXPECT_NE(std::find(pv->metadata.finalizers.begin(), pv->metadata.finalizers.end(),
-                      attacher::FinalizerFor(kDriver)),
+                      attacher::FinalizerFor(kPdDriver)),
             pv->metadata.finalizers.end());
 }
 
 TEST_F(MigrationTest, RolledBackInTreePvWithoutVaLosesOurFinalizer) {
   Prepare("rollback");
   kube::PersistentVolume pv = GcePv("pv-rollback", "us-central1-a");
-  pv.metadata.finalizers = {attacher::FinalizerFor(kDriver)};
+  pv.metadata.finalizers = {attacher::FinalizerFor(kPdDriver)};
   pv.metadata.has_finalizers_field = true;
   CreatePv(pv);
   StartAttacher();
@@ -101,7 +101,7 @@ TEST_F(MigrationTest, UntranslatablePvEndsInAttachError) {
   Prepare("bad");
   CreatePv(GcePv("pv-bad", "us-central1__us-central1-c"));
   StartAttacher();
-  CreateVa("va-bad", kDriver, "pv-bad", node_);
+  CreateVa("va-bad", kPdDriver, "pv-bad", node_);
 
   auto va = AwaitVa("va-bad", [](const kube::VolumeAttachment& va) {
     return va.status.attach_error.has_value();

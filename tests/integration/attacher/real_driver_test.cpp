@@ -8,8 +8,6 @@
 namespace attacher_it {
 namespace {
 
-bool Attached(const kube::VolumeAttachment& va) { return va.status.attached; }
-
 bool HasFinalizer(const kube::ObjectMeta& meta, const std::string& finalizer) {
   for (const auto& f : meta.finalizers) {
     if (f == finalizer) return true;

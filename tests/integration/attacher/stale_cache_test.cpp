@@ -23,8 +23,8 @@ namespace {
 
 using namespace std::chrono_literals;
 
-constexpr const char* kDriver = "stale.csi.example.com";
-constexpr const char* kNodeId = "stale-node-id";
+constexpr const char* kStaleDriver = "stale.csi.example.com";
+constexpr const char* kStaleNodeId = "stale-node-id";
 // attacher/csi_handler.cpp logs this at -v=4 for each PV finalizer patch.
 constexpr std::string_view kPvPatchedLine = "PV finalizer added";
 // kube/client/client.cpp logs each answer at -v=6; a 422 to a VA request is
@@ -33,8 +33,6 @@ constexpr std::string_view kRefusedStatus = "status=422";
 constexpr std::string_view kVaUrl = "/volumeattachments/";
 // kube/runtime/worker_pool.cpp logs this for each sync that goes to backoff.
 constexpr std::string_view kBackoffLine = "Sync failed, retrying with backoff";
-
-bool Attached(const kube::VolumeAttachment& va) { return va.status.attached; }
 
 // The lines of `log` containing both `a` and `b`.
 int CountLinesWith(const std::string& log, std::string_view a, std::string_view b = {}) {
@@ -53,9 +51,9 @@ int Count(const std::vector<std::string>& list, const std::string& item) {
 class StaleCacheTest : public AttacherTest {
  protected:
   void Prepare(const std::string& suffix, std::vector<std::string> driver_args = {}) {
-    StartFaultDriver(kDriver, kNodeId, std::move(driver_args));
+    StartFaultDriver(kStaleDriver, kStaleNodeId, std::move(driver_args));
     node_ = "node-" + suffix;
-    CreateCsiNode(node_, kDriver, kNodeId);
+    CreateCsiNode(node_, kStaleDriver, kStaleNodeId);
   }
 
   // Starts the attacher and waits until its caches are filled, so that what
@@ -86,9 +84,9 @@ class StaleCacheTest : public AttacherTest {
 // starts next finds it in its first sync, like one after a restart.
 TEST_F(StaleCacheTest, AttachedVaWithPlantedAttachErrorIsClearedWithoutDriverCall) {
   Prepare("planted");
-  CreatePv(CsiPv("pv-planted", kDriver, "vol-planted"));
+  CreatePv(CsiPv("pv-planted", kStaleDriver, "vol-planted"));
   StartAttacher();
-  CreateVa("va-planted", kDriver, "pv-planted", node_);
+  CreateVa("va-planted", kStaleDriver, "pv-planted", node_);
   auto attached = AwaitVa("va-planted", Attached);
   ASSERT_TRUE(attached && attached->status.attached);
   attacher_->Stop();
@@ -150,14 +148,14 @@ class PvRelistHeldBack {
 
 TEST_F(StaleCacheTest, ApiServerRestartWithPvRelistHeldBackAttachesEveryVaWithoutError) {
   constexpr int kVolumes = 20;
-  const std::string ours = attacher::FinalizerFor(kDriver);
+  const std::string ours = attacher::FinalizerFor(kStaleDriver);
   const std::string other = "example.com/other-protection";
   Prepare("relist");
   auto name = [](std::string_view prefix, int i) {
     return std::string(prefix) + std::to_string(i);
   };
   for (int i = 0; i < kVolumes; ++i) {
-    CreatePv(CsiPv(name("pv-relist-", i), kDriver, name("vol-relist-", i)));
+    CreatePv(CsiPv(name("pv-relist-", i), kStaleDriver, name("vol-relist-", i)));
   }
   StartAttacherAndAwaitSync({"--worker-threads=4"});
 
@@ -167,7 +165,7 @@ TEST_F(StaleCacheTest, ApiServerRestartWithPvRelistHeldBackAttachesEveryVaWithou
   ASSERT_TRUE(plane_->StartApiServer().ok());
   for (int i = 0; i < kVolumes; ++i) AddFinalizer(name("pv-relist-", i), i % 2 ? other : ours);
   for (int i = 0; i < kVolumes; ++i) {
-    CreateVa(name("va-relist-", i), kDriver, name("pv-relist-", i), node_);
+    CreateVa(name("va-relist-", i), kStaleDriver, name("pv-relist-", i), node_);
   }
 
   for (int i = 0; i < kVolumes; ++i) {
@@ -201,18 +199,18 @@ TEST_F(StaleCacheTest, ApiServerRestartWithPvRelistHeldBackAttachesEveryVaWithou
 TEST_F(StaleCacheTest, AnotherClientsAnnotationRoundsDuringAttachStormFailNoPatch) {
   constexpr int kVolumes = 15;
   constexpr int kRounds = 5;
-  const std::string ours = attacher::FinalizerFor(kDriver);
+  const std::string ours = attacher::FinalizerFor(kStaleDriver);
   Prepare("rounds");
   auto name = [](std::string_view prefix, int i) {
     return std::string(prefix) + std::to_string(i);
   };
   for (int i = 0; i < kVolumes; ++i) {
-    CreatePv(CsiPv(name("pv-rounds-", i), kDriver, name("vol-rounds-", i)));
+    CreatePv(CsiPv(name("pv-rounds-", i), kStaleDriver, name("vol-rounds-", i)));
   }
   StartAttacherAndAwaitSync(
       {"--worker-threads=10", "--kube-api-qps=5", "--kube-api-burst=1", "-v=6"});
   for (int i = 0; i < kVolumes; ++i) {
-    CreateVa(name("va-rounds-", i), kDriver, name("pv-rounds-", i), node_);
+    CreateVa(name("va-rounds-", i), kStaleDriver, name("pv-rounds-", i), node_);
   }
 
   // Returns whether the write landed before our finalizer did.
@@ -258,7 +256,7 @@ TEST_F(StaleCacheTest, AnotherClientsAnnotationRoundsDuringAttachStormFailNoPatc
       auto it = annotations.find(key);
       return it == annotations.end() ? std::string("<none>") : it->second;
     };
-    EXPECT_EQ(annotation(attacher::kNodeIdAnnotation), kNodeId) << va_name;
+    EXPECT_EQ(annotation(attacher::kNodeIdAnnotation), kStaleNodeId) << va_name;
     EXPECT_EQ(annotation("other.example.com/round"), std::to_string(kRounds)) << va_name;
     for (int round = 1; round <= kRounds; ++round) {
       EXPECT_EQ(annotation("other.example.com/round-" + std::to_string(round)), "done") << va_name;

@@ -9,6 +9,8 @@
 namespace image_it {
 namespace {
 
+using attacher_it::Attached;
+
 class AttacherImageTest : public attacher_it::AttacherTest {
  protected:
   static void SetUpTestSuite() {
@@ -24,8 +26,6 @@ class AttacherImageTest : public attacher_it::AttacherTest {
 
   const ImageRoot* image_ = nullptr;
 };
-
-bool Attached(const kube::VolumeAttachment& va) { return va.status.attached; }
 
 TEST_F(AttacherImageTest, AttacherFromItsImageRootAttachesAndDetachesAVolume) {
   const std::string driver = "mock-image.csi.example.com";

@@ -47,7 +47,7 @@ bool GroupReady(const kube::VolumeGroupSnapshot& group) {
   return group.status && group.status->ready_to_use.value_or(false) &&
          group.status->bound_volume_group_snapshot_content_name;
 }
-bool HasError(const kube::VolumeGroupSnapshot& group) {
+bool GroupHasError(const kube::VolumeGroupSnapshot& group) {
   return group.status && group.status->error && group.status->error->message;
 }
 
@@ -199,8 +199,8 @@ class GroupSnapshotPairTest : public ControllerPairTest {
   // The group got the error status `message` (a part of it), no content and
   // no driver call.
   void ExpectGroupError(const kube::VolumeGroupSnapshot& created, const std::string& message) {
-    auto group = Await<kube::VolumeGroupSnapshot>("default", created.metadata.name, HasError);
-    ASSERT_TRUE(group && HasError(*group)) << "no error status";
+    auto group = Await<kube::VolumeGroupSnapshot>("default", created.metadata.name, GroupHasError);
+    ASSERT_TRUE(group && GroupHasError(*group)) << "no error status";
     EXPECT_THAT(*group->status->error->message, HasSubstr(message));
     auto content = admin_->Get<kube::VolumeGroupSnapshotContent>(
         "", "groupsnapcontent-" + created.metadata.uid);

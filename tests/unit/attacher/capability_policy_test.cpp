@@ -12,13 +12,13 @@ namespace {
 using csi::ControllerRpc;
 using csi::PluginService;
 
-csi::Capabilities Controller(std::set<ControllerRpc::Type> rpcs) {
+csi::Capabilities ControllerCapabilities(std::set<ControllerRpc::Type> rpcs) {
   return {.plugin_services = {PluginService::CONTROLLER_SERVICE},
           .controller_rpcs = std::move(rpcs)};
 }
 
 TEST(CapabilityPolicyTest, FullAttachAndReconcileDriver) {
-  csi::Capabilities caps = Controller(
+  csi::Capabilities caps = ControllerCapabilities(
       {ControllerRpc::CREATE_DELETE_VOLUME, ControllerRpc::PUBLISH_UNPUBLISH_VOLUME,
        ControllerRpc::PUBLISH_READONLY, ControllerRpc::LIST_VOLUMES,
        ControllerRpc::LIST_VOLUMES_PUBLISHED_NODES, ControllerRpc::SINGLE_NODE_MULTI_WRITER});
@@ -27,8 +27,8 @@ TEST(CapabilityPolicyTest, FullAttachAndReconcileDriver) {
 }
 
 TEST(CapabilityPolicyTest, ReconcileNeedsBothListCapabilities) {
-  csi::Capabilities caps =
-      Controller({ControllerRpc::PUBLISH_UNPUBLISH_VOLUME, ControllerRpc::LIST_VOLUMES});
+  csi::Capabilities caps = ControllerCapabilities(
+      {ControllerRpc::PUBLISH_UNPUBLISH_VOLUME, ControllerRpc::LIST_VOLUMES});
   EXPECT_TRUE(CanAttach(caps));
   EXPECT_FALSE(CanReconcile(caps));
   caps.controller_rpcs = {ControllerRpc::PUBLISH_UNPUBLISH_VOLUME,
@@ -44,7 +44,7 @@ TEST(CapabilityPolicyTest, NoControllerServiceMeansTrivialHandler) {
 }
 
 TEST(CapabilityPolicyTest, NoPublishMeansTrivialHandler) {
-  EXPECT_FALSE(CanAttach(Controller({ControllerRpc::CREATE_DELETE_VOLUME})));
+  EXPECT_FALSE(CanAttach(ControllerCapabilities({ControllerRpc::CREATE_DELETE_VOLUME})));
 }
 
 TEST(CapabilityPolicyTest, SnapshotOnlyDriverIsNotAttached) {

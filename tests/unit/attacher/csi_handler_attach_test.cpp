@@ -31,7 +31,6 @@ ApiCall SaveAttachError(const std::string& message, std::optional<int> code = st
   return PatchVaStatus("va-1", AttachErrorBody(message, code));
 }
 
-const base::Error kBoom = base::Error::Http(500, "boom");
 // What the API server answers a finalizer added to an object being deleted.
 const base::Error kRefused = base::Error::Http(
     422, R"(PersistentVolume "pv-1" is invalid: metadata.finalizers: Forbidden: no new )"

@@ -10,13 +10,12 @@ namespace attacher::handler_testing {
 namespace {
 
 // The one body removing our finalizer, whatever else the list holds.
-const ApiCall kRemoveFinalizer = PatchVa(
+const ApiCall kRemoveVaFinalizer = PatchVa(
     "va-1", "strategic",
     R"({"metadata":{"$deleteFromPrimitiveList/finalizers":["external-attacher/csi-example-com"]}})");
 const ApiCall kMarkDetached = PatchVaStatus(
     "va-1", R"({"status":{"attached":false,"attachmentMetadata":null,"detachError":null}})");
 
-const base::Error kBoom = base::Error::Http(500, "boom");
 const base::Error kNotFound =
     base::Error::Http(404, R"(volumeattachments.storage.k8s.io "va-1" not found)");
 
@@ -28,26 +27,26 @@ std::vector<SyncCase> DetachCases() {
   return {
       {.name = "PvVolumeIsUnpublishedThenSoleFinalizerBecomesNullThenStatus",
        .va = DeletedVa(),
-       .want_api = {kRemoveFinalizer, kMarkDetached},
+       .want_api = {kRemoveVaFinalizer, kMarkDetached},
        .want_csi = {Unpublish()}},
       {.name = "VaDeletedByRemovingItsLastFinalizerGetsNoStatusPatch",
        .va = DeletedVa(),
        .va_patch_reply = DeletedVa([](auto& va) { va.metadata.finalizers.clear(); }),
-       .want_api = {kRemoveFinalizer},
+       .want_api = {kRemoveVaFinalizer},
        .want_csi = {Unpublish()}},
       {.name = "VaKeptByAnotherFinalizerStillGetsStatusPatch",
        .va = DeletedVa([](auto& va) {
          va.metadata.finalizers = {"a/first", kFinalizer};
        }),
        .va_patch_reply = DeletedVa([](auto& va) { va.metadata.finalizers = {"a/first"}; }),
-       .want_api = {kRemoveFinalizer, kMarkDetached},
+       .want_api = {kRemoveVaFinalizer, kMarkDetached},
        .want_csi = {Unpublish()}},
       // Other finalizers are not in the body, so none is dropped or put back.
       {.name = "OtherFinalizersAreNotSent",
        .va = DeletedVa([](auto& va) {
          va.metadata.finalizers = {"a/first", kFinalizer, "z/last"};
        }),
-       .want_api = {kRemoveFinalizer, kMarkDetached},
+       .want_api = {kRemoveVaFinalizer, kMarkDetached},
        .want_csi = {Unpublish()}},
       {.name = "InlineVolumeIsUnpublished",
        .va = DeletedVa([](auto& va) {
@@ -55,7 +54,7 @@ std::vector<SyncCase> DetachCases() {
          va.spec.source.inline_volume_spec = InlineSpec();
        }),
        .pvs = {},
-       .want_api = {kRemoveFinalizer, kMarkDetached},
+       .want_api = {kRemoveVaFinalizer, kMarkDetached},
        .want_csi = {Unpublish([](auto& r) { r.volume_id = "inline-vol"; })}},
       {.name = "SecretsAreSent",
        .va = DeletedVa(),
@@ -63,7 +62,7 @@ std::vector<SyncCase> DetachCases() {
          csi.controller_publish_secret_ref = kube::SecretReference{"creds", "ns"};
        }))},
        .secrets = {Secret("ns", "creds", {{"token", "t0k3n"}})},
-       .want_api = {GetSecret("ns", "creds"), kRemoveFinalizer, kMarkDetached},
+       .want_api = {GetSecret("ns", "creds"), kRemoveVaFinalizer, kMarkDetached},
        .want_csi = {Unpublish([](auto& r) {
          r.secrets = {{"token", "t0k3n"}};
        })}},
@@ -80,16 +79,16 @@ std::vector<SyncCase> DetachCases() {
       {.name = "NodeIdFallsBackToAnnotationWithoutCsiNode",
        .va = DeletedVa([](auto& va) { va.metadata.annotations[kNodeIdAnnotation] = "saved-id"; }),
        .csi_nodes = {},
-       .want_api = {kRemoveFinalizer, kMarkDetached},
+       .want_api = {kRemoveVaFinalizer, kMarkDetached},
        .want_csi = {Unpublish([](auto& r) { r.node_id = "saved-id"; })}},
       {.name = "NodeIdFallsBackToAnnotationWhenCsiNodeLacksDriver",
        .va = DeletedVa([](auto& va) { va.metadata.annotations[kNodeIdAnnotation] = "saved-id"; }),
        .csi_nodes = {CsiNode([](auto& node) { node.spec.drivers.clear(); })},
-       .want_api = {kRemoveFinalizer, kMarkDetached},
+       .want_api = {kRemoveVaFinalizer, kMarkDetached},
        .want_csi = {Unpublish([](auto& r) { r.node_id = "saved-id"; })}},
       {.name = "CsiNodeWinsOverAnnotation",
        .va = DeletedVa([](auto& va) { va.metadata.annotations[kNodeIdAnnotation] = "saved-id"; }),
-       .want_api = {kRemoveFinalizer, kMarkDetached},
+       .want_api = {kRemoveVaFinalizer, kMarkDetached},
        .want_csi = {Unpublish()}},
       {.name = "NoCsiNodeAndNoAnnotationFails",
        .va = DeletedVa([](auto& va) { va.metadata.annotations = kube::StringMap(); }),
@@ -117,7 +116,7 @@ std::vector<SyncCase> DetachCases() {
            return v;
          }();
        })},
-       .want_api = {kRemoveFinalizer, kMarkDetached},
+       .want_api = {kRemoveVaFinalizer, kMarkDetached},
        .want_csi = {Unpublish([](auto& r) {
          r.volume_id = "vol-0123";
          r.migrated = true;
@@ -132,7 +131,7 @@ std::vector<SyncCase> DetachCases() {
            return v;
          }();
        })},
-       .want_api = {kRemoveFinalizer, kMarkDetached},
+       .want_api = {kRemoveVaFinalizer, kMarkDetached},
        .want_csi = {Unpublish([](auto& r) {
          r.volume_id = "projects/UNSPECIFIED/zones/testZone/disks/testpd";
          r.migrated = true;
@@ -182,31 +181,31 @@ std::vector<SyncCase> DetachCases() {
        .va = DeletedVa([](auto& va) {
          va.status.detach_error = kube::VolumeError{"2023-11-14T22:00:00Z", "old", std::nullopt};
        }),
-       .want_api = {kRemoveFinalizer,
+       .want_api = {kRemoveVaFinalizer,
                     PatchVaStatus("va-1", R"({"status":{"attached":false,)"
                                           R"("attachmentMetadata":null,"detachError":null}})")},
        .want_csi = {Unpublish()}},
       {.name = "NotFoundOnFinalizerRemovalIsSuccess",
        .va = DeletedVa(),
        .api_failures = {{"patch", "volumeattachments", "", kNotFound}},
-       .want_api = {kRemoveFinalizer},
+       .want_api = {kRemoveVaFinalizer},
        .want_csi = {Unpublish()}},
       {.name = "NotFoundOnStatusPatchIsSuccess",
        .va = DeletedVa(),
        .api_failures = {{"patch", "volumeattachments", "status", kNotFound}},
-       .want_api = {kRemoveFinalizer, kMarkDetached},
+       .want_api = {kRemoveVaFinalizer, kMarkDetached},
        .want_csi = {Unpublish()}},
       {.name = "FailedFinalizerRemovalIsSavedAsDetachError",
        .va = DeletedVa(),
        .api_failures = {{"patch", "volumeattachments", "", kBoom}},
-       .want_api = {kRemoveFinalizer,
+       .want_api = {kRemoveVaFinalizer,
                     PatchVaStatus("va-1", DetachErrorBody("could not mark as detached: boom"))},
        .want_csi = {Unpublish()},
        .want_error = "failed to detach: could not mark as detached: boom"},
       {.name = "FailedStatusPatchFailsDetach",
        .va = DeletedVa(),
        .api_failures = {{"patch", "volumeattachments", "status", kBoom}},
-       .want_api = {kRemoveFinalizer, kMarkDetached,
+       .want_api = {kRemoveVaFinalizer, kMarkDetached,
                     PatchVaStatus("va-1", DetachErrorBody("could not mark as detached: boom"))},
        .want_csi = {Unpublish()},
        .want_error = "failed to detach: could not mark as detached: boom"},

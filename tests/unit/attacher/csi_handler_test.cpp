@@ -43,7 +43,7 @@ kube::PersistentVolume InTreePv(const Edit<kube::PersistentVolume>& edit = {}) {
 
 // The one body removing our finalizer, wherever it is in the list and
 // whatever else the list holds by the time it arrives.
-const ApiCall kRemoveFinalizer = PatchPv(
+const ApiCall kRemovePvFinalizer = PatchPv(
     "pv-1",
     R"({"metadata":{"$deleteFromPrimitiveList/finalizers":["external-attacher/csi-example-com"]}})");
 
@@ -79,10 +79,10 @@ INSTANTIATE_TEST_SUITE_P(
         {.name = "UnusedDeletedPvLosesOurFinalizerAlone",
          .pv = DeletedPv(),
          .vas = {Va([](auto& va) { va.spec.source.persistent_volume_name = "pv-2"; })},
-         .want_api = {kRemoveFinalizer}},
+         .want_api = {kRemovePvFinalizer}},
         {.name = "SoleFinalizerIsRemovedWithTheSameBody",
          .pv = DeletedPv([](auto& pv) { pv.metadata.finalizers = {kFinalizer}; }),
-         .want_api = {kRemoveFinalizer}},
+         .want_api = {kRemovePvFinalizer}},
         {.name = "FinalizerIsKeptWhileVaOfAnotherDriverUsesPv",
          .pv = DeletedPv(),
          .vas = {Va([](auto& va) { va.spec.attacher = "other.example.com"; })}},
@@ -91,12 +91,12 @@ INSTANTIATE_TEST_SUITE_P(
          .pv = DeletedPv([](auto& pv) { pv.metadata.deletion_timestamp.clear(); })},
         {.name = "RolledBackInTreePvWithoutVaLosesFinalizer",
          .pv = InTreePv(),
-         .want_api = {kRemoveFinalizer}},
+         .want_api = {kRemovePvFinalizer}},
         {.name = "RolledBackInTreePvOfAnotherDriverLosesFinalizer",
          .pv = InTreePv([](auto& pv) {
            pv.metadata.annotations = {{"pv.kubernetes.io/migrated-to", "other.example.com"}};
          }),
-         .want_api = {kRemoveFinalizer}},
+         .want_api = {kRemovePvFinalizer}},
         {.name = "RolledBackInTreePvKeepsFinalizerWhileVaUsesIt",
          .pv = InTreePv(),
          .vas = {AttachedVa()}},
@@ -111,13 +111,13 @@ INSTANTIATE_TEST_SUITE_P(
         {.name = "FailedRemovalIsReturned",
          .pv = DeletedPv(),
          .api_failures = {{"patch", "persistentvolumes", "", base::Error::Http(500, "boom")}},
-         .want_api = {kRemoveFinalizer},
+         .want_api = {kRemovePvFinalizer},
          .want_error = R"(failed to remove finalizer from PersistentVolume "pv-1": boom)"},
         {.name = "RemovalFromAPvThatIsGoneSucceeds",
          .pv = DeletedPv(),
          .api_failures = {{"patch", "persistentvolumes", "",
                            base::Error::Http(404, R"(persistentvolumes "pv-1" not found)")}},
-         .want_api = {kRemoveFinalizer}},
+         .want_api = {kRemovePvFinalizer}},
     }),
     [](const auto& info) { return info.param.name; });
 

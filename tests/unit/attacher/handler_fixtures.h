@@ -18,6 +18,7 @@
 #include "attacher/csi_handler.h"
 #include "attacher/names.h"
 #include "base/clock.h"
+#include "base/result.h"
 #include "tests/unit/attacher/fakes.h"
 
 namespace attacher::handler_testing {
@@ -27,6 +28,8 @@ inline const std::string kFinalizer = "external-attacher/csi-example-com";
 // FakeClock's wall time, as metav1.Time writes it.
 inline constexpr std::string_view kNow = "2023-11-14T22:13:20Z";
 inline constexpr std::string_view kDeleted = "2023-11-14T22:00:00Z";
+// An API failure to inject.
+inline const base::Error kBoom = base::Error::Http(500, "boom");
 
 template <class T>
 using Edit = std::function<void(T&)>;

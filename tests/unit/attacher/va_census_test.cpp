@@ -13,13 +13,13 @@ namespace {
 using std::chrono::seconds;
 using std::chrono::system_clock;
 
-constexpr char kDriver[] = "d.example.com";
+constexpr char kCensusDriver[] = "d.example.com";
 constexpr char kFinalizer[] = "external-attacher/d-example-com";
 
 kube::Store<kube::VolumeAttachment>::Ptr Va(bool attached, std::string created,
                                             std::string deleted = "", bool finalizer = false) {
   auto va = std::make_shared<kube::VolumeAttachment>();
-  va->spec.attacher = kDriver;
+  va->spec.attacher = kCensusDriver;
   va->status.attached = attached;
   va->metadata.creation_timestamp = std::move(created);
   va->metadata.deletion_timestamp = std::move(deleted);
@@ -38,7 +38,7 @@ TEST(VolumeAttachmentCensusTest, CountsStatesAndAgesTheOldestPending) {
       {Va(true, "2026-01-01T00:00:00Z"), Va(false, "2026-01-01T00:09:00Z"), failed,
        Va(true, "2025-01-01T00:00:00Z", "2026-01-01T00:08:00Z", true),
        Va(true, "2025-01-01T00:00:00Z", "2025-06-01T00:00:00Z", false), other},
-      kDriver, kFinalizer, now);
+      kCensusDriver, kFinalizer, now);
   EXPECT_EQ(c.attached, 1);
   EXPECT_EQ(c.attaching, 1);
   EXPECT_EQ(c.failed, 1);
@@ -47,8 +47,8 @@ TEST(VolumeAttachmentCensusTest, CountsStatesAndAgesTheOldestPending) {
 }
 
 TEST(VolumeAttachmentCensusTest, NothingPendingIsZero) {
-  VolumeAttachmentCensus c = TakeVolumeAttachmentCensus({Va(true, "2026-01-01T00:00:00Z")}, kDriver,
-                                                        kFinalizer, system_clock::now());
+  VolumeAttachmentCensus c = TakeVolumeAttachmentCensus(
+      {Va(true, "2026-01-01T00:00:00Z")}, kCensusDriver, kFinalizer, system_clock::now());
   EXPECT_EQ(c.oldest_pending_seconds, 0);
 }
 

@@ -13,7 +13,7 @@ using Clock = std::chrono::steady_clock;
 
 // Short enough to keep the hang tests quick; what the caller sees does not
 // depend on it.
-constexpr auto kShortDeadline = std::chrono::milliseconds(300);
+constexpr auto kShortGroupDeadline = std::chrono::milliseconds(300);
 
 class FaultDriverGroupSnapshotFaultsTest : public GroupSnapshotFixture {};
 
@@ -47,7 +47,7 @@ TEST_F(FaultDriverGroupSnapshotFaultsTest, FirstNCreateCallsFailThenTheGroupIsCu
 TEST_F(FaultDriverGroupSnapshotFaultsTest, HangLastsUntilTheCallersDeadlineAndCutsNothing) {
   StartGroupDriver();
   WriteFaults(R"({"CreateVolumeGroupSnapshot": [{"hang": true, "times": 1}]})");
-  EXPECT_EQ(CreateGroup(CreateGroupRequest("group-a"), nullptr, kShortDeadline).error_code(),
+  EXPECT_EQ(CreateGroup(CreateGroupRequest("group-a"), nullptr, kShortGroupDeadline).error_code(),
             grpc::StatusCode::DEADLINE_EXCEEDED);
 
   nlohmann::json state = WaitForRecordedCalls(1);
@@ -63,7 +63,7 @@ TEST_F(FaultDriverGroupSnapshotFaultsTest, HangAfterSuccessCutsTheGroupTheCaller
   StartGroupDriver();
   WriteFaults(
       R"({"CreateVolumeGroupSnapshot": [{"hang": true, "after_success": true, "times": 1}]})");
-  EXPECT_EQ(CreateGroup(CreateGroupRequest("group-a"), nullptr, kShortDeadline).error_code(),
+  EXPECT_EQ(CreateGroup(CreateGroupRequest("group-a"), nullptr, kShortGroupDeadline).error_code(),
             grpc::StatusCode::DEADLINE_EXCEEDED);
 
   nlohmann::json state = WaitForRecordedCalls(1);

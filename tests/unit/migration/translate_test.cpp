@@ -20,11 +20,11 @@ using ::migration::testing::PvWith;
 using ::migration::testing::RegionalBetaLabels;
 using ::migration::testing::RegionalGaLabels;
 
-constexpr char kGke[] = "topology.gke.io/zone";
+constexpr char kGkeKey[] = "topology.gke.io/zone";
 constexpr char kEbs[] = "topology.ebs.csi.aws.com/zone";
 constexpr char kCinder[] = "topology.cinder.csi.openstack.org/zone";
-const std::string kBetaZone(kBetaZoneLabel);
-const std::string kGaZone(kGaZoneLabel);
+const std::string kBetaZoneKey(kBetaZoneLabel);
+const std::string kGaZoneKey(kGaZoneLabel);
 
 kube::PersistentVolumeSource Gce() {
   kube::GCEPersistentDiskVolumeSource source;
@@ -42,16 +42,16 @@ kube::PersistentVolumeSource Cinder() {
   return source;
 }
 
-struct TopologyCase {
+struct PvTopologyCase {
   std::string name;
   kube::PersistentVolume pv;
   std::vector<kube::NodeSelectorTerm> want;
 };
 
-class TopologyTranslationTest : public ::testing::TestWithParam<TopologyCase> {};
+class TopologyTranslationTest : public ::testing::TestWithParam<PvTopologyCase> {};
 
 TEST_P(TopologyTranslationTest, RewritesNodeAffinity) {
-  const TopologyCase& c = GetParam();
+  const PvTopologyCase& c = GetParam();
   auto translated = TranslateInTreePvToCsi(c.pv);
   ASSERT_TRUE(translated.ok()) << translated.error().message;
   EXPECT_EQ(translated->spec.node_affinity, c.want);
@@ -61,48 +61,48 @@ TEST_P(TopologyTranslationTest, RewritesNodeAffinity) {
 INSTANTIATE_TEST_SUITE_P(
     TestTopologyTranslation, TopologyTranslationTest,
     ::testing::Values(
-        TopologyCase{"GceBetaLabels", PvWith(Gce(), BetaLabels()), Na(kGke, {"us-east-1a"})},
-        TopologyCase{"GceGaLabels", PvWith(Gce(), GaLabels()), Na(kGke, {"us-east-1a"})},
-        TopologyCase{"GceBetaAffinity", PvWith(Gce(), {}, Na(kBetaZone, {"us-east-2a"})),
-                     Na(kGke, {"us-east-2a"})},
-        TopologyCase{"GceCsiAffinityUnchanged", PvWith(Gce(), {}, Na(kGke, {"us-east-2a"})),
-                     Na(kGke, {"us-east-2a"})},
-        TopologyCase{"GceBetaLabelsAndAffinity",
-                     PvWith(Gce(), BetaLabels(), Na(kBetaZone, {"us-east-2a"})),
-                     Na(kGke, {"us-east-2a"})},
-        TopologyCase{"GceRegionalBetaLabels", PvWith(Gce(), RegionalBetaLabels()),
-                     Na(kGke, {"europe-west1-b", "europe-west1-c"})},
-        TopologyCase{"GceRegionalGaAffinity",
-                     PvWith(Gce(), {}, Na(kGaZone, {"europe-west1-b", "europe-west1-c"})),
-                     Na(kGke, {"europe-west1-b", "europe-west1-c"})},
-        TopologyCase{"GceRegionalBetaLabelsAndAffinity",
-                     PvWith(Gce(), RegionalBetaLabels(),
-                            Na(kBetaZone, {"europe-west1-f", "europe-west1-g"})),
-                     Na(kGke, {"europe-west1-f", "europe-west1-g"})},
-        TopologyCase{
+        PvTopologyCase{"GceBetaLabels", PvWith(Gce(), BetaLabels()), Na(kGkeKey, {"us-east-1a"})},
+        PvTopologyCase{"GceGaLabels", PvWith(Gce(), GaLabels()), Na(kGkeKey, {"us-east-1a"})},
+        PvTopologyCase{"GceBetaAffinity", PvWith(Gce(), {}, Na(kBetaZoneKey, {"us-east-2a"})),
+                       Na(kGkeKey, {"us-east-2a"})},
+        PvTopologyCase{"GceCsiAffinityUnchanged", PvWith(Gce(), {}, Na(kGkeKey, {"us-east-2a"})),
+                       Na(kGkeKey, {"us-east-2a"})},
+        PvTopologyCase{"GceBetaLabelsAndAffinity",
+                       PvWith(Gce(), BetaLabels(), Na(kBetaZoneKey, {"us-east-2a"})),
+                       Na(kGkeKey, {"us-east-2a"})},
+        PvTopologyCase{"GceRegionalBetaLabels", PvWith(Gce(), RegionalBetaLabels()),
+                       Na(kGkeKey, {"europe-west1-b", "europe-west1-c"})},
+        PvTopologyCase{"GceRegionalGaAffinity",
+                       PvWith(Gce(), {}, Na(kGaZoneKey, {"europe-west1-b", "europe-west1-c"})),
+                       Na(kGkeKey, {"europe-west1-b", "europe-west1-c"})},
+        PvTopologyCase{"GceRegionalBetaLabelsAndAffinity",
+                       PvWith(Gce(), RegionalBetaLabels(),
+                              Na(kBetaZoneKey, {"europe-west1-f", "europe-west1-g"})),
+                       Na(kGkeKey, {"europe-west1-f", "europe-west1-g"})},
+        PvTopologyCase{
             "GceRegionalGaLabelsAndAffinity",
-            PvWith(Gce(), RegionalGaLabels(), Na(kGaZone, {"europe-west1-f", "europe-west1-g"})),
-            Na(kGke, {"europe-west1-f", "europe-west1-g"})},
-        TopologyCase{"GceTwoTerms",
-                     PvWith(Gce(), {},
-                            {kube::NodeSelectorTerm{{In(kGaZone, {"europe-west1-f"})}},
-                             kube::NodeSelectorTerm{{In(kGaZone, {"europe-west1-g"})}}}),
-                     {kube::NodeSelectorTerm{{In(kGke, {"europe-west1-f"})}},
-                      kube::NodeSelectorTerm{{In(kGke, {"europe-west1-g"})}}}},
-        TopologyCase{"EbsBetaLabels", PvWith(Ebs(), BetaLabels()), Na(kEbs, {"us-east-1a"})},
-        TopologyCase{"EbsBetaLabelsAndAffinity",
-                     PvWith(Ebs(), BetaLabels(), Na(kBetaZone, {"us-east-2a"})),
-                     Na(kEbs, {"us-east-2a"})},
-        TopologyCase{"EbsGaLabels", PvWith(Ebs(), GaLabels()), Na(kEbs, {"us-east-1a"})},
-        TopologyCase{"EbsGaLabelsAndAffinity",
-                     PvWith(Ebs(), GaLabels(), Na(kGaZone, {"us-east-2a"})),
-                     Na(kEbs, {"us-east-2a"})},
-        TopologyCase{"CinderBetaLabels", PvWith(Cinder(), BetaLabels()),
-                     Na(kCinder, {"us-east-1a"})},
-        TopologyCase{"CinderBetaLabelsAndAffinity",
-                     PvWith(Cinder(), BetaLabels(), Na(kBetaZone, {"us-east-2a"})),
-                     Na(kCinder, {"us-east-2a"})}),
-    [](const ::testing::TestParamInfo<TopologyCase>& info) { return info.param.name; });
+            PvWith(Gce(), RegionalGaLabels(), Na(kGaZoneKey, {"europe-west1-f", "europe-west1-g"})),
+            Na(kGkeKey, {"europe-west1-f", "europe-west1-g"})},
+        PvTopologyCase{"GceTwoTerms",
+                       PvWith(Gce(), {},
+                              {kube::NodeSelectorTerm{{In(kGaZoneKey, {"europe-west1-f"})}},
+                               kube::NodeSelectorTerm{{In(kGaZoneKey, {"europe-west1-g"})}}}),
+                       {kube::NodeSelectorTerm{{In(kGkeKey, {"europe-west1-f"})}},
+                        kube::NodeSelectorTerm{{In(kGkeKey, {"europe-west1-g"})}}}},
+        PvTopologyCase{"EbsBetaLabels", PvWith(Ebs(), BetaLabels()), Na(kEbs, {"us-east-1a"})},
+        PvTopologyCase{"EbsBetaLabelsAndAffinity",
+                       PvWith(Ebs(), BetaLabels(), Na(kBetaZoneKey, {"us-east-2a"})),
+                       Na(kEbs, {"us-east-2a"})},
+        PvTopologyCase{"EbsGaLabels", PvWith(Ebs(), GaLabels()), Na(kEbs, {"us-east-1a"})},
+        PvTopologyCase{"EbsGaLabelsAndAffinity",
+                       PvWith(Ebs(), GaLabels(), Na(kGaZoneKey, {"us-east-2a"})),
+                       Na(kEbs, {"us-east-2a"})},
+        PvTopologyCase{"CinderBetaLabels", PvWith(Cinder(), BetaLabels()),
+                       Na(kCinder, {"us-east-1a"})},
+        PvTopologyCase{"CinderBetaLabelsAndAffinity",
+                       PvWith(Cinder(), BetaLabels(), Na(kBetaZoneKey, {"us-east-2a"})),
+                       Na(kCinder, {"us-east-2a"})}),
+    [](const ::testing::TestParamInfo<PvTopologyCase>& info) { return info.param.name; });
 
 // TestTranslationStability, forward half: only the source changes.
 TEST(TestTranslationStability, GceKeepsEverythingButTheSource) {
@@ -228,17 +228,17 @@ INSTANTIATE_TEST_SUITE_P(
                       PluginCase{"ExactCase", "PD.csi.storage.gke.io", std::nullopt}),
     [](const auto& info) { return info.param.name; });
 
-struct RepairCase {
+struct HandleRepairCase {
   std::string name;
   std::string driver;
   std::string want;        // the repaired handle, if no error
   std::string want_error;  // empty: success
 };
 
-class RepairVolumeHandleTest : public ::testing::TestWithParam<RepairCase> {};
+class RepairVolumeHandleTest : public ::testing::TestWithParam<HandleRepairCase> {};
 
 TEST_P(RepairVolumeHandleTest, DispatchesOnTheCsiDriver) {
-  const RepairCase& c = GetParam();
+  const HandleRepairCase& c = GetParam();
   auto repaired = RepairVolumeHandle(c.driver, "projects/UNSPECIFIED/zones/UNSPECIFIED/disks/baz",
                                      "projects/bing/zones/bada/instances/boom");
   if (!c.want_error.empty()) {
@@ -256,18 +256,18 @@ const std::string kUnrepaired = "projects/UNSPECIFIED/zones/UNSPECIFIED/disks/ba
 INSTANTIATE_TEST_SUITE_P(
     RepairVolumeHandle, RepairVolumeHandleTest,
     ::testing::Values(
-        RepairCase{"GcePdRewrites", "pd.csi.storage.gke.io", "projects/bing/zones/bada/disks/baz",
-                   ""},
-        RepairCase{"AwsEbsKeeps", "ebs.csi.aws.com", kUnrepaired, ""},
-        RepairCase{"CinderKeeps", "cinder.csi.openstack.org", kUnrepaired, ""},
-        RepairCase{"AzureDiskKeeps", "disk.csi.azure.com", kUnrepaired, ""},
-        RepairCase{"AzureFileKeeps", "file.csi.azure.com", kUnrepaired, ""},
-        RepairCase{"VsphereKeeps", "csi.vsphere.vmware.com", kUnrepaired, ""},
-        RepairCase{"PortworxKeeps", "pxd.portworx.com", kUnrepaired, ""},
-        RepairCase{"UnknownDriverFails", "hostpath.csi.k8s.io", "",
-                   "could not find In-Tree driver name for CSI plugin hostpath.csi.k8s.io"},
-        RepairCase{"InTreePluginNameFails", "kubernetes.io/gce-pd", "",
-                   "could not find In-Tree driver name for CSI plugin kubernetes.io/gce-pd"}),
+        HandleRepairCase{"GcePdRewrites", "pd.csi.storage.gke.io",
+                         "projects/bing/zones/bada/disks/baz", ""},
+        HandleRepairCase{"AwsEbsKeeps", "ebs.csi.aws.com", kUnrepaired, ""},
+        HandleRepairCase{"CinderKeeps", "cinder.csi.openstack.org", kUnrepaired, ""},
+        HandleRepairCase{"AzureDiskKeeps", "disk.csi.azure.com", kUnrepaired, ""},
+        HandleRepairCase{"AzureFileKeeps", "file.csi.azure.com", kUnrepaired, ""},
+        HandleRepairCase{"VsphereKeeps", "csi.vsphere.vmware.com", kUnrepaired, ""},
+        HandleRepairCase{"PortworxKeeps", "pxd.portworx.com", kUnrepaired, ""},
+        HandleRepairCase{"UnknownDriverFails", "hostpath.csi.k8s.io", "",
+                         "could not find In-Tree driver name for CSI plugin hostpath.csi.k8s.io"},
+        HandleRepairCase{"InTreePluginNameFails", "kubernetes.io/gce-pd", "",
+                         "could not find In-Tree driver name for CSI plugin kubernetes.io/gce-pd"}),
     [](const auto& info) { return info.param.name; });
 
 }  // namespace

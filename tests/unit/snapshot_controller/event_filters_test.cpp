@@ -26,7 +26,7 @@ using testsupport::MakeReadyGroupSnapshot;
 using testsupport::MakeReadySnapshot;
 using testsupport::MakeSnapshot;
 
-constexpr std::string_view kDeletionTime = "2024-01-01T00:00:00Z";
+constexpr std::string_view kDeletedAt = "2024-01-01T00:00:00Z";
 
 // The next version of `object`, as the watch reports a change.
 template <class T>
@@ -92,7 +92,7 @@ TEST(ShouldSyncSnapshotUpdateTest, OwnWriteTogetherWithAnotherChangeCounts) {
 TEST(ShouldSyncSnapshotUpdateTest, DeletionSpecAndAnnotationsCount) {
   VolumeSnapshot old_snapshot = MakeSnapshot("default", "s");
   VolumeSnapshot deleted = Next(old_snapshot);
-  deleted.metadata.deletion_timestamp = kDeletionTime;
+  deleted.metadata.deletion_timestamp = kDeletedAt;
   EXPECT_TRUE(ShouldSyncSnapshotUpdate(old_snapshot, deleted));
   VolumeSnapshot classed = Next(old_snapshot);
   classed.spec.volume_snapshot_class_name = "class-1";
@@ -130,7 +130,7 @@ TEST(ShouldSyncContentUpdateTest, BoundFinalizerRemovedCounts) {
   VolumeSnapshotContent old_content = MakeContent("c");
   old_content.metadata.finalizers = {std::string(snapshotter::kContentFinalizer)};
   old_content.metadata.has_finalizers_field = true;
-  old_content.metadata.deletion_timestamp = kDeletionTime;
+  old_content.metadata.deletion_timestamp = kDeletedAt;
   VolumeSnapshotContent new_content = Next(old_content);
   new_content.metadata.finalizers.clear();
   EXPECT_TRUE(ShouldSyncContentUpdate(old_content, new_content));
@@ -181,7 +181,7 @@ TEST(SnapshotLaneTest, SnapshotsThatNeedActionAreUrgent) {
   unready.status->ready_to_use = false;
   EXPECT_EQ(SnapshotLane(unready), Lane::kUrgent);
   VolumeSnapshot deleted = MakeReadySnapshot("default", "s", "c");
-  deleted.metadata.deletion_timestamp = kDeletionTime;
+  deleted.metadata.deletion_timestamp = kDeletedAt;
   EXPECT_EQ(SnapshotLane(deleted), Lane::kUrgent);
 }
 
@@ -193,7 +193,7 @@ TEST(ContentLaneTest, ContentsThatNeedActionAreUrgent) {
   EXPECT_EQ(ContentLane(MakeContent("c")), Lane::kUrgent);  // no status yet
   VolumeSnapshotContent deleted = MakeReadyContent("c");
   deleted.metadata.finalizers = {std::string(snapshotter::kContentFinalizer)};
-  deleted.metadata.deletion_timestamp = kDeletionTime;
+  deleted.metadata.deletion_timestamp = kDeletedAt;
   EXPECT_EQ(ContentLane(deleted), Lane::kUrgent);
 }
 
@@ -251,7 +251,7 @@ TEST(GroupSnapshotUpdateTest, OwnStatusAndBoundFinalizerDoNotCount) {
 TEST(GroupSnapshotUpdateTest, DeletionSpecAndOthersFinalizersCount) {
   VolumeGroupSnapshot old_group = MakeGroupSnapshot("default", "g");
   VolumeGroupSnapshot deleting = Next(old_group);
-  deleting.metadata.deletion_timestamp = kDeletionTime;
+  deleting.metadata.deletion_timestamp = kDeletedAt;
   EXPECT_TRUE(ShouldSyncSnapshotUpdate(old_group, deleting));
   VolumeGroupSnapshot classed = Next(old_group);
   classed.spec.volume_group_snapshot_class_name = "other";
@@ -292,7 +292,7 @@ TEST(GroupLaneTest, GroupSnapshotIsUrgentUntilReadyAndWhileDeleted) {
   EXPECT_EQ(SnapshotLane(MakeGroupSnapshot("default", "g")), Lane::kUrgent);
   VolumeGroupSnapshot ready = MakeReadyGroupSnapshot("default", "g", "gc");
   EXPECT_EQ(SnapshotLane(ready), Lane::kNormal);
-  ready.metadata.deletion_timestamp = kDeletionTime;
+  ready.metadata.deletion_timestamp = kDeletedAt;
   EXPECT_EQ(SnapshotLane(ready), Lane::kUrgent);
 }
 
@@ -306,7 +306,7 @@ TEST(GroupLaneTest, GroupContentIsUrgentUntilReadyProtectedAndWhileDeleted) {
   content.status->ready_to_use = false;
   EXPECT_EQ(ContentLane(content), Lane::kUrgent);
   content.status->ready_to_use = true;
-  content.metadata.deletion_timestamp = kDeletionTime;
+  content.metadata.deletion_timestamp = kDeletedAt;
   EXPECT_EQ(ContentLane(content), Lane::kUrgent);
 }
 

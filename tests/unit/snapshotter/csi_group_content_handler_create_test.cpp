@@ -49,7 +49,7 @@ class CsiGroupContentHandlerCreate : public ::testing::TestWithParam<GroupSyncCa
 
 TEST_P(CsiGroupContentHandlerCreate, Sync) { RunSyncCase(GetParam()); }
 
-std::vector<GroupSyncCase> CreateCases() {
+std::vector<GroupSyncCase> GroupCreateCases() {
   return {
       {.name = "ReadyAtOnceWritesStatusWithEveryMemberThenRemovesAnnotation",
        .content = GroupContent(),
@@ -266,7 +266,8 @@ std::vector<GroupSyncCase> CreateCases() {
   };
 }
 
-INSTANTIATE_TEST_SUITE_P(Table, CsiGroupContentHandlerCreate, ::testing::ValuesIn(CreateCases()),
+INSTANTIATE_TEST_SUITE_P(Table, CsiGroupContentHandlerCreate,
+                         ::testing::ValuesIn(GroupCreateCases()),
                          [](const auto& info) { return info.param.name; });
 
 }  // namespace

@@ -41,12 +41,14 @@ kube::VolumeGroupSnapshotContent DeletedGroup(
 }
 
 // Another controller's finalizer keeps the content after ours goes.
-void HeldByOther(kube::VolumeGroupSnapshotContent& c) {
+void GroupHeldByOther(kube::VolumeGroupSnapshotContent& c) {
   c.metadata.finalizers = {"other/finalizer", std::string(kGroupContentFinalizer)};
 }
 
-void Gone(const std::optional<kube::VolumeGroupSnapshotContent>& stored) { EXPECT_FALSE(stored); }
-void KeepsFinalizer(const std::optional<kube::VolumeGroupSnapshotContent>& stored) {
+void GroupGone(const std::optional<kube::VolumeGroupSnapshotContent>& stored) {
+  EXPECT_FALSE(stored);
+}
+void GroupKeepsFinalizer(const std::optional<kube::VolumeGroupSnapshotContent>& stored) {
   ASSERT_TRUE(stored);
   EXPECT_EQ(stored->metadata.finalizers,
             std::vector<std::string>{std::string(kGroupContentFinalizer)});
@@ -69,7 +71,7 @@ GroupSyncCase DeletesTheGroup(GroupSyncCase c, const Secrets& secrets = {}) {
   c.want_api.insert(c.want_api.end(), {RemoveGroupFinalizer()});
   c.want_csi = {DeleteGroupCall(secrets)};
   c.want_outcome = SyncOutcome::kDone;
-  c.want_stored = Gone;
+  c.want_stored = GroupGone;
   return c;
 }
 
@@ -77,7 +79,7 @@ class CsiGroupContentHandlerDelete : public ::testing::TestWithParam<GroupSyncCa
 
 TEST_P(CsiGroupContentHandlerDelete, Sync) { RunSyncCase(GetParam()); }
 
-std::vector<GroupSyncCase> DeleteCases() {
+std::vector<GroupSyncCase> GroupDeleteCases() {
   return {
       DeletesTheGroup(
           {.name = "DeleteRemovesGroupSnapshotThenFinalizer", .content = DeletedGroup()}),
@@ -94,12 +96,12 @@ std::vector<GroupSyncCase> DeleteCases() {
            [](auto& c) { c.spec.deletion_policy = std::string(kube::kDeletionPolicyRetain); }),
        .want_api = {RemoveGroupFinalizer()},
        .want_outcome = SyncOutcome::kDone,
-       .want_stored = Gone},
+       .want_stored = GroupGone},
       {.name = "NoHandleOnlyRemovesTheFinalizer",
        .content = GroupContent(MarkGroupDeleted),
        .want_api = {RemoveGroupFinalizer()},
        .want_outcome = SyncOutcome::kDone,
-       .want_stored = Gone},
+       .want_stored = GroupGone},
       // Unbound: it goes at once, with the source's member IDs.
       DeletesTheGroup({.name = "ImportedGroupIsDeletedWithItsSourceSnapshotIds",
                        .content = ImportedGroupContent([](auto& c) {
@@ -115,7 +117,7 @@ std::vector<GroupSyncCase> DeleteCases() {
           .want_events =
               {"GroupSnapshotDeleteError group-content-1: Failed to delete group snapshot"},
           .want_error = kDeleteFailed,
-          .want_stored = KeepsFinalizer},
+          .want_stored = GroupKeepsFinalizer},
       GroupSyncCase{
           .name = "MissingSecretKeepsTheFinalizer",
           .content = DeletedGroup([](auto& c) {
@@ -126,9 +128,9 @@ std::vector<GroupSyncCase> DeleteCases() {
           .want_events = {"GroupSnapshotDeleteError group-content-1: Failed to get snapshot "
                           "credentials"},
           .want_error = kCredentialsFailed,
-          .want_stored = KeepsFinalizer},
+          .want_stored = GroupKeepsFinalizer},
       GroupSyncCase{.name = "ContentHeldByAnotherFinalizerHasItsStatusClearedFirst",
-                    .content = DeletedGroup(HeldByOther),
+                    .content = DeletedGroup(GroupHeldByOther),
                     .driver = {.remove = {base::Status::Ok()}},
                     .want_api = {kClearGroupStatus, RemoveGroupFinalizer(1)},
                     .want_csi = {DeleteGroupCall()},
@@ -142,7 +144,7 @@ std::vector<GroupSyncCase> DeleteCases() {
                         }},
       GroupSyncCase{
           .name = "StatusClearFailureKeepsTheFinalizer",
-          .content = DeletedGroup(HeldByOther),
+          .content = DeletedGroup(GroupHeldByOther),
           .api_failures = {{.verb = "patch",
                             .resource = "volumegroupsnapshotcontents",
                             .subresource = "status",
@@ -166,21 +168,20 @@ std::vector<GroupSyncCase> DeleteCases() {
          c.metadata.deletion_timestamp = std::string(kDeleted);
        }),
        .want_outcome = SyncOutcome::kDone,
-       .want_stored = KeepsFinalizer},
+       .want_stored = GroupKeepsFinalizer},
       // §9.1: the annotation holds deletion until the driver answers; then,
       // in the same sync, the group snapshot it made is deleted.
-      GroupSyncCase{
-          .name = "DeletionWaitsForTheCreateAnswerThenDeletes",
-          .content = GroupContent([](auto& c) {
-            MarkGroupDeleted(c);
-            c.metadata.annotations[kGroupBeingCreatedAnnotation] = "yes";
-          }),
-          .driver = {.create = {Group()}, .remove = {base::Status::Ok()}},
-          .want_api = {WriteGroupStatus("10", GroupStatusBody()), kRemoveGroupBeingCreated,
-                       RemoveGroupFinalizer()},
-          .want_csi = {CreateGroupCall(CreateGroup()), DeleteGroupCall()},
-          .want_outcome = SyncOutcome::kDone,
-          .want_stored = Gone},
+      GroupSyncCase{.name = "DeletionWaitsForTheCreateAnswerThenDeletes",
+                    .content = GroupContent([](auto& c) {
+                      MarkGroupDeleted(c);
+                      c.metadata.annotations[kGroupBeingCreatedAnnotation] = "yes";
+                    }),
+                    .driver = {.create = {Group()}, .remove = {base::Status::Ok()}},
+                    .want_api = {WriteGroupStatus("10", GroupStatusBody()),
+                                 kRemoveGroupBeingCreated, RemoveGroupFinalizer()},
+                    .want_csi = {CreateGroupCall(CreateGroup()), DeleteGroupCall()},
+                    .want_outcome = SyncOutcome::kDone,
+                    .want_stored = GroupGone},
       // §9.6: a final create error after the group went is not retried.
       {.name = "AbandonedCreateIsNotRetried",
        .content = GroupContent([](auto& c) {
@@ -194,14 +195,15 @@ std::vector<GroupSyncCase> DeleteCases() {
   };
 }
 
-INSTANTIATE_TEST_SUITE_P(Table, CsiGroupContentHandlerDelete, ::testing::ValuesIn(DeleteCases()),
+INSTANTIATE_TEST_SUITE_P(Table, CsiGroupContentHandlerDelete,
+                         ::testing::ValuesIn(GroupDeleteCases()),
                          [](const auto& info) { return info.param.name; });
 
 class CsiGroupContentHandlerImported : public ::testing::TestWithParam<GroupSyncCase> {};
 
 TEST_P(CsiGroupContentHandlerImported, Sync) { RunSyncCase(GetParam()); }
 
-std::vector<GroupSyncCase> ImportedCases() {
+std::vector<GroupSyncCase> GroupImportedCases() {
   return {
       GroupSyncCase{
           .name = "ReadyGroupGetsItsStatusWithoutMembers",
@@ -279,7 +281,7 @@ std::vector<GroupSyncCase> ImportedCases() {
 }
 
 INSTANTIATE_TEST_SUITE_P(Table, CsiGroupContentHandlerImported,
-                         ::testing::ValuesIn(ImportedCases()),
+                         ::testing::ValuesIn(GroupImportedCases()),
                          [](const auto& info) { return info.param.name; });
 
 }  // namespace
