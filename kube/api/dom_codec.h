@@ -15,6 +15,7 @@
 
 #include "kube/api/decode_error.h"
 #include "kube/api/field.h"
+#include "kube/api/heap_optional.h"
 #include "kube/api/kind.h"
 #include "kube/api/string_map.h"
 
@@ -36,6 +37,8 @@ void DecodeValue(const json& value, StringMap& out);
 template <class T>
 void DecodeValue(const json& value, std::optional<T>& out);
 template <class T>
+void DecodeValue(const json& value, HeapOptional<T>& out);
+template <class T>
 void DecodeValue(const json& value, std::shared_ptr<const T>& out);
 template <class T>
 void DecodeValue(const json& value, std::vector<T>& out);
@@ -49,6 +52,8 @@ void EncodeValue(json& out, int64_t value);
 void EncodeValue(json& out, const StringMap& value);
 template <class T>
 void EncodeValue(json& out, const std::optional<T>& value);
+template <class T>
+void EncodeValue(json& out, const HeapOptional<T>& value);
 template <class T>
 void EncodeValue(json& out, const std::shared_ptr<const T>& value);
 template <class T>
@@ -73,6 +78,11 @@ struct JsonDom {
 
 template <class T>
 void DecodeValue(const json& value, std::optional<T>& out) {
+  DecodeValue(value, out.emplace());
+}
+
+template <class T>
+void DecodeValue(const json& value, HeapOptional<T>& out) {
   DecodeValue(value, out.emplace());
 }
 
@@ -139,6 +149,15 @@ void DecodeValue(const json& value, T& out) {
 
 template <class T>
 void EncodeValue(json& out, const std::optional<T>& value) {
+  if (value) {
+    EncodeValue(out, *value);
+  } else {
+    out = nullptr;
+  }
+}
+
+template <class T>
+void EncodeValue(json& out, const HeapOptional<T>& value) {
   if (value) {
     EncodeValue(out, *value);
   } else {

@@ -27,6 +27,7 @@
 
 #include "kube/api/decode_error.h"
 #include "kube/api/field.h"
+#include "kube/api/heap_optional.h"
 #include "kube/api/json_reader.h"
 #include "kube/api/string_map.h"
 
@@ -45,6 +46,8 @@ void ReadValue(JsonReader& in, int64_t& out);
 void ReadValue(JsonReader& in, StringMap& out);
 template <class T>
 void ReadValue(JsonReader& in, std::optional<T>& out);
+template <class T>
+void ReadValue(JsonReader& in, HeapOptional<T>& out);
 template <class T>
 void ReadValue(JsonReader& in, std::shared_ptr<const T>& out);
 template <class T>
@@ -284,6 +287,11 @@ void ReadValue(JsonReader& in, T& out) {
 
 template <class T>
 void ReadValue(JsonReader& in, std::optional<T>& out) {
+  ReadValue(in, out.emplace());
+}
+
+template <class T>
+void ReadValue(JsonReader& in, HeapOptional<T>& out) {
   ReadValue(in, out.emplace());
 }
 

@@ -18,6 +18,7 @@
 #include <variant>
 
 #include "kube/api/field.h"
+#include "kube/api/heap_optional.h"
 #include "kube/api/string_map.h"
 
 namespace kube {
@@ -44,8 +45,9 @@ struct CSIPersistentVolumeSource {
   std::string fs_type;
   bool read_only = false;
   StringMap volume_attributes;
-  // The other secret refs (node stage/publish, expand) are not used by the attacher.
-  std::optional<SecretReference> controller_publish_secret_ref;
+  // The other secret refs (node stage/publish, expand) are not used by the
+  // attacher. Most drivers need none: on the heap, an empty one costs a pointer.
+  HeapOptional<SecretReference> controller_publish_secret_ref;
 
   bool operator==(const CSIPersistentVolumeSource&) const = default;
 
@@ -124,13 +126,15 @@ struct CinderPersistentVolumeSource {
 };
 
 // Go pointers in the API: translation copies each one only when it is set.
+// The strings are HeapOptional so that this rare source stays smaller than
+// the CSI one, which then alone decides the size of every PV's source variant.
 struct AzureDiskVolumeSource {
   static constexpr std::string_view kJsonKey = "azureDisk";
 
   std::string disk_uri;
-  std::optional<std::string> caching_mode;
-  std::optional<std::string> fs_type;
-  std::optional<std::string> kind;
+  HeapOptional<std::string> caching_mode;
+  HeapOptional<std::string> fs_type;
+  HeapOptional<std::string> kind;
   std::optional<bool> read_only;
 
   bool operator==(const AzureDiskVolumeSource&) const = default;

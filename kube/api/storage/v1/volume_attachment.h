@@ -2,7 +2,8 @@
 // Holds spec and status in full (they are small) and the metadata subset of
 // ObjectMeta. An inline volume spec is rare and large, so it sits behind an
 // immutable shared pointer: copies of a VolumeAttachment share it, and
-// equality compares what it points to.
+// equality compares what it points to. The attach and detach errors are empty
+// in nearly every cached object, so they sit on the heap too (HeapOptional).
 #pragma once
 
 #include <cstdint>
@@ -15,6 +16,7 @@
 #include "kube/api/codec_extern.h"
 #include "kube/api/core/v1/persistent_volume.h"
 #include "kube/api/field.h"
+#include "kube/api/heap_optional.h"
 #include "kube/api/kind.h"
 #include "kube/api/object_meta.h"
 #include "kube/api/string_map.h"
@@ -76,8 +78,8 @@ struct VolumeError {
 struct VolumeAttachmentStatus {
   bool attached = false;
   StringMap attachment_metadata;
-  std::optional<VolumeError> attach_error;
-  std::optional<VolumeError> detach_error;
+  HeapOptional<VolumeError> attach_error;
+  HeapOptional<VolumeError> detach_error;
 
   bool operator==(const VolumeAttachmentStatus&) const = default;
 
