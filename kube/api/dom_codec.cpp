@@ -19,6 +19,11 @@ void DecodeValue(const json& value, std::string& out) {
   out = value.get_ref<const std::string&>();
 }
 
+void DecodeValue(const json& value, InternedString& out) {
+  if (!value.is_string()) throw TypeMismatch("string", value);
+  out = InternedString(value.get_ref<const std::string&>());
+}
+
 void DecodeValue(const json& value, bool& out) {
   if (!value.is_boolean()) throw TypeMismatch("boolean", value);
   out = value.get<bool>();
@@ -63,6 +68,8 @@ void DecodeValue(const json& value, StringMap& out) {
 }
 
 void EncodeValue(json& out, const std::string& value) { out = value; }
+
+void EncodeValue(json& out, const InternedString& value) { out = value.str(); }
 
 void EncodeValue(json& out, bool value) { out = value; }
 

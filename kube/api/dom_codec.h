@@ -16,6 +16,7 @@
 #include "kube/api/decode_error.h"
 #include "kube/api/field.h"
 #include "kube/api/heap_optional.h"
+#include "kube/api/interned_string.h"
 #include "kube/api/kind.h"
 #include "kube/api/string_map.h"
 
@@ -30,6 +31,7 @@ DecodeError TypeMismatch(std::string_view expected, const json& actual);
 void ExpectObject(const json& value);
 
 void DecodeValue(const json& value, std::string& out);
+void DecodeValue(const json& value, InternedString& out);
 void DecodeValue(const json& value, bool& out);
 void DecodeValue(const json& value, int32_t& out);
 void DecodeValue(const json& value, int64_t& out);
@@ -46,6 +48,7 @@ template <TableStruct T>
 void DecodeValue(const json& value, T& out);
 
 void EncodeValue(json& out, const std::string& value);
+void EncodeValue(json& out, const InternedString& value);
 void EncodeValue(json& out, bool value);
 void EncodeValue(json& out, int32_t value);
 void EncodeValue(json& out, int64_t value);

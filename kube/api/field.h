@@ -5,10 +5,10 @@
 // Each Field names its JSON member - a dotted name reaches into objects the
 // struct flattens, e.g. "capacity.storage" - the C++ member it fills, and when
 // encoding writes it (Emit, after Go's json tags). Members are std::string,
-// bool, int32_t, int64_t, StringMap, std::vector, std::optional, HeapOptional
-// (heap_optional.h; coded as an optional), std::shared_ptr<const T> or table
-// structs, in any nesting; each compares with == (kOmitZero compares with a
-// default-constructed value).
+// InternedString (interned_string.h), bool, int32_t, int64_t, StringMap,
+// std::vector, std::optional, HeapOptional (heap_optional.h; coded as an
+// optional), std::shared_ptr<const T> or table structs, in any nesting; each
+// compares with == (kOmitZero compares with a default-constructed value).
 //
 // Decoding ignores unknown members; a missing or null member leaves the C++
 // member empty; a wrong JSON type is an error naming the field path.

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "kube/api/field.h"
+#include "kube/api/interned_string.h"
 #include "kube/api/string_map.h"
 
 namespace kube {
@@ -47,7 +48,9 @@ struct ObjectMeta {
   std::string deletion_timestamp;  // empty = not being deleted
   StringMap labels;
   StringMap annotations;
-  std::vector<std::string> finalizers;
+  // Every cached object of a kind carries the same few finalizers: interned,
+  // each costs a pointer instead of a string of its own.
+  std::vector<InternedString> finalizers;
   std::vector<OwnerReference> owner_references = {};
   // Whether `finalizers` was present and non-null in the JSON. A JSON patch
   // guarding the list must test `null` for an absent list but `[]` for an

@@ -23,6 +23,13 @@ void ReadValue(JsonReader& in, std::string& out) {
   in.ReadString(out);
 }
 
+// The text is read into a per-thread buffer: only a text new to the pool is copied.
+void ReadValue(JsonReader& in, InternedString& out) {
+  thread_local std::string text;
+  ReadValue(in, text);
+  out = InternedString(text);
+}
+
 void ReadValue(JsonReader& in, bool& out) {
   ExpectType(in, JsonType::kBoolean, "boolean");
   out = in.ReadBoolean();

@@ -28,6 +28,7 @@
 #include "kube/api/decode_error.h"
 #include "kube/api/field.h"
 #include "kube/api/heap_optional.h"
+#include "kube/api/interned_string.h"
 #include "kube/api/json_reader.h"
 #include "kube/api/string_map.h"
 
@@ -40,6 +41,7 @@ DecodeError TypeMismatch(std::string_view expected, JsonType actual);
 void ExpectType(JsonReader& in, JsonType type, std::string_view expected);
 
 void ReadValue(JsonReader& in, std::string& out);
+void ReadValue(JsonReader& in, InternedString& out);
 void ReadValue(JsonReader& in, bool& out);
 void ReadValue(JsonReader& in, int32_t& out);
 void ReadValue(JsonReader& in, int64_t& out);

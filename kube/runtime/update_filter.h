@@ -46,9 +46,9 @@ inline void RestoreAnnotation(const ObjectMeta& from, std::string_view key, Obje
 // so adding or removing those alone is no change.
 inline void RestoreFinalizersApartFrom(const ObjectMeta& from,
                                        std::span<const std::string_view> ignored, ObjectMeta& to) {
-  auto without_ignored = [&](const std::vector<std::string>& finalizers) {
-    std::vector<std::string> kept;
-    for (const std::string& finalizer : finalizers) {
+  auto without_ignored = [&](const std::vector<InternedString>& finalizers) {
+    std::vector<InternedString> kept;
+    for (const InternedString& finalizer : finalizers) {
       if (std::find(ignored.begin(), ignored.end(), finalizer) == ignored.end()) {
         kept.push_back(finalizer);
       }

@@ -41,7 +41,7 @@ TEST_F(ClientCrudTest, VolumeAttachmentCreateGetListPatchDelete) {
       R"({"metadata":{"finalizers":["external-attacher/drv-example-com"],"annotations":{"csi.alpha.kubernetes.io/node-id":"n1"}}})");
   ASSERT_TRUE(merged.ok()) << merged.error().message;
   EXPECT_EQ(merged->metadata.finalizers,
-            std::vector<std::string>{"external-attacher/drv-example-com"});
+            std::vector<InternedString>{"external-attacher/drv-example-com"});
 
   // Status subresource: attached + metadata (as the attacher).
   auto status = attacher_->Patch<VolumeAttachment>(
@@ -91,7 +91,7 @@ TEST_F(ClientCrudTest, PersistentVolumeFinalizerJsonPatchAndDelete) {
   auto patched =
       attacher_->Patch<PersistentVolume>("", "crud-pv", PatchType::kJson, add.Serialize());
   ASSERT_TRUE(patched.ok()) << patched.error().message;
-  EXPECT_EQ(patched->metadata.finalizers, std::vector<std::string>{"external-attacher/x"});
+  EXPECT_EQ(patched->metadata.finalizers, std::vector<InternedString>{"external-attacher/x"});
 
   // The same patch again fails its test op: the list is no longer null.
   auto again = attacher_->Patch<PersistentVolume>("", "crud-pv", PatchType::kJson, add.Serialize());

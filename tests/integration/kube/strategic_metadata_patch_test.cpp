@@ -44,7 +44,7 @@ TEST_F(StrategicMetadataPatchTest, AddedFinalizerJoinsAnotherOnceAndCreatesAnAbs
 
   auto first = PatchVa("smp-add", StrategicMetadataPatch().AddFinalizer(kOurs));
   ASSERT_TRUE(first.ok()) << first.error().message;
-  EXPECT_EQ(first->metadata.finalizers, std::vector<std::string>{kOurs});
+  EXPECT_EQ(first->metadata.finalizers, std::vector<InternedString>{kOurs});
 
   OtherClientMerges("smp-add",
                     std::string(R"({"finalizers":[")") + kOurs + R"(",")" + kOther + R"("]})");
@@ -52,7 +52,7 @@ TEST_F(StrategicMetadataPatchTest, AddedFinalizerJoinsAnotherOnceAndCreatesAnAbs
   // the other one kept.
   auto again = PatchVa("smp-add", StrategicMetadataPatch().AddFinalizer(kOurs));
   ASSERT_TRUE(again.ok()) << again.error().message;
-  EXPECT_EQ(again->metadata.finalizers, (std::vector<std::string>{kOurs, kOther}));
+  EXPECT_EQ(again->metadata.finalizers, (std::vector<InternedString>{kOurs, kOther}));
   ASSERT_TRUE(admin_->Delete<VolumeAttachment>("", "smp-add").ok());
 }
 
@@ -63,7 +63,7 @@ TEST_F(StrategicMetadataPatchTest, AddedFinalizerJoinsAnotherClientsFinalizer) {
 
   auto added = PatchVa("smp-join", StrategicMetadataPatch().AddFinalizer(kOurs));
   ASSERT_TRUE(added.ok()) << added.error().message;
-  EXPECT_EQ(added->metadata.finalizers, (std::vector<std::string>{kOurs, kOther}));
+  EXPECT_EQ(added->metadata.finalizers, (std::vector<InternedString>{kOurs, kOther}));
   OtherClientMerges("smp-join", R"({"finalizers":null})");
   ASSERT_TRUE(admin_->Delete<VolumeAttachment>("", "smp-join").ok());
 }
@@ -75,11 +75,11 @@ TEST_F(StrategicMetadataPatchTest, RemovedFinalizerLeavesTheOthersInOrder) {
 
   auto removed = PatchVa("smp-remove", StrategicMetadataPatch().RemoveFinalizer(kOurs));
   ASSERT_TRUE(removed.ok()) << removed.error().message;
-  EXPECT_EQ(removed->metadata.finalizers, (std::vector<std::string>{kOther, kLast}));
+  EXPECT_EQ(removed->metadata.finalizers, (std::vector<InternedString>{kOther, kLast}));
   // Sent again, as from a stale copy that still shows ours: nothing changes.
   auto again = PatchVa("smp-remove", StrategicMetadataPatch().RemoveFinalizer(kOurs));
   ASSERT_TRUE(again.ok()) << again.error().message;
-  EXPECT_EQ(again->metadata.finalizers, (std::vector<std::string>{kOther, kLast}));
+  EXPECT_EQ(again->metadata.finalizers, (std::vector<InternedString>{kOther, kLast}));
   OtherClientMerges("smp-remove", R"({"finalizers":null})");
   ASSERT_TRUE(admin_->Delete<VolumeAttachment>("", "smp-remove").ok());
 }
@@ -132,7 +132,7 @@ TEST_F(StrategicMetadataPatchTest, FinalizerAndAnnotationInOnePatchKeepAnotherCl
   auto both = PatchVa("smp-both",
                       StrategicMetadataPatch().AddFinalizer(kOurs).SetAnnotation("ours/key", "1"));
   ASSERT_TRUE(both.ok()) << both.error().message;
-  EXPECT_EQ(both->metadata.finalizers, (std::vector<std::string>{kOurs, kOther}));
+  EXPECT_EQ(both->metadata.finalizers, (std::vector<InternedString>{kOurs, kOther}));
   EXPECT_EQ(both->metadata.annotations,
             (StringMap{{"other.example.com/a", "x"}, {"ours/key", "1"}}));
   OtherClientMerges("smp-both", R"({"finalizers":null})");
@@ -148,13 +148,13 @@ TEST_F(StrategicMetadataPatchTest, PersistentVolumeFinalizerIsAddedAndRemovedNex
       attacher_->Patch<PersistentVolume>("", "smp-pv", PatchType::kStrategicMerge,
                                          StrategicMetadataPatch().AddFinalizer(kOurs).Serialize());
   ASSERT_TRUE(added.ok()) << added.error().message;
-  EXPECT_EQ(added->metadata.finalizers, (std::vector<std::string>{kOurs, kOther}));
+  EXPECT_EQ(added->metadata.finalizers, (std::vector<InternedString>{kOurs, kOther}));
 
   auto removed = attacher_->Patch<PersistentVolume>(
       "", "smp-pv", PatchType::kStrategicMerge,
       StrategicMetadataPatch().RemoveFinalizer(kOurs).Serialize());
   ASSERT_TRUE(removed.ok()) << removed.error().message;
-  EXPECT_EQ(removed->metadata.finalizers, std::vector<std::string>{kOther});
+  EXPECT_EQ(removed->metadata.finalizers, std::vector<InternedString>{kOther});
   ASSERT_TRUE(admin_
                   ->Patch<PersistentVolume>("", "smp-pv", PatchType::kMerge,
                                             R"({"metadata":{"finalizers":null}})")

@@ -118,7 +118,7 @@ TEST(VolumeAttachmentDeleteFilter, InlineVolumeHasNoPersistentVolume) {
 
 struct PvCase {
   std::string name;
-  std::vector<std::string> finalizers;
+  std::vector<kube::InternedString> finalizers;
   bool deleted;
   bool want_enqueue;
 };

@@ -11,7 +11,7 @@ namespace {
 
 nlohmann::json Ops(const JsonPatch& patch) { return nlohmann::json::parse(patch.Serialize()); }
 
-ObjectMeta WithFinalizers(std::vector<std::string> finalizers) {
+ObjectMeta WithFinalizers(std::vector<InternedString> finalizers) {
   ObjectMeta meta;
   meta.finalizers = std::move(finalizers);
   meta.has_finalizers_field = true;
@@ -118,7 +118,7 @@ TEST(MetadataPatch, RemoveFinalizerOpsOfSeveralFinalizersTestEachAtItsIndexAfter
       {"op": "remove", "path": "/metadata/finalizers/0"},
       {"op": "test", "path": "/metadata/finalizers/1", "value": "b"},
       {"op": "remove", "path": "/metadata/finalizers/1"}])"));
-  EXPECT_EQ(meta.finalizers, std::vector<std::string>{"x"});
+  EXPECT_EQ(meta.finalizers, std::vector<InternedString>{"x"});
 }
 
 }  // namespace

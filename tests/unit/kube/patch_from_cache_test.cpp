@@ -19,7 +19,7 @@ using ::testing::ElementsAre;
 const base::Error kStale =
     base::Error::Http(422, "the server rejected our request due to an error in our request");
 
-PersistentVolume Pv(std::vector<std::string> finalizers) {
+PersistentVolume Pv(std::vector<InternedString> finalizers) {
   PersistentVolume pv;
   pv.metadata.name = "pv-1";
   pv.metadata.has_finalizers_field = !finalizers.empty();
@@ -99,7 +99,7 @@ TEST(PatchFromCache, FreshCopyThatNeedsNothingEndsWithoutAnotherSend) {
 // An object that changes on every read, e.g. under another writer's storm.
 TEST(PatchFromCache, RefusalsEndAfterTheAttemptLimitWithTheLastRefusal) {
   ScriptedApi api;
-  std::vector<std::string> finalizers;
+  std::vector<InternedString> finalizers;
   std::vector<std::string> want = {kAddToAbsent};
   for (int i = 1; i <= kPatchFromCacheAttempts; ++i) {
     api.send_answers.push_back(kStale);

@@ -37,9 +37,9 @@ class ClaimFinalizerTest : public ::testing::Test {
     caches_.Add(claim);
     api_.Put(claim);
   }
-  std::vector<std::string> StoredFinalizers() {
+  std::vector<kube::InternedString> StoredFinalizers() {
     auto stored = api_.Stored<kube::PersistentVolumeClaim>("default", "claim-1");
-    return stored ? stored->metadata.finalizers : std::vector<std::string>{"<gone>"};
+    return stored ? stored->metadata.finalizers : std::vector<kube::InternedString>{"<gone>"};
   }
 
   FakeCaches caches_;

@@ -146,7 +146,7 @@ TEST_F(ControllerApiClientTest, ProtectingTheSourceOfOneSnapshotReadsTheClaimOnc
 
   auto add = api_.UpdateClaimFinalizers(Claim([](kube::PersistentVolumeClaim& c) {
     c.metadata.resource_version = "21";
-    c.metadata.finalizers = kProtected;
+    c.metadata.finalizers.assign(kProtected.begin(), kProtected.end());
   }));
   ASSERT_TRUE(add.ok()) << add.error().message;
   auto remove = api_.UpdateClaimFinalizers(Claim([](kube::PersistentVolumeClaim& c) {
@@ -175,7 +175,7 @@ TEST_F(ControllerApiClientTest, ClaimChangedSinceOurPutIsReadFresh) {
 
   auto add = api_.UpdateClaimFinalizers(Claim([](kube::PersistentVolumeClaim& c) {
     c.metadata.resource_version = "21";
-    c.metadata.finalizers = kProtected;
+    c.metadata.finalizers.assign(kProtected.begin(), kProtected.end());
   }));
   ASSERT_TRUE(add.ok()) << add.error().message;
   auto remove = api_.UpdateClaimFinalizers(Claim([](kube::PersistentVolumeClaim& c) {
@@ -208,7 +208,7 @@ TEST_F(ControllerApiClientTest, ClaimIsReadFreshAfterItsFinalizerWent) {
   ASSERT_TRUE(remove.ok()) << remove.error().message;
   auto add = api_.UpdateClaimFinalizers(Claim([](kube::PersistentVolumeClaim& c) {
     c.metadata.resource_version = "23";
-    c.metadata.finalizers = kProtected;
+    c.metadata.finalizers.assign(kProtected.begin(), kProtected.end());
   }));
   ASSERT_TRUE(add.ok()) << add.error().message;
 

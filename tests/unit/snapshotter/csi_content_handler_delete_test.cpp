@@ -55,7 +55,8 @@ void HeldByOther(kube::VolumeSnapshotContent& c) {
 void Gone(const std::optional<kube::VolumeSnapshotContent>& stored) { EXPECT_FALSE(stored); }
 void KeepsFinalizer(const std::optional<kube::VolumeSnapshotContent>& stored) {
   ASSERT_TRUE(stored);
-  EXPECT_EQ(stored->metadata.finalizers, std::vector<std::string>{std::string(kContentFinalizer)});
+  EXPECT_EQ(stored->metadata.finalizers,
+            std::vector<kube::InternedString>{std::string(kContentFinalizer)});
 }
 
 class CsiContentHandlerDelete : public ::testing::TestWithParam<SyncCase> {};
@@ -186,7 +187,8 @@ std::vector<SyncCase> DeleteCases() {
        .want_stored =
            [](const auto& stored) {
              ASSERT_TRUE(stored);
-             EXPECT_EQ(stored->metadata.finalizers, std::vector<std::string>{"other/finalizer"});
+             EXPECT_EQ(stored->metadata.finalizers,
+                       std::vector<kube::InternedString>{"other/finalizer"});
              EXPECT_FALSE(stored->status->snapshot_handle);
            }},
       {.name = "FailedStatusClearKeepsFinalizer",
@@ -200,9 +202,9 @@ std::vector<SyncCase> DeleteCases() {
        .want_stored =
            [](const auto& stored) {
              ASSERT_TRUE(stored);
-             EXPECT_EQ(
-                 stored->metadata.finalizers,
-                 (std::vector<std::string>{"other/finalizer", std::string(kContentFinalizer)}));
+             EXPECT_EQ(stored->metadata.finalizers,
+                       (std::vector<kube::InternedString>{"other/finalizer",
+                                                          std::string(kContentFinalizer)}));
            }},
       {.name = "FailedFinalizerRemovalIsRetriedAfterStatusCleared",
        .content = Deleted(HeldByOther),
@@ -239,7 +241,8 @@ std::vector<SyncCase> DeleteCases() {
        .want_stored =
            [](const auto& stored) {
              ASSERT_TRUE(stored);
-             EXPECT_EQ(stored->metadata.finalizers, std::vector<std::string>{"other/finalizer"});
+             EXPECT_EQ(stored->metadata.finalizers,
+                       std::vector<kube::InternedString>{"other/finalizer"});
            }},
       {.name = "NoFinalizerNoWrite", .content = Deleted([](auto& c) {
                                        Retain(c);

@@ -51,7 +51,7 @@ void GroupGone(const std::optional<kube::VolumeGroupSnapshotContent>& stored) {
 void GroupKeepsFinalizer(const std::optional<kube::VolumeGroupSnapshotContent>& stored) {
   ASSERT_TRUE(stored);
   EXPECT_EQ(stored->metadata.finalizers,
-            std::vector<std::string>{std::string(kGroupContentFinalizer)});
+            std::vector<kube::InternedString>{std::string(kGroupContentFinalizer)});
 }
 
 const std::string kDeleteFailed =
@@ -139,7 +139,7 @@ std::vector<GroupSyncCase> GroupDeleteCases() {
                         [](const auto& stored) {
                           ASSERT_TRUE(stored);
                           EXPECT_EQ(stored->metadata.finalizers,
-                                    std::vector<std::string>{"other/finalizer"});
+                                    std::vector<kube::InternedString>{"other/finalizer"});
                           EXPECT_FALSE(stored->status->volume_group_snapshot_handle);
                         }},
       GroupSyncCase{
@@ -159,8 +159,8 @@ std::vector<GroupSyncCase> GroupDeleteCases() {
               [](const auto& stored) {
                 ASSERT_TRUE(stored);
                 EXPECT_EQ(stored->metadata.finalizers,
-                          (std::vector<std::string>{"other/finalizer",
-                                                    std::string(kGroupContentFinalizer)}));
+                          (std::vector<kube::InternedString>{"other/finalizer",
+                                                             std::string(kGroupContentFinalizer)}));
               }},
       {.name = "GroupAliveKeepsTheContent",
        .content = GroupContent([](auto& c) {
