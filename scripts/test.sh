@@ -62,8 +62,12 @@ build() {
 PEERS_LOG=$(mktemp)
 trap 'rm -f "$PEERS_LOG"' EXIT
 peers_start() {
-  PEERS_START=$SECONDS
-  tools/peers/build.sh >"$PEERS_LOG" 2>&1 &
+  {
+    local start=$SECONDS rc=0
+    tools/peers/build.sh || rc=$?
+    echo "peers: built or found in $((SECONDS - start))s (in the background)"
+    exit "$rc"
+  } >"$PEERS_LOG" 2>&1 &
   PEERS_PID=$!
 }
 
@@ -71,7 +75,6 @@ peers_wait() {
   local rc=0
   wait "$PEERS_PID" || rc=$?
   cat "$PEERS_LOG"
-  echo "peers: $((SECONDS - PEERS_START))s since the start of their build"
   [ "$rc" -eq 0 ] || { echo "test.sh: tools/peers/build.sh failed ($rc)" >&2; return "$rc"; }
   eval "$(grep -E '^[A-Z_]+_(BIN|DIR)=' "$PEERS_LOG")"
   export ETCD_BIN KUBE_APISERVER_BIN KUBECTL_BIN CSI_MOCK_BIN UPSTREAM_ATTACHER_BIN \
