@@ -44,8 +44,9 @@ int CountLinesWith(const std::string& log, std::string_view a, std::string_view 
   return n;
 }
 
-int Count(const std::vector<std::string>& list, const std::string& item) {
-  return static_cast<int>(std::count(list.begin(), list.end(), item));
+// How often `item` is among `finalizers`.
+int Count(const std::vector<kube::InternedString>& finalizers, const std::string& item) {
+  return static_cast<int>(std::count(finalizers.begin(), finalizers.end(), item));
 }
 
 class StaleCacheTest : public AttacherTest {

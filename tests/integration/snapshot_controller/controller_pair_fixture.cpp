@@ -1,12 +1,6 @@
 #include "tests/integration/snapshot_controller/controller_pair_fixture.h"
 
-#include <algorithm>
-
 namespace snapshot_it {
-
-bool HasFinalizer(const kube::ObjectMeta& metadata, std::string_view finalizer) {
-  return std::ranges::find(metadata.finalizers, finalizer) != metadata.finalizers.end();
-}
 
 std::vector<Pairing> AllPairings() {
   return {

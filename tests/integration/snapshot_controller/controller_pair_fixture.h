@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "kube/api/metadata_patch.h"
 #include "tests/integration/snapshotter/snapshot_fixture.h"
 
 namespace snapshot_it {
@@ -23,7 +24,7 @@ namespace snapshot_it {
 inline constexpr char kPvcAsSourceFinalizer[] =
     "snapshot.storage.kubernetes.io/pvc-as-source-protection";
 
-bool HasFinalizer(const kube::ObjectMeta& metadata, std::string_view finalizer);
+using kube::HasFinalizer;
 
 struct Pairing {
   std::string name;  // the test name's suffix: OursOurs, OursControllerUpstreamSidecar, ...
