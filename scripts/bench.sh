@@ -13,7 +13,7 @@
 #                    [--qps=5,1000] [--latencies=0,50] [--reps=N] [--results=DIR]
 #                    [--backlog-n=N] [--storm-n=N] [--storm-attaches=N]
 #                    [--stream-duration=S] [--scale-n=N] [--ready-after=K]
-#                    [--contenders=C,...]
+#                    [--contenders=C,...] [--phase-timeout=S]
 #
 # Workloads: attacher backlog,stream,storm,scale (default all); snapshot
 # backlog,stream,readiness,scale (default all). Contenders: ours,upstream,floor
@@ -26,6 +26,8 @@
 # Default: both QPS settings, both latencies, 3 repetitions (A B A B A B),
 # full sizes (attacher backlog 2000, scale 20000; snapshot backlog 1000, scale
 # 20000); --quick: 1 repetition and small sizes (flags after it still count).
+# --phase-timeout: seconds one phase (e.g. all ready) may take before the run
+# is abandoned (default 1800; a QPS 5 backlog of 1000 snapshots needs more).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 export CCACHE_BASEDIR=$PWD CCACHE_NOHASHDIR=true
@@ -37,6 +39,7 @@ LATENCIES=0,50
 REPS=3
 BACKLOG_N= STORM_N=1000 STORM_ATTACHES=100 STREAM_DURATION=60 SCALE_N=20000 READY_AFTER=3
 QUICK=
+PHASE_TIMEOUT=1800
 CONTENDERS=
 RESULTS=
 for arg in "$@"; do
@@ -55,7 +58,8 @@ for arg in "$@"; do
     --scale-n=*) SCALE_N=${arg#*=} ;;
     --ready-after=*) READY_AFTER=${arg#*=} ;;
     --contenders=*) CONTENDERS=${arg#*=} ;;
-    -h|--help) sed -n '2,28p' "$0"; exit 0 ;;
+    --phase-timeout=*) PHASE_TIMEOUT=${arg#*=} ;;
+    -h|--help) sed -n '2,30p' "$0"; exit 0 ;;
     *) echo "bench: unknown argument $arg (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -120,7 +124,7 @@ run_cell() {  # workload latency qps extra-args...
   log "$workload: latency ${latency}ms, qps $qps/$burst, $REPS rep(s), load $(cut -d' ' -f1 /proc/loadavg)"
   build/default/bench/"$BENCH" --workload="$workload" --latency-ms="$latency" \
     --qps="$qps" --burst="$burst" --workers=10 --timeout=30s --reps="$REPS" \
-    --contenders="$CONTENDERS" "${STACK_ARGS[@]}" \
+    --contenders="$CONTENDERS" --phase-timeout="$PHASE_TIMEOUT" "${STACK_ARGS[@]}" \
     --csv="$CSV" --work-dir="$RESULTS/logs" "$@" \
     || log "$workload (latency ${latency}ms, qps $qps) FAILED; see $RESULTS/logs"
 }
