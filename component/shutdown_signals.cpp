@@ -1,8 +1,14 @@
 #include "component/shutdown_signals.h"
 
+#include <poll.h>
 #include <pthread.h>
+#include <sys/eventfd.h>
+#include <sys/signalfd.h>
+#include <unistd.h>
 
-#include <ctime>
+#include <cerrno>
+#include <cstdint>
+#include <cstring>
 
 #include "base/log.h"
 
@@ -24,27 +30,38 @@ ShutdownSignals::ShutdownSignals(std::stop_source stop, std::function<void()> on
   if (!on_second_signal_) on_second_signal_ = [] { base::FlushAndExit(1); };
   sigset_t set = ShutdownSet();
   pthread_sigmask(SIG_BLOCK, &set, &previous_mask_);
-  watcher_ = std::jthread([this](std::stop_token done) { Watch(done); });
+  signal_fd_ = signalfd(-1, &set, SFD_CLOEXEC);
+  wake_fd_ = eventfd(0, EFD_CLOEXEC);
+  if (signal_fd_ < 0 || wake_fd_ < 0) {
+    // Only when out of file descriptors at start-up: without them the process
+    // could not honour SIGTERM, so it must not run.
+    LOG_ERROR("Cannot watch for SIGTERM and SIGINT").With("error", std::strerror(errno));
+    base::FlushAndExit(1);
+  }
+  watcher_ = std::jthread([this] { Watch(); });
 }
 
 ShutdownSignals::~ShutdownSignals() {
-  watcher_.request_stop();
+  const uint64_t one = 1;
+  while (write(wake_fd_, &one, sizeof one) < 0 && errno == EINTR) {
+  }
   if (watcher_.joinable()) watcher_.join();
+  close(signal_fd_);
+  close(wake_fd_);
   pthread_sigmask(SIG_SETMASK, &previous_mask_, nullptr);
 }
 
-void ShutdownSignals::Watch(std::stop_token done) {
-  const sigset_t set = ShutdownSet();
-  // sigtimedwait cannot be woken by a stop token; a short timeout bounds how
-  // long the destructor waits.
-  const timespec poll = {0, 100'000'000};
+void ShutdownSignals::Watch() {
   int received = 0;
-  while (!done.stop_requested()) {
-    int signal = sigtimedwait(&set, nullptr, &poll);
-    if (signal < 0) continue;  // timeout or EINTR
+  for (;;) {
+    pollfd fds[] = {{.fd = signal_fd_, .events = POLLIN}, {.fd = wake_fd_, .events = POLLIN}};
+    if (poll(fds, 2, -1) < 0) continue;  // EINTR
+    if (fds[1].revents != 0) return;
+    signalfd_siginfo info;
+    if (fds[0].revents == 0 || read(signal_fd_, &info, sizeof info) != sizeof info) continue;
     if (++received == 1) {
       LOG_INFO("Received SIGTERM or SIGINT signal, shutting down controller.")
-          .With("signal", signal == SIGTERM ? "SIGTERM" : "SIGINT");
+          .With("signal", info.ssi_signo == SIGTERM ? "SIGTERM" : "SIGINT");
       stop_.request_stop();
     } else {
       LOG_INFO("Received a second SIGTERM or SIGINT signal, exiting immediately.");

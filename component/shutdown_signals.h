@@ -8,9 +8,11 @@
 //
 // The constructor blocks both signals in the calling thread, and so in every
 // thread started from it afterwards, and waits for them on a thread of its
-// own (sigtimedwait: no async-signal-safety concerns, normal logging). Create
-// it before any other thread starts; the destructor restores the caller's
-// signal mask. One instance at a time per process.
+// own, reading them from a signalfd (no async-signal-safety concerns, normal
+// logging). That thread sleeps until a signal or the destructor wakes it: an
+// idle sidecar should not wake up ten times a second to look. Create it
+// before any other thread starts; the destructor restores the caller's signal
+// mask. One instance at a time per process.
 #pragma once
 
 #include <signal.h>
@@ -30,11 +32,13 @@ class ShutdownSignals {
   ShutdownSignals& operator=(const ShutdownSignals&) = delete;
 
  private:
-  void Watch(std::stop_token done);
+  void Watch();
 
   std::stop_source stop_;
   std::function<void()> on_second_signal_;
   sigset_t previous_mask_;
+  int signal_fd_ = -1;    // SIGTERM and SIGINT, readable when one is pending
+  int wake_fd_ = -1;      // an eventfd the destructor writes to end Watch
   std::jthread watcher_;  // last: joined before the members it uses go
 };
 

@@ -9,6 +9,10 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <string>
 #include <thread>
 
 namespace component {
@@ -77,6 +81,41 @@ TEST(ShutdownSignalsTest, DestructorRestoresTheSignalMask) {
   pthread_sigmask(SIG_SETMASK, nullptr, &after);
   EXPECT_EQ(sigismember(&after, SIGTERM), sigismember(&before, SIGTERM));
   EXPECT_EQ(sigismember(&after, SIGINT), sigismember(&before, SIGINT));
+}
+
+std::set<std::string> ThreadIds() {
+  std::set<std::string> ids;
+  for (const auto& entry : std::filesystem::directory_iterator("/proc/self/task")) {
+    ids.insert(entry.path().filename().string());
+  }
+  return ids;
+}
+
+// How often thread `tid` of this process has gone to sleep of its own accord.
+long VoluntarySwitches(const std::string& tid) {
+  std::ifstream status("/proc/self/task/" + tid + "/status");
+  for (std::string line; std::getline(status, line);) {
+    if (line.rfind("voluntary_ctxt_switches:", 0) == 0) return std::stol(line.substr(24));
+  }
+  return -1;
+}
+
+// An idle process must not wake up to look for signals: the watcher thread
+// sleeps until one arrives (or the destructor ends it).
+TEST(ShutdownSignalsTest, WatcherSleepsUntilASignalArrives) {
+  const std::set<std::string> before = ThreadIds();
+  std::stop_source stop;
+  ShutdownSignals signals(stop);
+  std::string watcher;
+  for (const auto& tid : ThreadIds()) {
+    if (!before.contains(tid)) watcher = tid;
+  }
+  ASSERT_FALSE(watcher.empty());
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));  // the watcher reaches its wait
+  const long settled = VoluntarySwitches(watcher);
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  EXPECT_EQ(VoluntarySwitches(watcher), settled);
+  EXPECT_FALSE(stop.stop_requested());
 }
 
 }  // namespace
