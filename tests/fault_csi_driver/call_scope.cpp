@@ -11,6 +11,11 @@ namespace faultdriver {
 // How often a hanging call looks whether its caller has given up; the
 // caller's own deadline, not this, decides what it sees.
 constexpr auto kHangPollInterval = std::chrono::milliseconds(10);
+// The deadline this side knows is the caller's timeout counted from when the
+// request arrived, so it trails the caller's own: the caller's cancel at its
+// deadline can reach a busy driver before the driver's copy passes. A cancel
+// this close to the deadline is the caller's deadline, not a cancel of its own.
+constexpr auto kDeadlineSkew = std::chrono::seconds(1);
 
 CallScope::CallScope(const DriverContext& driver, const grpc::ServerContext* context,
                      std::string method)
@@ -60,7 +65,7 @@ bool CallScope::HangUntilCallerGivesUp() const {
 }
 
 grpc::Status CallScope::CallerGaveUpStatus() const {
-  if (std::chrono::system_clock::now() >= context_->deadline()) {
+  if (std::chrono::system_clock::now() + kDeadlineSkew >= context_->deadline()) {
     return grpc::Status(grpc::StatusCode::DEADLINE_EXCEEDED, "caller's deadline passed in a hang");
   }
   return grpc::Status(grpc::StatusCode::CANCELLED, "caller cancelled during a hang");
