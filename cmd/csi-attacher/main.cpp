@@ -1,4 +1,8 @@
 // csi-attacher: the CSI external-attacher sidecar. All logic is in run.cpp.
+#include "base/heap.h"
 #include "cmd/csi-attacher/run.h"
 
-int main(int argc, char** argv) { return csiattacher::Run(argc, argv); }
+int main(int argc, char** argv) {
+  base::LimitMallocArenas();  // before any thread: docs/design.md §5.1
+  return csiattacher::Run(argc, argv);
+}
