@@ -55,19 +55,22 @@ TEST(LimitMallocArenasTest, ThreadsThatAllocateShareTheCappedNumberOfArenas) {
         constexpr int kThreads = 8;
         std::latch allocated(kThreads + 1);
         std::latch counted(1);
+        // Kept where the compiler sees them escape: a malloc whose block
+        // goes nowhere may be left out.
+        std::vector<void*> blocks(kThreads);
         std::vector<std::jthread> threads;
         for (int i = 0; i < kThreads; ++i) {
-          threads.emplace_back([&] {
-            void* block = std::malloc(1000);
+          threads.emplace_back([&, i] {
+            blocks[i] = std::malloc(1000);
             allocated.count_down();
             counted.wait();
-            std::free(block);
           });
         }
         allocated.arrive_and_wait();
         int arenas = MallocArenaCount();
         counted.count_down();
         threads.clear();
+        for (void* block : blocks) std::free(block);
         std::_Exit(arenas);
       },
       ::testing::ExitedWithCode(kMallocArenaMax), "");
