@@ -40,7 +40,7 @@ capture() {
   while read -r start end offset; do
     first=$((16#$start / 4096))
     count=$(((16#$end - 16#$start) / 4096))
-    # One 8-byte entry per page; print the virtual address of each present one.
+    # One 8-byte entry per page; print the page number (address / 4096) of each present one.
     dd if="/proc/$pid/pagemap" bs=8 skip="$first" count="$count" status=none |
       od -An -v -t x8 -w8 |
       awk -v first="$first" '{ if (substr($1, 1, 1) ~ /[89a-f]/) printf "%.0f\n", first + NR - 1 }' \
