@@ -10,6 +10,7 @@
 #include <string_view>
 #include <thread>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include "kube/api/codec.h"
@@ -140,6 +141,90 @@ TEST(InternedStringCodec, FinalizersRoundTripAndAWrongTypeNamesThePath) {
   ASSERT_FALSE(stream.ok());
   ASSERT_FALSE(dom.ok());
   EXPECT_NE(stream.error().message.find("metadata.finalizers[0]"), std::string::npos)
+      << stream.error().message;
+  EXPECT_EQ(stream.error().message, dom.error().message);
+}
+
+// The spec strings every cached VolumeAttachment and PersistentVolume repeat
+// (docs/design.md §4) decode to the same values through both codecs, share
+// their text with any other object that holds it, and encode back as they came.
+TEST(InternedStringCodec, RepeatedSpecStringsShareTheirTextAndRoundTripInBothCodecs) {
+  constexpr std::string_view kVa =
+      R"({"metadata": {"name": "va"}, "spec": {"attacher": "test.example.com/spec-driver",
+          "nodeName": "test-node-with-a-long-name-1", "source": {"persistentVolumeName": "pv"}}})";
+  auto va = DecodeObject<VolumeAttachment>(kVa);
+  auto va_dom = ObjectFromJson<VolumeAttachment>(nlohmann::json::parse(kVa));
+  ASSERT_TRUE(va.ok()) << va.error().message;
+  ASSERT_TRUE(va_dom.ok()) << va_dom.error().message;
+  EXPECT_EQ(va->spec.attacher, "test.example.com/spec-driver");
+  EXPECT_EQ(va->spec.node_name, "test-node-with-a-long-name-1");
+  EXPECT_EQ(*va, *va_dom);
+  EXPECT_EQ(&va->spec.attacher.str(), &va_dom->spec.attacher.str());
+  EXPECT_EQ(&va->spec.node_name.str(), &va_dom->spec.node_name.str());
+
+  constexpr std::string_view kPv = R"({"metadata": {"name": "pv"}, "spec": {
+      "capacity": {"storage": "17Gi"}, "volumeMode": "Block",
+      "persistentVolumeReclaimPolicy": "Retain", "storageClassName": "test-spec-class",
+      "csi": {"driver": "test.example.com/spec-driver", "volumeHandle": "h", "fsType": "xfs"}}})";
+  auto pv = DecodeObject<PersistentVolume>(kPv);
+  auto pv_dom = ObjectFromJson<PersistentVolume>(nlohmann::json::parse(kPv));
+  ASSERT_TRUE(pv.ok()) << pv.error().message;
+  ASSERT_TRUE(pv_dom.ok()) << pv_dom.error().message;
+  EXPECT_EQ(pv->spec.capacity_storage, "17Gi");
+  EXPECT_EQ(pv->spec.volume_mode, "Block");
+  EXPECT_EQ(pv->spec.persistent_volume_reclaim_policy, "Retain");
+  EXPECT_EQ(pv->spec.storage_class_name, "test-spec-class");
+  const auto* csi = std::get_if<CSIPersistentVolumeSource>(&pv->spec.source);
+  ASSERT_NE(csi, nullptr);
+  EXPECT_EQ(csi->driver, "test.example.com/spec-driver");
+  EXPECT_EQ(csi->fs_type, "xfs");
+  EXPECT_EQ(*pv, *pv_dom);
+  // The PV's driver is the VA's attacher: one pooled text for both.
+  EXPECT_EQ(&csi->driver.str(), &va->spec.attacher.str());
+
+  for (const auto& encoded : {EncodeObject(*va), EncodeObject(*pv)}) {
+    SCOPED_TRACE(encoded);
+    auto json = nlohmann::json::parse(encoded);
+    if (json["spec"].contains("attacher")) {
+      EXPECT_EQ(json["spec"]["attacher"], "test.example.com/spec-driver");
+      EXPECT_EQ(json["spec"]["nodeName"], "test-node-with-a-long-name-1");
+    } else {
+      EXPECT_EQ(json["spec"]["capacity"]["storage"], "17Gi");
+      EXPECT_EQ(json["spec"]["volumeMode"], "Block");
+      EXPECT_EQ(json["spec"]["persistentVolumeReclaimPolicy"], "Retain");
+      EXPECT_EQ(json["spec"]["storageClassName"], "test-spec-class");
+      EXPECT_EQ(json["spec"]["csi"]["driver"], "test.example.com/spec-driver");
+      EXPECT_EQ(json["spec"]["csi"]["fsType"], "xfs");
+    }
+  }
+  auto va_again = DecodeObject<VolumeAttachment>(EncodeObject(*va));
+  auto pv_again = DecodeObject<PersistentVolume>(EncodeObject(*pv));
+  ASSERT_TRUE(va_again.ok()) << va_again.error().message;
+  ASSERT_TRUE(pv_again.ok()) << pv_again.error().message;
+  EXPECT_EQ(*va_again, *va);
+  EXPECT_EQ(*pv_again, *pv);
+}
+
+// Empty interned members follow the same omitempty rules as strings: left
+// out, except the CSI driver, which the API always writes.
+TEST(InternedStringCodec, EmptySpecStringsAreOmittedExceptTheAlwaysWrittenDriver) {
+  PersistentVolume pv;
+  pv.metadata.name = "pv";
+  pv.spec.source = CSIPersistentVolumeSource{};
+  auto json = nlohmann::json::parse(EncodeObject(pv));
+  EXPECT_FALSE(json["spec"].contains("volumeMode")) << json;
+  EXPECT_FALSE(json["spec"].contains("storageClassName")) << json;
+  EXPECT_FALSE(json["spec"]["csi"].contains("fsType")) << json;
+  EXPECT_EQ(json["spec"]["csi"]["driver"], "") << json;
+}
+
+TEST(InternedStringCodec, ASpecStringOfTheWrongTypeNamesThePathInBothCodecs) {
+  constexpr std::string_view kWrong = R"({"spec": {"attacher": "d", "nodeName": 7}})";
+  auto stream = DecodeObject<VolumeAttachment>(kWrong);
+  auto dom = ObjectFromJson<VolumeAttachment>(nlohmann::json::parse(kWrong));
+  ASSERT_FALSE(stream.ok());
+  ASSERT_FALSE(dom.ok());
+  EXPECT_NE(stream.error().message.find("spec.nodeName"), std::string::npos)
       << stream.error().message;
   EXPECT_EQ(stream.error().message, dom.error().message);
 }
