@@ -154,7 +154,7 @@ base::Status Controller::SyncVolumeAttachment(const std::string& name) {
   if (va->spec.attacher != driver_name_) {
     LOG_V(4, "Skipping VolumeAttachment of another attacher")
         .With("VolumeAttachment", name)
-        .With("attacher", va->spec.attacher);
+        .With("attacher", va->spec.attacher.str());
     return {};
   }
   return handler_.SyncVolumeAttachment(*va);

@@ -12,7 +12,7 @@ base::Result<VolumeCapability> VolumeCapabilityFor(const kube::PersistentVolumeS
   if (spec.volume_mode == "Block") {
     capability.block = true;
   } else {
-    capability.fs_type = csi.fs_type.empty() ? std::string(default_fstype) : csi.fs_type;
+    capability.fs_type = csi.fs_type.empty() ? std::string(default_fstype) : csi.fs_type.str();
     capability.mount_flags = spec.mount_options;
   }
   auto mode = ToCsiAccessMode(spec.access_modes, single_node_multi_writer);

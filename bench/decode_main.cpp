@@ -4,7 +4,11 @@
 // field tables over the DOM: the codec before the stream codec) and through
 // the stream codec (what DecodeList and WatchDecoder use). Prints the best
 // time of several runs, the number of allocations and the peak of live heap
-// bytes during one decode. A measurement, never a verdict.
+// bytes during one decode. Then what one cached object costs: the struct's
+// size and the heap its strings, lists and maps keep once a list of
+// VolumeAttachments or PersistentVolumes is decoded (as the attacher's scale
+// workload has the API server return them), for docs/design.md §4. A
+// measurement, never a verdict.
 //   decode-bench [--items=N] [--runs=R]
 #include <malloc.h>
 
@@ -21,6 +25,7 @@
 #include <vector>
 
 #include "kube/api/codec.h"
+#include "kube/api/core/v1/persistent_volume.h"
 #include "kube/api/storage/v1/volume_attachment.h"
 #include "kube/api/watch_event.h"
 
@@ -28,6 +33,7 @@ namespace {
 
 // Heap accounting through the global operators new and delete.
 std::atomic<size_t> live_bytes{0};
+std::atomic<size_t> live_blocks{0};
 std::atomic<size_t> peak_bytes{0};
 std::atomic<size_t> allocations{0};
 
@@ -35,6 +41,7 @@ void* Allocate(size_t size) {
   void* p = std::malloc(size == 0 ? 1 : size);
   if (p == nullptr) throw std::bad_alloc();
   size_t now = live_bytes += malloc_usable_size(p);
+  ++live_blocks;
   ++allocations;
   size_t peak = peak_bytes.load();
   while (now > peak && !peak_bytes.compare_exchange_weak(peak, now)) {
@@ -45,6 +52,7 @@ void* Allocate(size_t size) {
 void Release(void* p) {
   if (p == nullptr) return;
   live_bytes -= malloc_usable_size(p);
+  --live_blocks;
   std::free(p);
 }
 
@@ -68,6 +76,41 @@ std::string Item(size_t i, bool with_kind) {
          name + R"(abcdef","resourceVersion":")" + std::to_string(100000 + i) +
          R"(","creationTimestamp":"2026-11-24T19:00:00Z","annotations":{"csi.alpha.kubernetes.io/node-id":"node-1"},"finalizers":["external-attacher/bench-csi-test"],"managedFields":[{"manager":"bench","operation":"Update","apiVersion":"storage.k8s.io/v1","time":"2026-11-24T19:00:00Z","fieldsType":"FieldsV1","fieldsV1":{"f:spec":{"f:attacher":{},"f:nodeName":{},"f:source":{"f:persistentVolumeName":{}}}}},{"manager":"csi-attacher","operation":"Update","apiVersion":"storage.k8s.io/v1","time":"2026-11-24T19:00:01Z","fieldsType":"FieldsV1","fieldsV1":{"f:metadata":{"f:annotations":{".":{},"f:csi.alpha.kubernetes.io/node-id":{}},"f:finalizers":{".":{},"v:\"external-attacher/bench-csi-test\"":{}}}}},{"manager":"csi-attacher","operation":"Update","apiVersion":"storage.k8s.io/v1","time":"2026-11-24T19:00:01Z","fieldsType":"FieldsV1","fieldsV1":{"f:status":{"f:attached":{}}},"subresource":"status"}]},"spec":{"attacher":"bench.csi.test","nodeName":"node-1","source":{"persistentVolumeName":"pv-)" +
          name + R"("}},"status":{"attached":true}})";
+}
+
+// A PersistentVolume of the attacher's scale workload (bench/objects.cpp) as
+// the API server returns it once attached: defaulted volumeMode, both finalizers.
+std::string PvItem(size_t i) {
+  char name[32];
+  std::snprintf(name, sizeof(name), "%06zu", i);
+  return R"({"metadata":{"name":"pv-)" + std::string(name) +
+         R"(","uid":"7a2d3b5f-2c3d-4e6f-9a01-)" + name + R"(abcdef","resourceVersion":")" +
+         std::to_string(200000 + i) +
+         R"(","creationTimestamp":"2026-11-24T19:00:00Z","finalizers":["kubernetes.io/pv-protection","external-attacher/bench-csi-test"]},"spec":{"capacity":{"storage":"1Gi"},"csi":{"driver":"bench.csi.test","volumeHandle":"pv-)" +
+         name +
+         R"("},"accessModes":["ReadWriteOnce"],"persistentVolumeReclaimPolicy":"Retain","volumeMode":"Filesystem"},"status":{"phase":"Available"}})";
+}
+
+// What decoding a list of `items` leaves on the heap per object, beyond the
+// list's own array of structs; a block costs its usable size and malloc's
+// 8-byte header, as in a cache. Values the objects share are pooled once.
+template <class T>
+void PrintKept(const char* what, size_t items, std::string (*item)(size_t)) {
+  std::string list = R"({"metadata":{"resourceVersion":"1"},"items":[)";
+  for (size_t i = 0; i < items; ++i) list += (i > 0 ? "," : "") + item(i);
+  list += "]}";
+  size_t bytes_before = live_bytes.load();
+  size_t blocks_before = live_blocks.load();
+  auto result = kube::DecodeList<T>(list);
+  if (!result.ok() || result->items.size() != items) {
+    std::printf("%s: decoding failed: %s\n", what,
+                result.ok() ? "wrong item count" : result.error().message.c_str());
+    return;
+  }
+  size_t array = result->items.capacity() * sizeof(T);
+  size_t kept = live_bytes.load() - bytes_before + 8 * (live_blocks.load() - blocks_before);
+  std::printf("%-22s %8zu B struct %8.1f B heap per object\n", what, sizeof(T),
+              static_cast<double>(kept - array - 8) / static_cast<double>(items));
 }
 
 struct Measure {
@@ -170,5 +213,9 @@ int main(int argc, char** argv) {
               "DOM allocs", "stream allocs", "DOM peak", "stream peak");
   Print("list (DecodeList)", list_dom, list_stream);
   Print("watch (WatchDecoder)", watch_dom, watch_stream);
+  std::printf("kept per decoded object (stream codec, %zu items):\n", items);
+  PrintKept<kube::VolumeAttachment>("VolumeAttachment", items,
+                                    [](size_t i) { return Item(i, false); });
+  PrintKept<kube::PersistentVolume>("PersistentVolume", items, PvItem);
   return 0;
 }

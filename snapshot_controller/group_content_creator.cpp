@@ -98,7 +98,7 @@ base::Result<VolumeGroupSnapshotContent> GroupContentCreator::ContentToCreate(
     }
     if (csi->driver != group_class->driver) {
       const std::string message =
-          "Volume CSI driver (" + csi->driver + ") mismatch with VolumeGroupSnapshotClass (" +
+          "Volume CSI driver (" + csi->driver.str() + ") mismatch with VolumeGroupSnapshotClass (" +
           group_class->driver + ") " + GroupKey(group) + ": " + volume.metadata.name;
       events_.Record(kube::ReferenceTo(group), kube::kEventTypeWarning,
                      "CreateGroupSnapshotContentFailed", message);

@@ -185,5 +185,12 @@ TEST(VolumeAttachmentCodec, StatusHoldsNoErrorInline) {
   EXPECT_LT(sizeof(VolumeAttachmentStatus), sizeof(VolumeError));
 }
 
+// The attacher and node name repeat across the cache: a pointer each
+// (interned), next to the source's optional PV name (40) and inline-spec
+// pointer (16).
+TEST(VolumeAttachmentCodec, SpecHoldsTheRepeatedNamesAsPointers) {
+  EXPECT_LE(sizeof(VolumeAttachmentSpec), 72u);
+}
+
 }  // namespace
 }  // namespace kube

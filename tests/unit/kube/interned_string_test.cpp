@@ -10,6 +10,7 @@
 #include <string_view>
 #include <thread>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include "kube/api/codec.h"
@@ -114,6 +115,17 @@ TEST(InternedString, ThreadsInterningAndDroppingTheSameTextsLeaveThePoolConsiste
   EXPECT_EQ(InternedString::PooledCount(), pooled);
 }
 
+// Both codecs reject `json` with the same message, which names `path`.
+template <class T>
+void ExpectBothCodecsRejectNaming(std::string_view json, std::string_view path) {
+  auto stream = DecodeObject<T>(json);
+  auto dom = ObjectFromJson<T>(nlohmann::json::parse(json));
+  ASSERT_FALSE(stream.ok());
+  ASSERT_FALSE(dom.ok());
+  EXPECT_NE(stream.error().message.find(path), std::string::npos) << stream.error().message;
+  EXPECT_EQ(stream.error().message, dom.error().message);
+}
+
 TEST(InternedStringCodec, FinalizersOfDecodedObjectsShareTheirTextInBothCodecs) {
   constexpr std::string_view kVa =
       R"({"metadata": {"name": "va", "finalizers": ["test.example.com/codec", ""]}})";
@@ -134,14 +146,80 @@ TEST(InternedStringCodec, FinalizersRoundTripAndAWrongTypeNamesThePath) {
   ASSERT_TRUE(again.ok()) << again.error().message;
   EXPECT_EQ(again->metadata.finalizers, pv.metadata.finalizers);
 
-  constexpr std::string_view kWrong = R"({"metadata": {"finalizers": [7]}})";
-  auto stream = DecodeObject<PersistentVolume>(kWrong);
-  auto dom = ObjectFromJson<PersistentVolume>(nlohmann::json::parse(kWrong));
-  ASSERT_FALSE(stream.ok());
-  ASSERT_FALSE(dom.ok());
-  EXPECT_NE(stream.error().message.find("metadata.finalizers[0]"), std::string::npos)
-      << stream.error().message;
-  EXPECT_EQ(stream.error().message, dom.error().message);
+  ExpectBothCodecsRejectNaming<PersistentVolume>(R"({"metadata": {"finalizers": [7]}})",
+                                                 "metadata.finalizers[0]");
+}
+
+// `json` decoded by the stream codec and by the DOM codec; either failing
+// fails the test (and yields an empty object).
+template <class T>
+std::pair<T, T> DecodedByBothCodecs(std::string_view json) {
+  auto stream = DecodeObject<T>(json);
+  auto dom = ObjectFromJson<T>(nlohmann::json::parse(json));
+  EXPECT_TRUE(stream.ok()) << stream.error().message;
+  EXPECT_TRUE(dom.ok()) << dom.error().message;
+  return {stream.ok() ? *stream : T{}, dom.ok() ? *dom : T{}};
+}
+
+// The spec strings every cached VolumeAttachment and PersistentVolume repeat
+// (docs/design.md §4) decode to the same values through both codecs, share
+// their text with any other object that holds it, and encode back as they came.
+TEST(InternedStringCodec, RepeatedSpecStringsShareTheirTextAndRoundTripInBothCodecs) {
+  auto [va, va_dom] = DecodedByBothCodecs<VolumeAttachment>(
+      R"({"metadata": {"name": "va"}, "spec": {"attacher": "test.example.com/spec-driver",
+          "nodeName": "test-node-with-a-long-name-1", "source": {"persistentVolumeName": "pv"}}})");
+  EXPECT_EQ(va.spec.attacher, "test.example.com/spec-driver");
+  EXPECT_EQ(va.spec.node_name, "test-node-with-a-long-name-1");
+  EXPECT_EQ(va, va_dom);
+  EXPECT_EQ(&va.spec.attacher.str(), &va_dom.spec.attacher.str());
+  EXPECT_EQ(&va.spec.node_name.str(), &va_dom.spec.node_name.str());
+
+  auto [pv, pv_dom] = DecodedByBothCodecs<PersistentVolume>(R"({"metadata": {"name": "pv"},
+      "spec": {"capacity": {"storage": "17Gi"}, "volumeMode": "Block",
+      "persistentVolumeReclaimPolicy": "Retain", "storageClassName": "test-spec-class",
+      "csi": {"driver": "test.example.com/spec-driver", "volumeHandle": "h", "fsType": "xfs"}}})");
+  EXPECT_EQ(pv.spec.capacity_storage, "17Gi");
+  EXPECT_EQ(pv.spec.volume_mode, "Block");
+  EXPECT_EQ(pv.spec.persistent_volume_reclaim_policy, "Retain");
+  EXPECT_EQ(pv.spec.storage_class_name, "test-spec-class");
+  const auto* csi = std::get_if<CSIPersistentVolumeSource>(&pv.spec.source);
+  ASSERT_NE(csi, nullptr);
+  EXPECT_EQ(csi->driver, "test.example.com/spec-driver");
+  EXPECT_EQ(csi->fs_type, "xfs");
+  EXPECT_EQ(pv, pv_dom);
+  // The PV's driver is the VA's attacher: one pooled text for both.
+  EXPECT_EQ(&csi->driver.str(), &va.spec.attacher.str());
+
+  auto va_json = nlohmann::json::parse(EncodeObject(va));
+  EXPECT_EQ(va_json["spec"]["attacher"], "test.example.com/spec-driver") << va_json;
+  EXPECT_EQ(va_json["spec"]["nodeName"], "test-node-with-a-long-name-1") << va_json;
+  auto pv_json = nlohmann::json::parse(EncodeObject(pv));
+  EXPECT_EQ(pv_json["spec"]["capacity"]["storage"], "17Gi") << pv_json;
+  EXPECT_EQ(pv_json["spec"]["volumeMode"], "Block") << pv_json;
+  EXPECT_EQ(pv_json["spec"]["persistentVolumeReclaimPolicy"], "Retain") << pv_json;
+  EXPECT_EQ(pv_json["spec"]["storageClassName"], "test-spec-class") << pv_json;
+  EXPECT_EQ(pv_json["spec"]["csi"]["driver"], "test.example.com/spec-driver") << pv_json;
+  EXPECT_EQ(pv_json["spec"]["csi"]["fsType"], "xfs") << pv_json;
+  EXPECT_EQ(DecodedByBothCodecs<VolumeAttachment>(va_json.dump()).first, va);
+  EXPECT_EQ(DecodedByBothCodecs<PersistentVolume>(pv_json.dump()).second, pv);
+}
+
+// Empty interned members follow the same omitempty rules as strings: left
+// out, except the CSI driver, which the API always writes.
+TEST(InternedStringCodec, EmptySpecStringsAreOmittedExceptTheAlwaysWrittenDriver) {
+  PersistentVolume pv;
+  pv.metadata.name = "pv";
+  pv.spec.source = CSIPersistentVolumeSource{};
+  auto json = nlohmann::json::parse(EncodeObject(pv));
+  EXPECT_FALSE(json["spec"].contains("volumeMode")) << json;
+  EXPECT_FALSE(json["spec"].contains("storageClassName")) << json;
+  EXPECT_FALSE(json["spec"]["csi"].contains("fsType")) << json;
+  EXPECT_EQ(json["spec"]["csi"]["driver"], "") << json;
+}
+
+TEST(InternedStringCodec, ASpecStringOfTheWrongTypeNamesThePathInBothCodecs) {
+  ExpectBothCodecsRejectNaming<VolumeAttachment>(R"({"spec": {"attacher": "d", "nodeName": 7}})",
+                                                 "spec.nodeName");
 }
 
 }  // namespace

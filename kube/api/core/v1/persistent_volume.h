@@ -16,6 +16,7 @@
 #include "kube/api/codec_extern.h"
 #include "kube/api/core/v1/volume_sources.h"
 #include "kube/api/field.h"
+#include "kube/api/interned_string.h"
 #include "kube/api/kind.h"
 #include "kube/api/object_meta.h"
 
@@ -113,15 +114,17 @@ struct PersistentVolumeSourceField {
   }
 };
 
-// Also the type of VolumeAttachment.spec.source.inlineVolumeSpec.
+// Also the type of VolumeAttachment.spec.source.inlineVolumeSpec. The short
+// values a cache repeats across its PVs (size, mode, policy, class) are
+// interned: one pointer each instead of a std::string (docs/design.md §4).
 struct PersistentVolumeSpec {
-  std::string capacity_storage;  // a resource.Quantity, e.g. "10Gi"
+  InternedString capacity_storage;  // a resource.Quantity, e.g. "10Gi"
   std::vector<std::string> access_modes;
-  std::string volume_mode;  // "" = Filesystem
+  InternedString volume_mode;  // "" = Filesystem
   std::vector<std::string> mount_options;
   std::optional<ClaimReference> claim_ref;
-  std::string persistent_volume_reclaim_policy;
-  std::string storage_class_name;
+  InternedString persistent_volume_reclaim_policy;
+  InternedString storage_class_name;
   // nodeAffinity.required.nodeSelectorTerms; empty = no node affinity.
   std::vector<NodeSelectorTerm> node_affinity;
   PersistentVolumeSource source;

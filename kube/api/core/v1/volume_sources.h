@@ -6,7 +6,9 @@
 // "absent" from "empty". Fields of those sources the translation ignores
 // (Cinder secretRef, Azure Disk diskName, vSphere storagePolicyID, Portworx
 // readOnly) are not kept. kJsonKey is the PersistentVolumeSpec member that
-// carries each source.
+// carries each source. Driver names and fsTypes repeat across a cache's PVs:
+// interned (InternedString), they cost a pointer each, and the in-tree sources
+// stay no larger than the CSI one, which alone sizes the source variant.
 #pragma once
 
 #include <array>
@@ -19,6 +21,7 @@
 
 #include "kube/api/field.h"
 #include "kube/api/heap_optional.h"
+#include "kube/api/interned_string.h"
 #include "kube/api/string_map.h"
 
 namespace kube {
@@ -40,9 +43,9 @@ struct SecretReference {
 struct CSIPersistentVolumeSource {
   static constexpr std::string_view kJsonKey = "csi";
 
-  std::string driver;
+  InternedString driver;
   std::string volume_handle;
-  std::string fs_type;
+  InternedString fs_type;
   bool read_only = false;
   StringMap volume_attributes;
   // The other secret refs (node stage/publish, expand) are not used by the
@@ -68,7 +71,7 @@ struct GCEPersistentDiskVolumeSource {
   static constexpr std::string_view kJsonKey = "gcePersistentDisk";
 
   std::string pd_name;
-  std::string fs_type;
+  InternedString fs_type;
   int32_t partition = 0;
   bool read_only = false;
 
@@ -89,7 +92,7 @@ struct AWSElasticBlockStoreVolumeSource {
   static constexpr std::string_view kJsonKey = "awsElasticBlockStore";
 
   std::string volume_id;
-  std::string fs_type;
+  InternedString fs_type;
   int32_t partition = 0;
   bool read_only = false;
 
@@ -110,7 +113,7 @@ struct CinderPersistentVolumeSource {
   static constexpr std::string_view kJsonKey = "cinder";
 
   std::string volume_id;
-  std::string fs_type;
+  InternedString fs_type;
   bool read_only = false;
 
   bool operator==(const CinderPersistentVolumeSource&) const = default;
@@ -151,11 +154,12 @@ struct AzureDiskVolumeSource {
   }
 };
 
+// secretNamespace is rarely set: on the heap, for the same reason as above.
 struct AzureFilePersistentVolumeSource {
   static constexpr std::string_view kJsonKey = "azureFile";
 
   std::string secret_name;
-  std::optional<std::string> secret_namespace;  // absent -> claimRef namespace
+  HeapOptional<std::string> secret_namespace;  // absent -> claimRef namespace
   std::string share_name;
   bool read_only = false;
 
@@ -176,7 +180,7 @@ struct VsphereVirtualDiskVolumeSource {
   static constexpr std::string_view kJsonKey = "vsphereVolume";
 
   std::string volume_path;
-  std::string fs_type;
+  InternedString fs_type;
   std::string storage_policy_name;
 
   bool operator==(const VsphereVirtualDiskVolumeSource&) const = default;
@@ -195,7 +199,7 @@ struct PortworxVolumeSource {
   static constexpr std::string_view kJsonKey = "portworxVolume";
 
   std::string volume_id;
-  std::string fs_type;
+  InternedString fs_type;
 
   bool operator==(const PortworxVolumeSource&) const = default;
 

@@ -4,6 +4,8 @@
 // immutable shared pointer: copies of a VolumeAttachment share it, and
 // equality compares what it points to. The attach and detach errors are empty
 // in nearly every cached object, so they sit on the heap too (HeapOptional).
+// Every cached object repeats the same driver and a few node names, so those
+// are interned (InternedString: one pointer each).
 #pragma once
 
 #include <cstdint>
@@ -17,6 +19,7 @@
 #include "kube/api/core/v1/persistent_volume.h"
 #include "kube/api/field.h"
 #include "kube/api/heap_optional.h"
+#include "kube/api/interned_string.h"
 #include "kube/api/kind.h"
 #include "kube/api/object_meta.h"
 #include "kube/api/string_map.h"
@@ -44,8 +47,8 @@ struct VolumeAttachmentSource {
 };
 
 struct VolumeAttachmentSpec {
-  std::string attacher;
-  std::string node_name;
+  InternedString attacher;
+  InternedString node_name;
   VolumeAttachmentSource source;
 
   bool operator==(const VolumeAttachmentSpec&) const = default;
