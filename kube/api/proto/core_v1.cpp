@@ -1,190 +1,88 @@
 #include "kube/api/proto/core_v1.h"
 
-#include <array>
 #include <string_view>
 #include <tuple>
 #include <utility>
 #include <variant>
 
+#include "kube/api/proto/fields.h"
 #include "kube/api/proto/meta_v1.h"
 
 namespace kube {
-namespace {
 
-using proto::ReadString;
+using proto::Bind;
+using proto::ReadFields;
 using proto::WireReader;
 
-void ReadSecretReference(WireReader& in, SecretReference& ref) {
-  while (in.Next()) {
-    switch (in.field()) {
-      case 1:
-        ReadString(in, ref.name);
-        break;
-      case 2:
-        ReadString(in, ref.namespace_);
-        break;
-      default:
-        in.Skip();
-    }
-  }
+// The messages below are read only inside this file; static, they stay
+// visible to argument-dependent lookup from fields.h.
+
+static void ReadProto(WireReader& in, SecretReference& ref) {
+  ReadFields(in, Bind(1, "name", ref.name), Bind(2, "namespace", ref.namespace_));
 }
 
-void ReadSource(WireReader& in, CSIPersistentVolumeSource& s) {
-  while (in.Next()) {
-    switch (in.field()) {
-      case 1:
-        ReadString(in, s.driver);
-        break;
-      case 2:
-        ReadString(in, s.volume_handle);
-        break;
-      case 3:
-        s.read_only = in.ReadBool();
-        break;
-      case 4:
-        ReadString(in, s.fs_type);
-        break;
-      case 5:
-        proto::ReadStringMapEntry(in, s.volume_attributes);
-        break;
-      case 6: {
-        WireReader ref = in.ReadMessage();
-        if (!s.controller_publish_secret_ref) s.controller_publish_secret_ref.emplace();
-        ReadSecretReference(ref, *s.controller_publish_secret_ref);
-        break;
-      }
-      default:
-        in.Skip();
-    }
-  }
+static void ReadProto(WireReader& in, CSIPersistentVolumeSource& s) {
+  ReadFields(in, Bind(1, "driver", s.driver), Bind(2, "volumeHandle", s.volume_handle),
+             Bind(3, "readOnly", s.read_only), Bind(4, "fsType", s.fs_type),
+             Bind(5, "volumeAttributes", s.volume_attributes),
+             Bind(6, "controllerPublishSecretRef", s.controller_publish_secret_ref));
 }
 
-// GCE persistent disk and AWS EBS share their field numbers.
-template <class Disk>
-void ReadPartitionedDisk(WireReader& in, Disk& s, std::string& id) {
-  while (in.Next()) {
-    switch (in.field()) {
-      case 1:
-        ReadString(in, id);
-        break;
-      case 2:
-        ReadString(in, s.fs_type);
-        break;
-      case 3:
-        s.partition = in.ReadInt32();
-        break;
-      case 4:
-        s.read_only = in.ReadBool();
-        break;
-      default:
-        in.Skip();
-    }
-  }
+static void ReadProto(WireReader& in, GCEPersistentDiskVolumeSource& s) {
+  ReadFields(in, Bind(1, "pdName", s.pd_name), Bind(2, "fsType", s.fs_type),
+             Bind(3, "partition", s.partition), Bind(4, "readOnly", s.read_only));
 }
 
-void ReadSource(WireReader& in, GCEPersistentDiskVolumeSource& s) {
-  ReadPartitionedDisk(in, s, s.pd_name);
+static void ReadProto(WireReader& in, AWSElasticBlockStoreVolumeSource& s) {
+  ReadFields(in, Bind(1, "volumeID", s.volume_id), Bind(2, "fsType", s.fs_type),
+             Bind(3, "partition", s.partition), Bind(4, "readOnly", s.read_only));
 }
 
-void ReadSource(WireReader& in, AWSElasticBlockStoreVolumeSource& s) {
-  ReadPartitionedDisk(in, s, s.volume_id);
+static void ReadProto(WireReader& in, CinderPersistentVolumeSource& s) {
+  ReadFields(in, Bind(1, "volumeID", s.volume_id), Bind(2, "fsType", s.fs_type),
+             Bind(3, "readOnly", s.read_only));
 }
 
-void ReadSource(WireReader& in, CinderPersistentVolumeSource& s) {
-  while (in.Next()) {
-    switch (in.field()) {
-      case 1:
-        ReadString(in, s.volume_id);
-        break;
-      case 2:
-        ReadString(in, s.fs_type);
-        break;
-      case 3:
-        s.read_only = in.ReadBool();
-        break;
-      default:
-        in.Skip();
-    }
-  }
+static void ReadProto(WireReader& in, AzureDiskVolumeSource& s) {
+  ReadFields(in, Bind(2, "diskURI", s.disk_uri), Bind(3, "cachingMode", s.caching_mode),
+             Bind(4, "fsType", s.fs_type), Bind(5, "readOnly", s.read_only),
+             Bind(6, "kind", s.kind));
 }
 
-void ReadSource(WireReader& in, AzureDiskVolumeSource& s) {
-  while (in.Next()) {
-    switch (in.field()) {
-      case 2:
-        ReadString(in, s.disk_uri);
-        break;
-      case 3:
-        ReadString(in, s.caching_mode);
-        break;
-      case 4:
-        ReadString(in, s.fs_type);
-        break;
-      case 5:
-        s.read_only = in.ReadBool();
-        break;
-      case 6:
-        ReadString(in, s.kind);
-        break;
-      default:
-        in.Skip();
-    }
-  }
+static void ReadProto(WireReader& in, AzureFilePersistentVolumeSource& s) {
+  ReadFields(in, Bind(1, "secretName", s.secret_name), Bind(2, "shareName", s.share_name),
+             Bind(3, "readOnly", s.read_only), Bind(4, "secretNamespace", s.secret_namespace));
 }
 
-void ReadSource(WireReader& in, AzureFilePersistentVolumeSource& s) {
-  while (in.Next()) {
-    switch (in.field()) {
-      case 1:
-        ReadString(in, s.secret_name);
-        break;
-      case 2:
-        ReadString(in, s.share_name);
-        break;
-      case 3:
-        s.read_only = in.ReadBool();
-        break;
-      case 4:
-        ReadString(in, s.secret_namespace);
-        break;
-      default:
-        in.Skip();
-    }
-  }
+static void ReadProto(WireReader& in, VsphereVirtualDiskVolumeSource& s) {
+  ReadFields(in, Bind(1, "volumePath", s.volume_path), Bind(2, "fsType", s.fs_type),
+             Bind(3, "storagePolicyName", s.storage_policy_name));
 }
 
-void ReadSource(WireReader& in, VsphereVirtualDiskVolumeSource& s) {
-  while (in.Next()) {
-    switch (in.field()) {
-      case 1:
-        ReadString(in, s.volume_path);
-        break;
-      case 2:
-        ReadString(in, s.fs_type);
-        break;
-      case 3:
-        ReadString(in, s.storage_policy_name);
-        break;
-      default:
-        in.Skip();
-    }
-  }
+static void ReadProto(WireReader& in, PortworxVolumeSource& s) {
+  ReadFields(in, Bind(1, "volumeID", s.volume_id), Bind(2, "fsType", s.fs_type));
 }
 
-void ReadSource(WireReader& in, PortworxVolumeSource& s) {
-  while (in.Next()) {
-    switch (in.field()) {
-      case 1:
-        ReadString(in, s.volume_id);
-        break;
-      case 2:
-        ReadString(in, s.fs_type);
-        break;
-      default:
-        in.Skip();
-    }
-  }
+static void ReadProto(WireReader& in, ClaimReference& ref) {
+  ReadFields(in, Bind(2, "namespace", ref.namespace_), Bind(3, "name", ref.name),
+             Bind(4, "uid", ref.uid));
 }
+
+static void ReadProto(WireReader& in, NodeSelectorRequirement& requirement) {
+  ReadFields(in, Bind(1, "key", requirement.key), Bind(2, "operator", requirement.operator_),
+             Bind(3, "values", requirement.values));
+}
+
+static void ReadProto(WireReader& in, NodeSelectorTerm& term) {
+  ReadFields(in, Bind(1, "matchExpressions", term.match_expressions),
+             Bind(2, "matchFields", term.match_fields));
+}
+
+static void ReadProto(WireReader& in, PersistentVolumeStatus& status) {
+  ReadFields(in, Bind(1, "phase", status.phase));
+}
+
+namespace {
 
 // The rank PersistentVolumeSourceField gives a source (persistent_volume.h):
 // its place in Kept, the others after them, no source last.
@@ -209,270 +107,89 @@ int RankOf(const PersistentVolumeSource& source) {
       source);
 }
 
-// The JSON keys of the PersistentVolumeSource members that OtherVolumeSource
-// stands for, by field number.
-std::string_view OtherSourceName(uint32_t field) {
-  switch (field) {
-    case 3:
-      return "hostPath";
-    case 4:
-      return "glusterfs";
-    case 5:
-      return "nfs";
-    case 6:
-      return "rbd";
-    case 7:
-      return "iscsi";
-    case 9:
-      return "cephfs";
-    case 10:
-      return "fc";
-    case 11:
-      return "flocker";
-    case 12:
-      return "flexVolume";
-    case 15:
-      return "quobyte";
-    case 17:
-      return "photonPersistentDisk";
-    case 19:
-      return "scaleIO";
-    case 20:
-      return "local";
-    case 21:
-      return "storageos";
-    default:
-      return {};
+// As the JSON decoder does (PersistentVolumeSourceField): one source is kept,
+// the best-ranked, and the others are counted in extra_sources.
+void Offer(PersistentVolumeSpec& spec, PersistentVolumeSource source) {
+  if (std::holds_alternative<std::monostate>(spec.source)) {
+    spec.source = std::move(source);
+    return;
   }
+  ++spec.extra_sources;
+  if (RankOf(source) < RankOf(spec.source)) spec.source = std::move(source);
 }
 
 template <class Source>
-PersistentVolumeSource DecodeSource(WireReader& in, std::string_view name) {
-  Source source;
-  WireReader message = in.ReadMessage();
-  WithParent(name, [&] { ReadSource(message, source); });
-  return source;
+auto Kept(uint32_t number, std::string_view name, PersistentVolumeSpec& spec) {
+  return Bind(number, name, spec, [](WireReader& in, PersistentVolumeSpec& out) {
+    Source source;
+    proto::ReadValue(in, source);
+    Offer(out, std::move(source));
+  });
 }
 
-// As the JSON decoder does (PersistentVolumeSourceField): one source is kept,
-// the best-ranked, and the others are counted in extra_sources.
-void ReadVolumeSource(WireReader& in, PersistentVolumeSpec& spec) {
-  while (in.Next()) {
-    PersistentVolumeSource source;
-    switch (in.field()) {
-      case 1:
-        source = DecodeSource<GCEPersistentDiskVolumeSource>(in, "gcePersistentDisk");
-        break;
-      case 2:
-        source = DecodeSource<AWSElasticBlockStoreVolumeSource>(in, "awsElasticBlockStore");
-        break;
-      case 8:
-        source = DecodeSource<CinderPersistentVolumeSource>(in, "cinder");
-        break;
-      case 13:
-        source = DecodeSource<AzureFilePersistentVolumeSource>(in, "azureFile");
-        break;
-      case 14:
-        source = DecodeSource<VsphereVirtualDiskVolumeSource>(in, "vsphereVolume");
-        break;
-      case 16:
-        source = DecodeSource<AzureDiskVolumeSource>(in, "azureDisk");
-        break;
-      case 18:
-        source = DecodeSource<PortworxVolumeSource>(in, "portworxVolume");
-        break;
-      case 22:
-        source = DecodeSource<CSIPersistentVolumeSource>(in, "csi");
-        break;
-      default:
-        if (std::string_view name = OtherSourceName(in.field()); !name.empty()) {
-          in.ReadBytes();  // a message, whose content is not kept
-          source = OtherVolumeSource{std::string(name)};
-        } else {
-          in.Skip();
-          continue;
-        }
-    }
-    if (std::holds_alternative<std::monostate>(spec.source)) {
-      spec.source = std::move(source);
-      continue;
-    }
-    ++spec.extra_sources;
-    if (RankOf(source) < RankOf(spec.source)) spec.source = std::move(source);
-  }
+// A source the attacher neither attaches nor translates: only its name is kept.
+auto Other(uint32_t number, std::string_view name, PersistentVolumeSpec& spec) {
+  return Bind(number, name, spec, [name](WireReader& in, PersistentVolumeSpec& out) {
+    in.ReadBytes();
+    Offer(out, OtherVolumeSource{std::string(name)});
+  });
 }
 
-void ReadCapacityEntry(WireReader& in, PersistentVolumeSpec& spec) {
-  WireReader entry = in.ReadMessage();
-  std::string_view key;
-  std::string_view quantity;
-  while (entry.Next()) {
-    switch (entry.field()) {
-      case 1:
-        key = entry.ReadBytes();
-        break;
-      case 2: {
-        WireReader value = entry.ReadMessage();  // resource.Quantity {string string = 1}
-        while (value.Next()) {
-          if (value.field() == 1) {
-            quantity = value.ReadBytes();
-          } else {
-            value.Skip();
-          }
-        }
-        break;
-      }
-      default:
-        entry.Skip();
-    }
-  }
-  if (key == "storage") spec.capacity_storage.assign(quantity);
+// PersistentVolumeSource: one message member per source kind.
+void ReadVolumeSource(WireReader& field, PersistentVolumeSpec& spec) {
+  WireReader in = field.ReadMessage();
+  ReadFields(in, Kept<GCEPersistentDiskVolumeSource>(1, "gcePersistentDisk", spec),
+             Kept<AWSElasticBlockStoreVolumeSource>(2, "awsElasticBlockStore", spec),
+             Other(3, "hostPath", spec), Other(4, "glusterfs", spec), Other(5, "nfs", spec),
+             Other(6, "rbd", spec), Other(7, "iscsi", spec),
+             Kept<CinderPersistentVolumeSource>(8, "cinder", spec), Other(9, "cephfs", spec),
+             Other(10, "fc", spec), Other(11, "flocker", spec), Other(12, "flexVolume", spec),
+             Kept<AzureFilePersistentVolumeSource>(13, "azureFile", spec),
+             Kept<VsphereVirtualDiskVolumeSource>(14, "vsphereVolume", spec),
+             Other(15, "quobyte", spec), Kept<AzureDiskVolumeSource>(16, "azureDisk", spec),
+             Other(17, "photonPersistentDisk", spec),
+             Kept<PortworxVolumeSource>(18, "portworxVolume", spec), Other(19, "scaleIO", spec),
+             Other(20, "local", spec), Other(21, "storageos", spec),
+             Kept<CSIPersistentVolumeSource>(22, "csi", spec));
 }
 
-void ReadClaimRef(WireReader& in, ClaimReference& ref) {
-  while (in.Next()) {
-    switch (in.field()) {
-      case 2:
-        ReadString(in, ref.namespace_);
-        break;
-      case 3:
-        ReadString(in, ref.name);
-        break;
-      case 4:
-        ReadString(in, ref.uid);
-        break;
-      default:
-        in.Skip();
-    }
-  }
-}
-
-void ReadRequirement(WireReader& in, NodeSelectorRequirement& requirement) {
-  while (in.Next()) {
-    switch (in.field()) {
-      case 1:
-        ReadString(in, requirement.key);
-        break;
-      case 2:
-        ReadString(in, requirement.operator_);
-        break;
-      case 3:
-        requirement.values.emplace_back(in.ReadBytes());
-        break;
-      default:
-        in.Skip();
-    }
-  }
-}
-
-void ReadTerm(WireReader& in, NodeSelectorTerm& term) {
-  while (in.Next()) {
-    switch (in.field()) {
-      case 1:
-      case 2: {
-        auto& list = in.field() == 1 ? term.match_expressions : term.match_fields;
-        WireReader requirement = in.ReadMessage();
-        ReadRequirement(requirement, list.emplace_back());
-        break;
-      }
-      default:
-        in.Skip();
-    }
-  }
+// capacity: map<string, resource.Quantity {string string = 1}>; only "storage" is kept.
+void ReadCapacityEntry(WireReader& field, std::string& storage) {
+  WireReader entry = field.ReadMessage();
+  std::string_view key, quantity;
+  auto value = [](WireReader& in, std::string_view& text) {
+    WireReader message = in.ReadMessage();
+    ReadFields(message, Bind(1, "string", text));
+  };
+  ReadFields(entry, Bind(1, "key", key), Bind(2, "value", quantity, value));
+  if (key == "storage") storage.assign(quantity);
 }
 
 // VolumeNodeAffinity {NodeSelector required = 1 {repeated NodeSelectorTerm nodeSelectorTerms = 1}}.
-void ReadNodeAffinity(WireReader& in, std::vector<NodeSelectorTerm>& terms) {
-  while (in.Next()) {
-    if (in.field() != 1) {
-      in.Skip();
-      continue;
-    }
-    WireReader required = in.ReadMessage();
-    while (required.Next()) {
-      if (required.field() != 1) {
-        required.Skip();
-        continue;
-      }
-      WireReader term = required.ReadMessage();
-      ReadTerm(term, terms.emplace_back());
-    }
-  }
-}
-
-void ReadStatus(WireReader& in, PersistentVolumeStatus& status) {
-  while (in.Next()) {
-    if (in.field() == 1) {
-      ReadString(in, status.phase);
-    } else {
-      in.Skip();
-    }
-  }
+void ReadNodeAffinity(WireReader& field, std::vector<NodeSelectorTerm>& terms) {
+  WireReader affinity = field.ReadMessage();
+  auto required = [](WireReader& in, std::vector<NodeSelectorTerm>& out) {
+    WireReader selector = in.ReadMessage();
+    ReadFields(selector, Bind(1, "nodeSelectorTerms", out));
+  };
+  ReadFields(affinity, Bind(1, "required", terms, required));
 }
 
 }  // namespace
 
 void ReadProto(WireReader& in, PersistentVolumeSpec& spec) {
-  while (in.Next()) {
-    switch (in.field()) {
-      case 1:
-        WithParent("capacity", [&] { ReadCapacityEntry(in, spec); });
-        break;
-      case 2: {
-        WireReader source = in.ReadMessage();
-        ReadVolumeSource(source, spec);
-        break;
-      }
-      case 3:
-        spec.access_modes.emplace_back(in.ReadBytes());
-        break;
-      case 4: {
-        WireReader ref = in.ReadMessage();
-        if (!spec.claim_ref) spec.claim_ref.emplace();
-        WithParent("claimRef", [&] { ReadClaimRef(ref, *spec.claim_ref); });
-        break;
-      }
-      case 5:
-        ReadString(in, spec.persistent_volume_reclaim_policy);
-        break;
-      case 6:
-        ReadString(in, spec.storage_class_name);
-        break;
-      case 7:
-        spec.mount_options.emplace_back(in.ReadBytes());
-        break;
-      case 8:
-        ReadString(in, spec.volume_mode);
-        break;
-      case 9: {
-        WireReader affinity = in.ReadMessage();
-        WithParent("nodeAffinity", [&] { ReadNodeAffinity(affinity, spec.node_affinity); });
-        break;
-      }
-      default:
-        in.Skip();
-    }
-  }
+  ReadFields(in, Bind(1, "capacity", spec.capacity_storage, ReadCapacityEntry),
+             Bind(2, "persistentVolumeSource", spec, ReadVolumeSource),
+             Bind(3, "accessModes", spec.access_modes), Bind(4, "claimRef", spec.claim_ref),
+             Bind(5, "persistentVolumeReclaimPolicy", spec.persistent_volume_reclaim_policy),
+             Bind(6, "storageClassName", spec.storage_class_name),
+             Bind(7, "mountOptions", spec.mount_options), Bind(8, "volumeMode", spec.volume_mode),
+             Bind(9, "nodeAffinity", spec.node_affinity, ReadNodeAffinity));
 }
 
 void ReadProto(WireReader& in, PersistentVolume& volume) {
-  while (in.Next()) {
-    switch (in.field()) {
-      case 1:
-        proto::ReadNested(in, "metadata", volume.metadata);
-        break;
-      case 2:
-        proto::ReadNested(in, "spec", volume.spec);
-        break;
-      case 3: {
-        WireReader status = in.ReadMessage();
-        WithParent("status", [&] { ReadStatus(status, volume.status); });
-        break;
-      }
-      default:
-        in.Skip();
-    }
-  }
+  ReadFields(in, Bind(1, "metadata", volume.metadata), Bind(2, "spec", volume.spec),
+             Bind(3, "status", volume.status));
 }
 
 }  // namespace kube

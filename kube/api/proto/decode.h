@@ -12,6 +12,7 @@
 #include "kube/api/codec.h"
 #include "kube/api/decode_error.h"
 #include "kube/api/object_list.h"
+#include "kube/api/proto/fields.h"
 #include "kube/api/proto/meta_v1.h"
 #include "kube/api/proto/wire_reader.h"
 
@@ -25,19 +26,8 @@ concept ProtobufKind = requires(proto::WireReader& in, T& object) {
 // A List message: {ListMeta metadata = 1, repeated T items = 2}.
 template <ProtobufKind T>
 void ReadProto(proto::WireReader& in, ObjectList<T>& list) {
-  while (in.Next()) {
-    switch (in.field()) {
-      case 1:
-        proto::ReadNested(in, "metadata", list.metadata);
-        break;
-      case 2:
-        proto::ReadNested(in, "items[" + std::to_string(list.items.size()) + "]",
-                          list.items.emplace_back());
-        break;
-      default:
-        in.Skip();
-    }
-  }
+  proto::ReadFields(in, proto::Bind(1, "metadata", list.metadata),
+                    proto::Bind(2, "items", list.items));
 }
 
 namespace proto {

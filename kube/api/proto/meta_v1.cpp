@@ -4,6 +4,8 @@
 
 #include <cstdint>
 
+#include "kube/api/proto/fields.h"
+
 namespace kube {
 namespace proto {
 namespace {
@@ -12,66 +14,13 @@ namespace {
 constexpr int64_t kFirstSecond = -62135596800;
 constexpr int64_t kLastSecond = 253402300799;
 
-void ReadOwnerReference(WireReader& in, OwnerReference& ref) {
-  while (in.Next()) {
-    switch (in.field()) {
-      case 1:
-        ReadString(in, ref.kind);
-        break;
-      case 3:
-        ReadString(in, ref.name);
-        break;
-      case 4:
-        ReadString(in, ref.uid);
-        break;
-      case 5:
-        ReadString(in, ref.api_version);
-        break;
-      case 6:
-        ref.controller = in.ReadBool();
-        break;
-      case 7:
-        ref.block_owner_deletion = in.ReadBool();
-        break;
-      default:
-        in.Skip();
-    }
-  }
-}
-
-void ReadTypeMeta(WireReader& in, Envelope& envelope) {
-  while (in.Next()) {
-    switch (in.field()) {
-      case 1:
-        envelope.api_version = in.ReadBytes();
-        break;
-      case 2:
-        envelope.kind = in.ReadBytes();
-        break;
-      default:
-        in.Skip();
-    }
-  }
-}
-
 }  // namespace
 
-void ReadStringMapEntry(WireReader& in, StringMap& map) {
+void ReadValue(WireReader& in, StringMap& out) {
   WireReader entry = in.ReadMessage();
   std::string_view key, value;
-  while (entry.Next()) {
-    switch (entry.field()) {
-      case 1:
-        key = entry.ReadBytes();
-        break;
-      case 2:
-        value = entry.ReadBytes();
-        break;
-      default:
-        entry.Skip();
-    }
-  }
-  map[key] = value;
+  ReadFields(entry, Bind(1, "key", key), Bind(2, "value", value));
+  out[key] = value;
 }
 
 // Days to civil date: H. Hinnant's algorithm, exact over the whole range.
@@ -96,31 +45,21 @@ std::string FormatUnixSeconds(int64_t seconds) {
 }
 
 // Nanos are dropped: the JSON form carries whole seconds only.
-std::string ReadTime(WireReader& in) {
+void ReadTime(WireReader& in, std::string& text) {
   WireReader time = in.ReadMessage();
-  int64_t seconds = 0;
-  int32_t nanos = 0;
-  bool any = false;
-  while (time.Next()) {
-    switch (time.field()) {
-      case 1:
-        seconds = time.ReadInt64();
-        any = true;
-        break;
-      case 2:
-        nanos = time.ReadInt32();
-        any = true;
-        break;
-      default:
-        time.Skip();
-    }
-  }
+  std::optional<int64_t> seconds;
+  std::optional<int32_t> nanos;
+  ReadFields(time, Bind(1, "seconds", seconds), Bind(2, "nanos", nanos));
   // Go writes the zero time as an empty message; it reads seconds 0 as the epoch.
-  if (!any || (seconds == kFirstSecond && nanos == 0)) return {};
-  if (seconds < kFirstSecond || seconds > kLastSecond) {
-    throw DecodeError("time " + std::to_string(seconds) + " s is outside years 1-9999");
+  if ((!seconds && !nanos) || (seconds == kFirstSecond && nanos.value_or(0) == 0)) {
+    text.clear();
+    return;
   }
-  return FormatUnixSeconds(seconds);
+  int64_t s = seconds.value_or(0);
+  if (s < kFirstSecond || s > kLastSecond) {
+    throw DecodeError("time " + std::to_string(s) + " s is outside years 1-9999");
+  }
+  text = FormatUnixSeconds(s);
 }
 
 Envelope OpenEnvelope(std::string_view bytes) {
@@ -129,107 +68,55 @@ Envelope OpenEnvelope(std::string_view bytes) {
   }
   WireReader in(bytes.substr(kEnvelopeMagic.size()));
   Envelope envelope;
-  while (in.Next()) {
-    switch (in.field()) {
-      case 1: {
-        WireReader type_meta = in.ReadMessage();
-        ReadTypeMeta(type_meta, envelope);
-        break;
-      }
-      case 2:
-        envelope.raw = in.ReadBytes();
-        break;
-      case 3:
-        if (!in.ReadBytes().empty())
-          throw DecodeError("encoded content (contentEncoding) is not supported");
-        break;
-      default:
-        in.Skip();
-    }
+  std::string_view content_encoding;
+  auto type_meta = [&](WireReader& field, Envelope& out) {
+    WireReader message = field.ReadMessage();
+    ReadFields(message, Bind(1, "apiVersion", out.api_version), Bind(2, "kind", out.kind));
+  };
+  ReadFields(in, Bind(1, "typeMeta", envelope, type_meta), Bind(2, "raw", envelope.raw),
+             Bind(3, "contentEncoding", content_encoding));
+  if (!content_encoding.empty()) {
+    throw DecodeError("encoded content (contentEncoding) is not supported");
   }
   return envelope;
 }
 
 }  // namespace proto
 
-using proto::ReadString;
+using proto::Bind;
+using proto::ReadFields;
+
+// Read only inside this file; static, it stays visible to argument-dependent
+// lookup from fields.h.
+static void ReadProto(proto::WireReader& in, OwnerReference& ref) {
+  ReadFields(in, Bind(1, "kind", ref.kind), Bind(3, "name", ref.name), Bind(4, "uid", ref.uid),
+             Bind(5, "apiVersion", ref.api_version), Bind(6, "controller", ref.controller),
+             Bind(7, "blockOwnerDeletion", ref.block_owner_deletion));
+}
 
 void ReadProto(proto::WireReader& in, ObjectMeta& meta) {
-  while (in.Next()) {
-    switch (in.field()) {
-      case 1:
-        ReadString(in, meta.name);
-        break;
-      case 3:
-        ReadString(in, meta.namespace_);
-        break;
-      case 5:
-        ReadString(in, meta.uid);
-        break;
-      case 6:
-        ReadString(in, meta.resource_version);
-        break;
-      case 8:
-        WithParent("creationTimestamp", [&] { meta.creation_timestamp = proto::ReadTime(in); });
-        break;
-      case 9:
-        WithParent("deletionTimestamp", [&] { meta.deletion_timestamp = proto::ReadTime(in); });
-        break;
-      case 11:
-        proto::ReadStringMapEntry(in, meta.labels);
-        break;
-      case 12:
-        proto::ReadStringMapEntry(in, meta.annotations);
-        break;
-      case 13: {
-        proto::WireReader ref = in.ReadMessage();
-        proto::ReadOwnerReference(ref, meta.owner_references.emplace_back());
-        break;
-      }
-      case 14:
-        meta.finalizers.emplace_back(in.ReadBytes());
-        meta.has_finalizers_field = true;
-        break;
-      default:
-        in.Skip();
-    }
-  }
+  auto finalizer = [](proto::WireReader& field, ObjectMeta& out) {
+    out.finalizers.emplace_back(field.ReadBytes());
+    out.has_finalizers_field = true;
+  };
+  ReadFields(in, Bind(1, "name", meta.name), Bind(3, "namespace", meta.namespace_),
+             Bind(5, "uid", meta.uid), Bind(6, "resourceVersion", meta.resource_version),
+             Bind(8, "creationTimestamp", meta.creation_timestamp, proto::ReadTime),
+             Bind(9, "deletionTimestamp", meta.deletion_timestamp, proto::ReadTime),
+             Bind(11, "labels", meta.labels), Bind(12, "annotations", meta.annotations),
+             Bind(13, "ownerReferences", meta.owner_references),
+             Bind(14, "finalizers", meta, finalizer));
 }
 
 void ReadProto(proto::WireReader& in, ListMeta& meta) {
-  while (in.Next()) {
-    switch (in.field()) {
-      case 2:
-        ReadString(in, meta.resource_version);
-        break;
-      case 3:
-        ReadString(in, meta.continue_token);
-        break;
-      case 4:
-        meta.remaining_item_count = in.ReadInt64();
-        break;
-      default:
-        in.Skip();
-    }
-  }
+  ReadFields(in, Bind(2, "resourceVersion", meta.resource_version),
+             Bind(3, "continue", meta.continue_token),
+             Bind(4, "remainingItemCount", meta.remaining_item_count));
 }
 
 void ReadProto(proto::WireReader& in, Status& status) {
-  while (in.Next()) {
-    switch (in.field()) {
-      case 3:
-        ReadString(in, status.message);
-        break;
-      case 4:
-        ReadString(in, status.reason);
-        break;
-      case 6:
-        status.code = in.ReadInt32();
-        break;
-      default:
-        in.Skip();
-    }
-  }
+  ReadFields(in, Bind(3, "message", status.message), Bind(4, "reason", status.reason),
+             Bind(6, "code", status.code));
 }
 
 }  // namespace kube

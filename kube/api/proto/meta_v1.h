@@ -1,22 +1,18 @@
 // Protobuf decoders of meta/v1 and runtime messages (docs/design.md §4.1):
 // ObjectMeta, ListMeta, Status, metav1.Time as the RFC 3339 text the JSON
-// carries, the scalar readers every message decoder shares, and the envelope
+// carries, and the envelope
 // ("k8s\0" + runtime.Unknown) around a top-level object. Field numbers are
 // those of k8s.io/apimachinery's generated.proto.
 #pragma once
 
-#include <optional>
 #include <string>
 #include <string_view>
 
 #include "kube/api/decode_error.h"
-#include "kube/api/heap_optional.h"
-#include "kube/api/interned_string.h"
 #include "kube/api/object_list.h"
 #include "kube/api/object_meta.h"
 #include "kube/api/proto/wire_reader.h"
 #include "kube/api/status.h"
-#include "kube/api/string_map.h"
 
 namespace kube {
 
@@ -26,35 +22,12 @@ void ReadProto(proto::WireReader& in, Status& status);
 
 namespace proto {
 
-inline void ReadString(WireReader& in, std::string& out) { out.assign(in.ReadBytes()); }
-inline void ReadString(WireReader& in, InternedString& out) {
-  out = InternedString(in.ReadBytes());
-}
-inline void ReadString(WireReader& in, std::optional<std::string>& out) {
-  out.emplace(in.ReadBytes());
-}
-inline void ReadString(WireReader& in, HeapOptional<std::string>& out) {
-  out.emplace(in.ReadBytes());
-}
-
-// One entry of a map<string, string> (a message {key = 1, value = 2}); a
-// missing key or value is empty, as in Go.
-void ReadStringMapEntry(WireReader& in, StringMap& map);
-
 // A metav1.Time {int64 seconds = 1, int32 nanos = 2} as the JSON writes it:
 // RFC 3339 in UTC to the second, "" for the zero time (JSON null). A time
-// outside years 1-9999 throws.
-std::string ReadTime(WireReader& in);
+// outside years 1-9999 throws. The signature of a Bind reader (fields.h).
+void ReadTime(WireReader& in, std::string& text);
 // Seconds since the epoch as ReadTime formats them.
 std::string FormatUnixSeconds(int64_t seconds);
-
-// A message field: decodes its bytes into `out` by out's ReadProto, naming
-// the field in any error.
-template <class T>
-void ReadNested(WireReader& in, std::string_view name, T& out) {
-  WireReader nested = in.ReadMessage();
-  WithParent(name, [&] { ReadProto(nested, out); });
-}
 
 // The object inside a protobuf answer or watch event: "k8s\0", then a
 // runtime.Unknown {TypeMeta typeMeta = 1 {apiVersion = 1, kind = 2}, bytes

@@ -3,116 +3,49 @@
 #include <memory>
 
 #include "kube/api/proto/core_v1.h"
+#include "kube/api/proto/fields.h"
 #include "kube/api/proto/meta_v1.h"
 #include "kube/api/storage/v1/volume_attachment.h"
 
 namespace kube {
-namespace {
 
-using proto::ReadString;
+using proto::Bind;
+using proto::ReadFields;
 using proto::WireReader;
 
-void ReadSource(WireReader& in, VolumeAttachmentSource& source) {
-  while (in.Next()) {
-    switch (in.field()) {
-      case 1:
-        ReadString(in, source.persistent_volume_name);
-        break;
-      case 2: {
-        auto spec = std::make_shared<PersistentVolumeSpec>();
-        proto::ReadNested(in, "inlineVolumeSpec", *spec);
-        source.inline_volume_spec = std::move(spec);
-        break;
-      }
-      default:
-        in.Skip();
-    }
-  }
+// The messages below are read only inside this file; static, they stay
+// visible to argument-dependent lookup from fields.h.
+
+static void ReadProto(WireReader& in, VolumeAttachmentSource& source) {
+  auto inline_spec = [](WireReader& field, std::shared_ptr<const PersistentVolumeSpec>& out) {
+    auto spec = std::make_shared<PersistentVolumeSpec>();
+    proto::ReadValue(field, *spec);
+    out = std::move(spec);
+  };
+  ReadFields(in, Bind(1, "persistentVolumeName", source.persistent_volume_name),
+             Bind(2, "inlineVolumeSpec", source.inline_volume_spec, inline_spec));
 }
 
-void ReadSpec(WireReader& in, VolumeAttachmentSpec& spec) {
-  while (in.Next()) {
-    switch (in.field()) {
-      case 1:
-        ReadString(in, spec.attacher);
-        break;
-      case 2: {
-        WireReader source = in.ReadMessage();
-        WithParent("source", [&] { ReadSource(source, spec.source); });
-        break;
-      }
-      case 3:
-        ReadString(in, spec.node_name);
-        break;
-      default:
-        in.Skip();
-    }
-  }
+static void ReadProto(WireReader& in, VolumeAttachmentSpec& spec) {
+  ReadFields(in, Bind(1, "attacher", spec.attacher), Bind(2, "source", spec.source),
+             Bind(3, "nodeName", spec.node_name));
 }
 
-void ReadVolumeError(WireReader& in, HeapOptional<VolumeError>& error) {
-  WireReader message = in.ReadMessage();
-  if (!error) error.emplace();
-  while (message.Next()) {
-    switch (message.field()) {
-      case 1:
-        WithParent("time", [&] { error->time = proto::ReadTime(message); });
-        break;
-      case 2:
-        ReadString(message, error->message);
-        break;
-      case 3:
-        error->error_code = message.ReadInt32();
-        break;
-      default:
-        message.Skip();
-    }
-  }
+static void ReadProto(WireReader& in, VolumeError& error) {
+  ReadFields(in, Bind(1, "time", error.time, proto::ReadTime), Bind(2, "message", error.message),
+             Bind(3, "errorCode", error.error_code));
 }
 
-void ReadStatus(WireReader& in, VolumeAttachmentStatus& status) {
-  while (in.Next()) {
-    switch (in.field()) {
-      case 1:
-        status.attached = in.ReadBool();
-        break;
-      case 2:
-        proto::ReadStringMapEntry(in, status.attachment_metadata);
-        break;
-      case 3:
-        WithParent("attachError", [&] { ReadVolumeError(in, status.attach_error); });
-        break;
-      case 4:
-        WithParent("detachError", [&] { ReadVolumeError(in, status.detach_error); });
-        break;
-      default:
-        in.Skip();
-    }
-  }
+static void ReadProto(WireReader& in, VolumeAttachmentStatus& status) {
+  ReadFields(in, Bind(1, "attached", status.attached),
+             Bind(2, "attachmentMetadata", status.attachment_metadata),
+             Bind(3, "attachError", status.attach_error),
+             Bind(4, "detachError", status.detach_error));
 }
-
-}  // namespace
 
 void ReadProto(WireReader& in, VolumeAttachment& attachment) {
-  while (in.Next()) {
-    switch (in.field()) {
-      case 1:
-        proto::ReadNested(in, "metadata", attachment.metadata);
-        break;
-      case 2: {
-        WireReader spec = in.ReadMessage();
-        WithParent("spec", [&] { ReadSpec(spec, attachment.spec); });
-        break;
-      }
-      case 3: {
-        WireReader status = in.ReadMessage();
-        WithParent("status", [&] { ReadStatus(status, attachment.status); });
-        break;
-      }
-      default:
-        in.Skip();
-    }
-  }
+  ReadFields(in, Bind(1, "metadata", attachment.metadata), Bind(2, "spec", attachment.spec),
+             Bind(3, "status", attachment.status));
 }
 
 }  // namespace kube

@@ -16,6 +16,7 @@
 #include "base/result.h"
 #include "kube/api/decode_error.h"
 #include "kube/api/proto/decode.h"
+#include "kube/api/proto/fields.h"
 #include "kube/api/watch_event.h"
 
 namespace kube {
@@ -80,24 +81,17 @@ class ProtobufWatchDecoder {
     bool has_object = false;
     try {
       proto::WireReader in(frame);
-      while (in.Next()) {
-        if (in.field() == 1) {
-          type_text = in.ReadBytes();
-          has_type = true;
-        } else if (in.field() == 2) {
-          proto::WireReader object = in.ReadMessage();
-          has_object = true;
-          while (object.Next()) {
-            if (object.field() == 1) {
-              raw = object.ReadBytes();
-            } else {
-              object.Skip();
-            }
-          }
-        } else {
-          in.Skip();
-        }
-      }
+      auto type = [&](proto::WireReader& field, std::string_view& out) {
+        out = field.ReadBytes();
+        has_type = true;
+      };
+      auto object = [&](proto::WireReader& field, std::string_view& out) {
+        proto::WireReader extension = field.ReadMessage();  // RawExtension {bytes raw = 1}
+        proto::ReadFields(extension, proto::Bind(1, "raw", out));
+        has_object = true;
+      };
+      proto::ReadFields(in, proto::Bind(1, "type", type_text, type),
+                        proto::Bind(2, "object", raw, object));
       if (!has_type || !has_object) return Fail("missing type or object");
       if (!ParseWatchEventType(type_text, event.type)) {
         return Fail("unknown event type \"" + std::string(type_text) + "\"");

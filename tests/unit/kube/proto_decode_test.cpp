@@ -296,7 +296,7 @@ TEST(ProtoDecode, ErrorInsideANestedFieldNamesItsPath) {
       DecodeProtobuf<VolumeAttachment>(Enveloped("storage.k8s.io/v1", "VolumeAttachment", va));
   ASSERT_FALSE(decoded.ok());
   EXPECT_EQ(decoded.error().message,
-            "decoding VolumeAttachment (protobuf): status.attachError.time: field 1: "
+            "decoding VolumeAttachment (protobuf): status.attachError.time.seconds: field 1: "
             "length-delimited value where a varint is expected");
 }
 

@@ -115,8 +115,8 @@ TEST(ProtobufWatchDecoder, BadFramesStopWithATransportError) {
             "decoding watch event: object: expected storage.k8s.io/v1 VolumeAttachment, got "
             "\"v1\" \"Status\"");
   EXPECT_EQ(FeedError(std::string("\x00\x00\x00\x02\x08\x01", 6)),
-            "decoding watch event: field 1: varint value where a length-delimited value is "
-            "expected");
+            "decoding watch event: type: field 1: varint value where a length-delimited value "
+            "is expected");
   EXPECT_EQ(FeedError(std::string("\x00\x00\x00\x02\x0a\x00", 6)),
             "decoding watch event: missing type or object");
   EXPECT_EQ(FeedError(std::string("\x7f\xff\xff\xff", 4)),
