@@ -154,7 +154,7 @@ void ReadVolumeSource(WireReader& field, PersistentVolumeSpec& spec) {
 }
 
 // capacity: map<string, resource.Quantity {string string = 1}>; only "storage" is kept.
-void ReadCapacityEntry(WireReader& field, std::string& storage) {
+void ReadCapacityEntry(WireReader& field, PersistentVolumeSpec& spec) {
   WireReader entry = field.ReadMessage();
   std::string_view key, quantity;
   auto value = [](WireReader& in, std::string_view& text) {
@@ -162,7 +162,7 @@ void ReadCapacityEntry(WireReader& field, std::string& storage) {
     ReadFields(message, Bind(1, "string", text));
   };
   ReadFields(entry, Bind(1, "key", key), Bind(2, "value", quantity, value));
-  if (key == "storage") storage.assign(quantity);
+  if (key == "storage") spec.capacity_storage = quantity;
 }
 
 // VolumeNodeAffinity {NodeSelector required = 1 {repeated NodeSelectorTerm nodeSelectorTerms = 1}}.
@@ -178,7 +178,7 @@ void ReadNodeAffinity(WireReader& field, std::vector<NodeSelectorTerm>& terms) {
 }  // namespace
 
 void ReadProto(WireReader& in, PersistentVolumeSpec& spec) {
-  ReadFields(in, Bind(1, "capacity", spec.capacity_storage, ReadCapacityEntry),
+  ReadFields(in, Bind(1, "capacity", spec, ReadCapacityEntry),
              Bind(2, "persistentVolumeSource", spec, ReadVolumeSource),
              Bind(3, "accessModes", spec.access_modes), Bind(4, "claimRef", spec.claim_ref),
              Bind(5, "persistentVolumeReclaimPolicy", spec.persistent_volume_reclaim_policy),
