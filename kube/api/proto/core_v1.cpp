@@ -98,7 +98,8 @@ int RankOf(const PersistentVolumeSource& source) {
         } else {
           return []<size_t... I>(std::index_sequence<I...>) {
             int rank = 0;
-            ((std::is_same_v<S, std::tuple_element_t<I, Kept>> ? (rank = I, true) : false) || ...);
+            (void)((std::is_same_v<S, std::tuple_element_t<I, Kept>> ? (rank = I, true) : false) ||
+                   ...);
             return rank;
           }
           (std::make_index_sequence<std::tuple_size_v<Kept>>());
