@@ -1,17 +1,17 @@
 #!/usr/bin/env bash
-# Fuzzes the JSON decoding: builds the libFuzzer targets of tests/fuzz/
-# (object, list, watch-event and Status decoding, each checking the stream
-# codec against the DOM codec) with clang, -fsanitize=fuzzer,address,undefined,
-# and runs each for N seconds starting from a copy of the committed corpus.
-# Installs Debian's clang when it is missing (needs root). Prints per target
-# the runs made and whether it crashed; a crash leaves its input in the work
-# directory (reproduce: <work>/bin/<target> <crash file>). Exits non-zero when
-# any target crashed.
+# Fuzzes the decoding: builds the libFuzzer targets of tests/fuzz/ (object,
+# list, watch-event and Status decoding, each checking the stream codec against
+# the DOM codec; protobuf objects and watch streams, checked in any chunking)
+# with clang, -fsanitize=fuzzer,address,undefined, and runs each for N seconds
+# starting from a copy of the committed corpus. Installs Debian's clang when it
+# is missing (needs root). Prints per target the runs made and whether it
+# crashed; a crash leaves its input in the work directory (reproduce:
+# <work>/bin/<target> <crash file>). Exits non-zero when any target crashed.
 #   scripts/fuzz.sh [--seconds=N] [--work=DIR] [--target=NAME]...
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-usage() { sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; }
 
 seconds=60
 work=/tmp/csi-fuzz
@@ -43,7 +43,8 @@ fi
 flags=(-std=c++20 -O1 -g -I. -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined)
 mkdir -p "$work/obj" "$work/bin"
 objects=()
-for source in $(find kube/api -name '*.cpp') base/*.cpp tests/fuzz/decode_cross_check.cpp; do
+for source in $(find kube/api -name '*.cpp') base/*.cpp tests/fuzz/decode_cross_check.cpp \
+  tests/fuzz/protobuf_check.cpp; do
   object="$work/obj/${source//\//_}.o"
   if [ ! -e "$object" ] || [ "$source" -nt "$object" ] ||
     [ -n "$(find kube/api base tests/fuzz -name '*.h' -newer "$object" -print -quit)" ]; then
@@ -71,7 +72,7 @@ for target in "${targets[@]}"; do
   if [ "$rc" -ne 0 ]; then
     crashed=1
     echo "$target: CRASHED after ${runs:-?} runs (log $log, inputs in $work/crashes/$target/)"
-    grep -m3 -E 'codecs disagree|ERROR: AddressSanitizer|runtime error' "$log" || true
+    grep -m3 -E 'codecs disagree|protobuf decoding differs|ERROR: AddressSanitizer|runtime error' "$log" || true
   else
     echo "$target: ${runs:-?} runs in ${seconds}s, no finding (log $log)"
   fi

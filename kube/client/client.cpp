@@ -74,8 +74,9 @@ base::Result<std::unique_ptr<Client>> Client::Create(RestConfig config, base::Cl
 }
 
 base::Result<std::string> Client::Request(std::string_view method, const std::string& path,
-                                          std::string_view body, std::string_view content_type) {
-  HttpRequest request{method, path, body, content_type, options_.request_timeout};
+                                          std::string_view body, std::string_view content_type,
+                                          std::string_view accept) {
+  HttpRequest request{method, path, body, content_type, options_.request_timeout, accept};
   for (int attempt = 0;; ++attempt) {
     limiter_.Wait(std::stop_token());
     const base::Clock::TimePoint start = clock_.Now();
@@ -104,12 +105,13 @@ base::Result<std::string> Client::Request(std::string_view method, const std::st
   }
 }
 
-base::Status Client::StreamRequest(const std::string& path,
+base::Status Client::StreamRequest(const std::string& path, std::string_view accept,
+                                   const std::function<void(const ResponseHead&)>& on_head,
                                    const std::function<bool(std::string_view)>& on_data,
                                    std::stop_token stop) {
   if (!limiter_.Wait(stop)) return {};
-  HttpRequest request{"GET", path, {}, {}, std::chrono::milliseconds(0)};
-  auto response = transport_->Stream(request, on_data, stop);
+  HttpRequest request{"GET", path, {}, {}, std::chrono::milliseconds(0), accept};
+  auto response = transport_->Stream(request, on_data, stop, on_head);
   if (!response.ok()) return response.error();
   if (!IsSuccess(response->status)) return ErrorFromResponse(*response, "GET", path);
   return {};

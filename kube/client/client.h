@@ -23,6 +23,7 @@
 #include "kube/api/codec.h"
 #include "kube/api/resource.h"
 #include "kube/api/watch_event.h"
+#include "kube/api/watch_stream_decoder.h"
 #include "kube/client/api_error.h"
 #include "kube/client/config.h"
 #include "kube/client/http_transport.h"
@@ -73,7 +74,8 @@ class Client {
 
   // Sends one request and returns the body of a 2xx answer.
   base::Result<std::string> Request(std::string_view method, const std::string& path,
-                                    std::string_view body = {}, std::string_view content_type = {});
+                                    std::string_view body = {}, std::string_view content_type = {},
+                                    std::string_view accept = "application/json");
 
   template <class T>
   base::Result<T> Get(std::string_view ns, std::string_view name) {
@@ -139,13 +141,16 @@ class Client {
   // stream (ok), `on_event` returns false (ok), `stop` is requested (ok), or an
   // error: the watch could not be opened (an HTTP or transport error), or the
   // stream carried bytes that do not decode (a transport error). An ERROR event
-  // from the server is delivered to `on_event`, not returned.
+  // from the server is delivered to `on_event`, not returned. Kinds with a
+  // protobuf decoder ask for protobuf and read what the server answers
+  // (watch_stream_decoder.h).
   template <class T>
   base::Status Watch(std::string_view ns, const WatchOptions& options,
                      const std::function<bool(WatchEvent<T>&&)>& on_event, std::stop_token stop) {
-    WatchDecoder<T> decoder(on_event);
+    WatchStreamDecoder<T> decoder(on_event);
     auto status = StreamRequest(
-        ResourcePath<T>(ns) + WatchQuery(options),
+        ResourcePath<T>(ns) + WatchQuery(options), WatchStreamDecoder<T>::kWatchAccept,
+        [&](const ResponseHead& head) { decoder.SetContentType(head.content_type); },
         [&](std::string_view chunk) { return decoder.Feed(chunk); }, stop);
     if (!status.ok()) return status;
     if (!decoder.error().message.empty()) return decoder.error();
@@ -171,7 +176,8 @@ class Client {
     return DecodeObject<T>(*body);
   }
 
-  base::Status StreamRequest(const std::string& path,
+  base::Status StreamRequest(const std::string& path, std::string_view accept,
+                             const std::function<void(const ResponseHead&)>& on_head,
                              const std::function<bool(std::string_view)>& on_data,
                              std::stop_token stop);
   static std::string ListQuery(const ListOptions& options);

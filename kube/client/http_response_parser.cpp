@@ -117,6 +117,8 @@ base::Status HttpResponseParser::OnHeaderLine() {
       if (EqualsIgnoreCase(option, "close")) head_.keep_alive = false;
       if (EqualsIgnoreCase(option, "keep-alive") && http10_) head_.keep_alive = true;
     });
+  } else if (EqualsIgnoreCase(name, "content-type")) {
+    head_.content_type = value;
   } else if (EqualsIgnoreCase(name, "retry-after")) {
     head_.retry_after_seconds = ParseRetryAfterSeconds(value);
   }

@@ -27,6 +27,7 @@ struct ResponseHead {
   // Whether the connection may carry another request after this response.
   bool keep_alive = true;
   std::optional<int> retry_after_seconds;  // Retry-After in seconds (dates are ignored)
+  std::string content_type;                // "" when absent
 };
 
 class HttpResponseParser {

@@ -112,6 +112,7 @@ base::Result<std::string> HttpTransport::FormatHead(const HttpRequest& request) 
   head.authorization = authorization;
   if (proxy_ && !server_url_.tls()) head.proxy_authorization = proxy_authorization_;
   head.content_type = request.content_type;
+  head.accept = request.accept;
   if (request.method != "GET" && (!request.body.empty() || request.method != "DELETE")) {
     head.content_length = request.body.size();
   }
@@ -174,15 +175,21 @@ base::Result<std::unique_ptr<Connection>> HttpTransport::Dial(const IoBounds& bo
 
 base::Result<HttpResponse> HttpTransport::Exchange(
     Connection& connection, std::string_view request_bytes,
-    const std::function<bool(std::string_view)>* on_data, const IoBounds& bounds,
+    const std::function<bool(std::string_view)>* on_data,
+    const std::function<void(const ResponseHead&)>& on_head, const IoBounds& bounds,
     Exchanged& outcome) {
   if (auto status = connection.WriteAll(request_bytes, bounds); !status.ok()) {
     return status.error();
   }
   HttpResponseParser parser;
   HttpResponse response;
+  bool head_shown = false;
   auto sink = [&](std::string_view bytes) {
-    if (on_data && IsSuccess(parser.head().status)) return (*on_data)(bytes);
+    if (on_data && IsSuccess(parser.head().status)) {
+      if (!head_shown && on_head) on_head(parser.head());
+      head_shown = true;
+      return (*on_data)(bytes);
+    }
     response.body.append(bytes);
     return true;
   };
@@ -220,7 +227,7 @@ base::Result<HttpResponse> HttpTransport::Do(const HttpRequest& request) {
 
 base::Result<HttpResponse> HttpTransport::Stream(
     const HttpRequest& request, const std::function<bool(std::string_view)>& on_data,
-    std::stop_token stop) {
+    std::stop_token stop, const std::function<void(const ResponseHead&)>& on_head) {
   auto fail = [&](std::string_view why) {
     return base::Error::Transport(
         fmt::format("{} {}{}: {}", request.method, config_.server, request.path, why));
@@ -248,7 +255,7 @@ base::Result<HttpResponse> HttpTransport::Stream(
       connection = std::move(dialed).value();
     }
     Exchanged outcome;
-    auto response = Exchange(*connection, *request_bytes, sink, bounds, outcome);
+    auto response = Exchange(*connection, *request_bytes, sink, on_head, bounds, outcome);
     if (response.ok()) {
       if (outcome.reusable) pool_.ReturnIdle(std::move(connection));
       return response;

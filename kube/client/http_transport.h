@@ -24,6 +24,7 @@
 #include "base/result.h"
 #include "kube/client/config.h"
 #include "kube/client/connection_pool.h"
+#include "kube/client/http_response_parser.h"
 #include "kube/client/http_url.h"
 #include "kube/client/proxy_selection.h"
 #include "kube/client/token_source.h"
@@ -38,6 +39,7 @@ struct HttpRequest {
   std::string_view body;
   std::string_view content_type;
   std::chrono::milliseconds timeout{0};  // whole request; 0 = none (watches)
+  std::string_view accept = "application/json";
 };
 
 struct HttpResponse {
@@ -64,10 +66,13 @@ class HttpTransport {
   // server ends the response, `on_data` returns false, or `stop` is requested
   // (noticed at once: a stop request wakes the waiting read). For a non-2xx
   // answer the body is not streamed but returned whole in the response. A
-  // normal end returns the response with an empty body.
+  // normal end returns the response with an empty body. `on_head`, when set,
+  // sees the head of a 2xx answer before its first body byte goes to `on_data`
+  // (a watch picks its decoder by the Content-Type).
   base::Result<HttpResponse> Stream(const HttpRequest& request,
                                     const std::function<bool(std::string_view)>& on_data,
-                                    std::stop_token stop);
+                                    std::stop_token stop,
+                                    const std::function<void(const ResponseHead&)>& on_head = {});
 
   const std::string& server() const { return config_.server; }
 
@@ -81,6 +86,7 @@ class HttpTransport {
   base::Status Tunnel(Connection& connection, const IoBounds& bounds);
   base::Result<HttpResponse> Exchange(Connection& connection, std::string_view request_bytes,
                                       const std::function<bool(std::string_view)>* on_data,
+                                      const std::function<void(const ResponseHead&)>& on_head,
                                       const IoBounds& bounds, Exchanged& outcome);
 
   const RestConfig config_;

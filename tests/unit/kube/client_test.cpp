@@ -11,6 +11,7 @@
 #include "base/version.h"
 #include "kube/api/storage/v1/volume_attachment.h"
 #include "kube/client/api_error.h"
+#include "tests/support/proto_writer.h"
 #include "tests/support/scripted_http_server.h"
 #include "tests/support/throttle_probe.h"
 
@@ -198,6 +199,48 @@ TEST_F(ClientTest, StreamingListWatchAsksForInitialEventsFromAConsistentRead) {
   EXPECT_EQ(server_.requests().at(0).target,
             "/apis/storage.k8s.io/v1/volumeattachments?watch=true&allowWatchBookmarks=true&"
             "sendInitialEvents=true&resourceVersionMatch=NotOlderThan");
+}
+
+// docs/design.md §4.1: a kind with a protobuf decoder asks for protobuf and
+// reads what the answer's Content-Type says; writes and reads stay JSON.
+TEST_F(ClientTest, WatchOfAProtobufKindAsksForProtobufAndDecodesIt) {
+  using testsupport::ProtoWriter;
+  std::string va = testsupport::Enveloped(
+      "storage.k8s.io/v1", "VolumeAttachment",
+      ProtoWriter().Message(1, ProtoWriter().Bytes(1, "va-proto").Bytes(6, "7")));
+  std::string stream = testsupport::WatchFrame("ADDED", va);
+  server_.Script({200,
+                  {{"Content-Type", "application/vnd.kubernetes.protobuf;stream=watch"}},
+                  {stream.substr(0, 5), stream.substr(5)}});
+  std::vector<std::string> names;
+  std::function<bool(WatchEvent<VolumeAttachment> &&)> collect = [&](auto&& event) {
+    names.push_back(event.object.metadata.name);
+    return true;
+  };
+  auto status = MakeClient()->Watch<VolumeAttachment>("", {}, collect, {});
+  ASSERT_TRUE(status.ok()) << status.error().message;
+  EXPECT_EQ(names, std::vector<std::string>{"va-proto"});
+  EXPECT_EQ(server_.requests().at(0).headers.at("accept"),
+            "application/vnd.kubernetes.protobuf, application/json");
+}
+
+TEST_F(ClientTest, WatchOfAProtobufKindReadsJsonWhenTheServerAnswersJson) {
+  server_.Script({200,
+                  {{"Content-Type", "application/json;stream=watch"}},
+                  {R"({"type":"ADDED","object":)" + std::string(kVa) + "}\n"}});
+  int events = 0;
+  std::function<bool(WatchEvent<VolumeAttachment> &&)> count = [&](auto&&) {
+    ++events;
+    return true;
+  };
+  ASSERT_TRUE(MakeClient()->Watch<VolumeAttachment>("", {}, count, {}).ok());
+  EXPECT_EQ(events, 1);
+}
+
+TEST_F(ClientTest, GetAsksForJsonOnly) {
+  server_.Script({200, {{"Content-Type", "application/json"}}, {std::string(kVa)}});
+  ASSERT_TRUE(MakeClient()->Get<VolumeAttachment>("", "va-1").ok());
+  EXPECT_EQ(server_.requests().at(0).headers.at("accept"), "application/json");
 }
 
 TEST_F(ClientTest, WatchWithGarbageOnStreamReturnsErrorAfterGoodEvents) {

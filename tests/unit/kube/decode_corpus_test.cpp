@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "tests/fuzz/decode_cross_check.h"
+#include "tests/fuzz/protobuf_check.h"
 #include "tests/support/source_dir.h"
 
 namespace {
@@ -55,6 +56,10 @@ TEST(DecodeCorpus, WatchEventsDecodeAlikeThroughBothDecoders) {
 
 TEST(DecodeCorpus, StatusesDecodeAlikeThroughBothCodecs) {
   Replay("status", fuzz::CrossCheckStatus, 3);
+}
+
+TEST(DecodeCorpus, ProtobufObjectsAndWatchStreamsDecodeAlikeInAnyChunking) {
+  Replay("protobuf", fuzz::CheckProtobuf, 5);
 }
 
 // Inputs both codecs reject are agreement, not a finding.

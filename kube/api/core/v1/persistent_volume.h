@@ -22,6 +22,10 @@
 
 namespace kube {
 
+namespace proto {
+class WireReader;
+}  // namespace proto
+
 // The subset of an ObjectReference that a PV's claimRef needs.
 struct ClaimReference {
   std::string namespace_;
@@ -213,6 +217,10 @@ void PersistentVolumeSourceField::Encode(typename Codec::Object& object,
       },
       spec.source);
 }
+
+// Watches of this kind travel as protobuf (docs/design.md §4.1); the
+// decoder is in kube/api/proto/core_v1.cpp.
+void ReadProto(proto::WireReader& in, PersistentVolume& object);
 
 KUBE_EXTERN_CODEC(PersistentVolume);
 KUBE_EXTERN_CODEC(ObjectList<PersistentVolume>);

@@ -26,6 +26,10 @@
 
 namespace kube {
 
+namespace proto {
+class WireReader;
+}  // namespace proto
+
 struct VolumeAttachmentSource {
   std::optional<std::string> persistent_volume_name;
   std::shared_ptr<const PersistentVolumeSpec> inline_volume_spec;  // null = absent
@@ -118,6 +122,10 @@ struct VolumeAttachment {
     };
   }
 };
+
+// Watches of this kind travel as protobuf (docs/design.md §4.1); the
+// decoder is in kube/api/proto/storage_v1.cpp.
+void ReadProto(proto::WireReader& in, VolumeAttachment& object);
 
 KUBE_EXTERN_CODEC(VolumeAttachment);
 KUBE_EXTERN_CODEC(ObjectList<VolumeAttachment>);
