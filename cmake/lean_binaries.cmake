@@ -58,10 +58,18 @@ target_link_libraries(dep_openssl INTERFACE
 # stay resident as file pages for the life of the process; packed they take
 # ~10 KB (docs/design.md §5.1).
 # Not under sanitizers: their runtimes expect the shared C++ runtime.
+#
+# And no libm.so.6 (about 0.5 MiB resident for the seven functions the
+# archives call): base/lean/libm_subset.cpp defines those libc lacks, and libc
+# is named right after the executable's own objects, so that the functions
+# both export (frexp, ldexp, modf) bind to libc before the compiler driver's
+# -lm comes up, which --as-needed then drops (tests/CMakeLists.txt checks).
 function(lean_binary target)
   if(CSI_SIDECARS_LEAN_BINARIES AND NOT CSI_ATTACHER_SANITIZE)
     set_property(TARGET ${target} PROPERTY LEAN_LINK ON)
     target_link_options(${target} PRIVATE -static-libstdc++ -static-libgcc -Wl,--gc-sections
                         -Wl,--as-needed -Wl,-z,pack-relative-relocs)
+    target_sources(${target} PRIVATE ${PROJECT_SOURCE_DIR}/base/lean/libm_subset.cpp)
+    target_link_libraries(${target} PRIVATE "-Wl,--push-state,--as-needed,-lc,--pop-state")
   endif()
 endfunction()

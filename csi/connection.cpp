@@ -1,5 +1,6 @@
 #include "csi/connection.h"
 
+#include <absl/synchronization/mutex.h>
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <grpcpp/channel.h>
@@ -12,7 +13,9 @@
 #include <algorithm>
 #include <cerrno>
 #include <climits>
+#include <condition_variable>
 #include <cstring>
+#include <mutex>
 
 #include "csi/errors.h"
 #include "csi/proto_sanitizer.h"
@@ -21,11 +24,17 @@ namespace csi {
 namespace {
 
 constexpr std::string_view kTerminationMessage = "Lost connection to CSI driver, exiting";
-// How long the loss watcher blocks before looking at its stop token. A state
-// change ends the wait at once, so this bounds only how long closing a
-// Connection takes; every wake-up costs a trip through gRPC's timer thread,
-// which at 50 ms was most of an idle attacher's CPU.
+// How often the loss watcher looks at the channel's state: how long a lost
+// driver may go unnoticed, at the price of one wake-up per interval.
 constexpr auto kWatchPollInterval = std::chrono::seconds(1);
+
+// gRPC guards its state with absl::Mutex, and Debian builds abseil without
+// NDEBUG, which leaves abseil's deadlock detector on: every lock and unlock
+// updates a process-wide graph of lock order (2-3% of a busy attacher's CPU),
+// and a cycle it suspects aborts the process. Neither belongs in a sidecar.
+void TurnOffAbseilDeadlockDetection() {
+  absl::SetMutexDeadlockDetectionMode(absl::OnDeadlockCycle::kIgnore);
+}
 
 std::chrono::system_clock::time_point After(std::chrono::nanoseconds d) {
   return std::chrono::system_clock::now() +
@@ -72,6 +81,7 @@ base::Result<std::unique_ptr<Connection>> Connect(std::string_view address,
   auto parsed = ParseAddress(address);
   if (!parsed.ok()) return parsed.error();
   const UnixAddress& unix_address = *parsed;
+  TurnOffAbseilDeadlockDetection();
 
   LOG_V(5, "Connecting").With("address", unix_address.uri);
   auto channel = grpc::CreateCustomChannel(unix_address.GrpcTarget(),
@@ -108,13 +118,22 @@ Connection::~Connection() = default;
 void Connection::WatchForLoss(std::stop_token stop) {
   // Any state but READY after a successful connect means the transport to
   // the driver is gone; gRPC would quietly redial, upstream exits instead.
+  // The watcher reads the state gRPC keeps and sleeps on a condition
+  // variable of its own between looks. Waiting in gRPC instead (a watch on a
+  // completion queue) would enlist it in gRPC's polling of the socket, so
+  // that every reply to a call woke it first and it then woke the caller
+  // (docs/design.md §5). gRPC notices a closed socket without it: the
+  // threads with calls in flight read the socket, and its backup poller reads
+  // an idle channel's.
+  std::mutex mu;
+  std::condition_variable_any sleeper;
+  std::unique_lock lock(mu);
   while (!stop.stop_requested()) {
-    grpc_connectivity_state state = channel_->GetState(/*try_to_connect=*/false);
-    if (state != GRPC_CHANNEL_READY) {
+    if (channel_->GetState(/*try_to_connect=*/false) != GRPC_CHANNEL_READY) {
       HandleLoss();
       return;
     }
-    channel_->WaitForStateChange(state, After(kWatchPollInterval));
+    sleeper.wait_for(lock, stop, kWatchPollInterval, [] { return false; });
   }
 }
 

@@ -26,51 +26,62 @@ WorkQueue::~WorkQueue() {
 }
 
 void WorkQueue::Add(const std::string& key, Lane lane) {
-  std::lock_guard lock(mu_);
-  AddLocked(key, clock_.Now(), lane);
+  bool queued;
+  {
+    std::lock_guard lock(mu_);
+    queued = AddLocked(key, clock_.Now(), lane);
+  }
+  if (queued) ready_cv_.notify_one();
 }
 
-void WorkQueue::AddLocked(const std::string& key, TimePoint now, Lane lane) {
-  if (shutting_down_) return;
+bool WorkQueue::AddLocked(const std::string& key, TimePoint now, Lane lane) {
+  if (shutting_down_) return false;
   auto [entry, inserted] =
       dirty_.try_emplace(key, Dirty{.added = now, .lane = lane, .queued = std::nullopt});
   Dirty& dirty = entry->second;
   if (!inserted) {
     // Already waiting: not another add, but an urgent add promotes it. The
     // add time stays, so the latency metric still counts from the first add.
-    if (lane <= dirty.lane) return;
+    if (lane <= dirty.lane) return false;
     if (dirty.queued) {
       LaneQueue& to = Queue(lane);
       to.splice(to.end(), Queue(dirty.lane), *dirty.queued);
     }
     dirty.lane = lane;
-    return;
+    return false;
   }
   if (metrics_) {
     metrics_->OnAdd();
     metrics_->OnDepth(dirty_.size());
   }
   // A key in flight is queued again by Done(), never twice at once.
-  if (processing_.contains(key)) return;
+  if (processing_.contains(key)) return false;
   Enqueue(key, dirty);
+  return true;
 }
 
 void WorkQueue::Enqueue(const std::string& key, Dirty& dirty) {
   LaneQueue& queue = Queue(dirty.lane);
   dirty.queued = queue.insert(queue.end(), key);
   backlog_peak_ = std::max(backlog_peak_, dirty_.size());
-  ready_cv_.notify_one();
 }
 
 void WorkQueue::AddAfter(const std::string& key, base::Clock::Duration delay, Lane lane) {
+  if (delay <= base::Clock::Duration::zero()) {
+    bool queued;
+    {
+      std::lock_guard lock(mu_);
+      if (shutting_down_) return;
+      if (metrics_) metrics_->OnRetry();
+      queued = AddLocked(key, clock_.Now(), lane);
+    }
+    if (queued) ready_cv_.notify_one();
+    return;
+  }
   std::lock_guard lock(mu_);
   if (shutting_down_) return;
   if (metrics_) metrics_->OnRetry();
   TimePoint now = clock_.Now();
-  if (delay <= base::Clock::Duration::zero()) {
-    AddLocked(key, now, lane);
-    return;
-  }
   TimePoint ready_at = now + delay;
   auto [entry, inserted] = timer_of_key_.try_emplace(key);
   if (!inserted) {
@@ -130,19 +141,24 @@ WorkQueue::Lane WorkQueue::NextLane() {
 
 void WorkQueue::Done(const std::string& key) {
   bool drained_backlog = false;
+  bool requeued = false;
   {
     std::lock_guard lock(mu_);
     auto it = processing_.find(key);
     if (it == processing_.end()) return;
     if (metrics_) metrics_->OnWorkDuration(Seconds(clock_.Now() - it->second));
     processing_.erase(it);
-    if (auto dirty = dirty_.find(key); dirty != dirty_.end()) Enqueue(key, dirty->second);
+    if (auto dirty = dirty_.find(key); dirty != dirty_.end()) {
+      Enqueue(key, dirty->second);
+      requeued = true;
+    }
     if (processing_.empty()) drain_cv_.notify_all();
     if (processing_.empty() && dirty_.empty()) {
       drained_backlog = backlog_peak_ >= kReleaseMemoryAfterBacklogOf;
       backlog_peak_ = 0;
     }
   }
+  if (requeued) ready_cv_.notify_one();
   if (drained_backlog) base::ReleaseFreeHeapMemory();  // not under the lock: it takes a while
 }
 
@@ -196,8 +212,13 @@ void WorkQueue::RunTimers() {
     auto first = timers_.begin();
     if (first->first <= now) {
       timer_of_key_.erase(first->second.key);
-      AddLocked(first->second.key, now, first->second.lane);
+      bool queued = AddLocked(first->second.key, now, first->second.lane);
       timers_.erase(first);
+      if (queued) {
+        lock.unlock();
+        ready_cv_.notify_one();
+        lock.lock();
+      }
       continue;
     }
     // Sleep without the lock; AddAfter() with an earlier deadline, or

@@ -134,8 +134,10 @@ class WorkQueue {
     double longest = 0;
   };
 
-  void AddLocked(const std::string& key, TimePoint now, Lane lane);
-  // Appends `key` to the lane `dirty` names and wakes a Get().
+  // True when `key` was queued for Get(): the caller then wakes a Get(),
+  // after unlocking mu_ so that the woken worker does not block on it at once.
+  bool AddLocked(const std::string& key, TimePoint now, Lane lane);
+  // Appends `key` to the lane `dirty` names; the caller wakes a Get().
   void Enqueue(const std::string& key, Dirty& dirty);
   // The lane the next Get() takes from; at least one lane holds a key.
   Lane NextLane();

@@ -9,11 +9,11 @@
 
 #include <chrono>
 #include <cstdlib>
-#include <filesystem>
-#include <fstream>
 #include <set>
 #include <string>
 #include <thread>
+
+#include "tests/support/thread_stats.h"
 
 namespace component {
 namespace {
@@ -83,26 +83,11 @@ TEST(ShutdownSignalsTest, DestructorRestoresTheSignalMask) {
   EXPECT_EQ(sigismember(&after, SIGINT), sigismember(&before, SIGINT));
 }
 
-std::set<std::string> ThreadIds() {
-  std::set<std::string> ids;
-  for (const auto& entry : std::filesystem::directory_iterator("/proc/self/task")) {
-    ids.insert(entry.path().filename().string());
-  }
-  return ids;
-}
-
-// How often thread `tid` of this process has gone to sleep of its own accord.
-long VoluntarySwitches(const std::string& tid) {
-  std::ifstream status("/proc/self/task/" + tid + "/status");
-  for (std::string line; std::getline(status, line);) {
-    if (line.rfind("voluntary_ctxt_switches:", 0) == 0) return std::stol(line.substr(24));
-  }
-  return -1;
-}
-
 // An idle process must not wake up to look for signals: the watcher thread
 // sleeps until one arrives (or the destructor ends it).
 TEST(ShutdownSignalsTest, WatcherSleepsUntilASignalArrives) {
+  using testsupport::ThreadIds;
+  using testsupport::VoluntarySwitches;
   const std::set<std::string> before = ThreadIds();
   std::stop_source stop;
   ShutdownSignals signals(stop);
