@@ -67,22 +67,22 @@ void WorkQueue::Enqueue(const std::string& key, Dirty& dirty) {
 }
 
 void WorkQueue::AddAfter(const std::string& key, base::Clock::Duration delay, Lane lane) {
-  if (delay <= base::Clock::Duration::zero()) {
-    bool queued;
-    {
-      std::lock_guard lock(mu_);
-      if (shutting_down_) return;
-      if (metrics_) metrics_->OnRetry();
-      queued = AddLocked(key, clock_.Now(), lane);
+  bool queued = false;
+  {
+    std::lock_guard lock(mu_);
+    if (shutting_down_) return;
+    if (metrics_) metrics_->OnRetry();
+    TimePoint now = clock_.Now();
+    if (delay <= base::Clock::Duration::zero()) {
+      queued = AddLocked(key, now, lane);
+    } else {
+      AddTimerLocked(key, now + delay, lane);
     }
-    if (queued) ready_cv_.notify_one();
-    return;
   }
-  std::lock_guard lock(mu_);
-  if (shutting_down_) return;
-  if (metrics_) metrics_->OnRetry();
-  TimePoint now = clock_.Now();
-  TimePoint ready_at = now + delay;
+  if (queued) ready_cv_.notify_one();
+}
+
+void WorkQueue::AddTimerLocked(const std::string& key, TimePoint ready_at, Lane lane) {
   auto [entry, inserted] = timer_of_key_.try_emplace(key);
   if (!inserted) {
     Delayed& waiting = entry->second->second;

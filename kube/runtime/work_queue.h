@@ -137,6 +137,8 @@ class WorkQueue {
   // True when `key` was queued for Get(): the caller then wakes a Get(),
   // after unlocking mu_ so that the woken worker does not block on it at once.
   bool AddLocked(const std::string& key, TimePoint now, Lane lane);
+  // Sets (or moves earlier) the timer that adds `key` to `lane` at `ready_at`.
+  void AddTimerLocked(const std::string& key, TimePoint ready_at, Lane lane);
   // Appends `key` to the lane `dirty` names; the caller wakes a Get().
   void Enqueue(const std::string& key, Dirty& dirty);
   // The lane the next Get() takes from; at least one lane holds a key.
