@@ -110,7 +110,7 @@ base::Status ContentControllerOf<Kind>::SyncContent(const std::string& name) {
   if (!IsOurs(*content)) {
     LOG_V(4, "Skipping content of another driver")
         .With(KindOf<Content>(), name)
-        .With("driver", content->spec.driver);
+        .With("driver", std::string_view(content->spec.driver));
     readiness_.Forget(name);
     return {};
   }

@@ -68,7 +68,7 @@ template <class Content>
 base::Result<SyncOutcome> ContentSyncOf<Content>::Delete(Writer& writer) {
   LOG_V(4, "Deleting content")
       .With(Content::kFacts.kind, writer.content().metadata.name)
-      .With("deletionPolicy", writer.content().spec.deletion_policy);
+      .With("deletionPolicy", std::string_view(writer.content().spec.deletion_policy));
   if (DeletesBackendSnapshot(writer.content())) {
     if (auto deleted = DeleteBackendSnapshot(writer); !deleted.ok()) return deleted.error();
   }

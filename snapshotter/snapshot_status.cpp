@@ -44,6 +44,8 @@ std::optional<SnapshotStatusChange> SnapshotStatusFromContent(
   const kube::VolumeSnapshotContentStatus facts =
       content.status.value_or(kube::VolumeSnapshotContentStatus{});
   const bool ready = facts.ready_to_use.value_or(false);
+  const std::optional<kube::VolumeSnapshotError> content_error =
+      facts.error ? std::optional(*facts.error) : std::nullopt;
 
   kube::VolumeSnapshotStatus status;
   if (!snapshot.status) {
@@ -51,7 +53,7 @@ std::optional<SnapshotStatusChange> SnapshotStatusFromContent(
     status.ready_to_use = ready;
     if (facts.creation_time) status.creation_time = CreationTimeOf(*facts.creation_time);
     if (facts.restore_size) status.restore_size = base::FormatBinarySIQuantity(*facts.restore_size);
-    status.error = facts.error;
+    status.error = content_error;
     if (!group_snapshot_name.empty()) status.volume_group_snapshot_name = group_snapshot_name;
   } else {
     status = *snapshot.status;
@@ -69,7 +71,7 @@ std::optional<SnapshotStatusChange> SnapshotStatusFromContent(
                                (IsZeroQuantity(*status.restore_size) && *facts.restore_size > 0))) {
       status.restore_size = base::FormatBinarySIQuantity(*facts.restore_size);
     }
-    status.error = ErrorAfter(status.error, facts.error);
+    status.error = ErrorAfter(status.error, content_error);
     if (!status.volume_group_snapshot_name && !group_snapshot_name.empty()) {
       status.volume_group_snapshot_name = group_snapshot_name;
     }

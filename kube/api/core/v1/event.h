@@ -11,17 +11,18 @@
 
 #include "kube/api/codec_extern.h"
 #include "kube/api/field.h"
+#include "kube/api/interned_string.h"
 #include "kube/api/kind.h"
 #include "kube/api/object_meta.h"
 
 namespace kube {
 
 struct ObjectReference {
-  std::string kind;
+  InternedString kind;  // interned: a few kinds, repeated in every cached reference
   std::string namespace_;
   std::string name;
   std::string uid;
-  std::string api_version;
+  InternedString api_version;
   std::string resource_version;
 
   bool operator==(const ObjectReference&) const = default;

@@ -17,6 +17,8 @@
 #include "kube/api/codec_extern.h"
 #include "kube/api/core/v1/event.h"
 #include "kube/api/field.h"
+#include "kube/api/heap_optional.h"
+#include "kube/api/interned_string.h"
 #include "kube/api/kind.h"
 #include "kube/api/object_meta.h"
 
@@ -41,10 +43,12 @@ struct VolumeSnapshotContentSource {
   }
 };
 
+// The strings every content of a cluster repeats (policy, driver) are
+// interned: a sidecar caches one content per snapshot.
 struct VolumeSnapshotContentSpec {
   ObjectReference volume_snapshot_ref;
-  std::string deletion_policy;  // kDeletionPolicyDelete or kDeletionPolicyRetain
-  std::string driver;
+  InternedString deletion_policy;  // kDeletionPolicyDelete or kDeletionPolicyRetain
+  InternedString driver;
   std::optional<std::string> volume_snapshot_class_name;
   VolumeSnapshotContentSource source;
   std::optional<std::string> source_volume_mode;
@@ -83,8 +87,9 @@ struct VolumeSnapshotContentStatus {
   std::optional<int64_t> creation_time = {};  // Unix nanoseconds
   std::optional<int64_t> restore_size = {};   // bytes
   std::optional<bool> ready_to_use = {};
-  std::optional<VolumeSnapshotError> error = {};
-  std::optional<std::string> volume_group_snapshot_handle = {};
+  // Rarely set: a pointer each while empty.
+  HeapOptional<VolumeSnapshotError> error = {};
+  HeapOptional<std::string> volume_group_snapshot_handle = {};
 
   bool operator==(const VolumeSnapshotContentStatus&) const = default;
 
