@@ -8,7 +8,6 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include <fstream>
 #include <future>
@@ -18,7 +17,6 @@
 #include "csi/errors.h"
 #include "csi/identity_client.h"
 #include "csi/methods.h"
-#include "tests/support/thread_stats.h"
 #include "tests/unit/csi/fake_driver.h"
 
 namespace csi {
@@ -171,41 +169,6 @@ TEST_F(ConnectionTest, ClosingTheConnectionIsNotALoss) {
   connection.reset();
   driver_.Stop();
   EXPECT_EQ(lost_.get_future().wait_for(200ms), std::future_status::timeout);
-}
-
-// docs/design.md §5: the loss watcher sleeps on its own between looks at the
-// channel's state, so a reply wakes only the thread whose call it answers.
-// Waiting in gRPC for a state change, it took part in gRPC's polling and
-// woke for most replies.
-TEST_F(ConnectionTest, LossWatcherSleepsThroughCalls) {
-  driver_.get_plugin_info = [](auto*, auto&, v1::GetPluginInfoResponse* response) {
-    response->set_name("hostpath.csi.k8s.io");
-    return grpc::Status::OK;
-  };
-  const std::set<std::string> before = testsupport::ThreadIds();
-  auto connection = MustConnect();
-  ASSERT_NE(connection, nullptr);
-  // The watcher is the one new thread that carries this process's name
-  // (gRPC names its own threads).
-  const std::string process_name = testsupport::ThreadName(std::to_string(::getpid()));
-  std::string watcher;
-  for (const auto& tid : testsupport::ThreadIds()) {
-    if (!before.contains(tid) && testsupport::ThreadName(tid) == process_name) watcher = tid;
-  }
-  ASSERT_FALSE(watcher.empty());
-
-  IdentityClient identity(*connection);
-  ASSERT_TRUE(identity.GetDriverName(5s).ok());  // gRPC's first call sets up its pollers
-  const auto start = std::chrono::steady_clock::now();
-  const long settled = testsupport::VoluntarySwitches(watcher);
-  constexpr int kCalls = 100;
-  for (int i = 0; i < kCalls; ++i) ASSERT_TRUE(identity.GetDriverName(5s).ok());
-  const long woken = testsupport::VoluntarySwitches(watcher) - settled;
-  // It looks at the channel once a second, so allow one wake-up per
-  // started second of the calls (and one for the wait it was in).
-  const auto seconds =
-      std::chrono::duration_cast<std::chrono::seconds>(std::chrono::steady_clock::now() - start);
-  EXPECT_LE(woken, seconds.count() + 2) << kCalls << " calls in " << seconds.count() << " s";
 }
 
 // gRPC's locks are abseil mutexes; Debian's abseil would check every lock

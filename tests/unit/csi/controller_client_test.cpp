@@ -79,7 +79,9 @@ TEST_F(ControllerClientTest, PublishDeadlineExpiryIsDeadlineExceeded) {
   EXPECT_EQ(context.error().code, grpc::StatusCode::DEADLINE_EXCEEDED);
   EXPECT_EQ(context.error().message,
             "rpc error: code = DeadlineExceeded desc = context deadline exceeded");
-  EXPECT_GE(elapsed, 100ms);
+  // gRPC turns the wall-clock deadline into its own monotonic one; the
+  // conversion may land a fraction of a millisecond early (99.75 ms seen).
+  EXPECT_GE(elapsed, 99ms);
   EXPECT_LT(elapsed, 2s);
 }
 
