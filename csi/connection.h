@@ -19,7 +19,9 @@
 // be destroyed before anything its callbacks use.
 #pragma once
 
+#include <atomic>
 #include <chrono>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <stop_token>
@@ -116,12 +118,17 @@ class Connection {
   Connection(UnixAddress address, ConnectOptions options, std::shared_ptr<grpc::Channel> channel);
 
   void WatchForLoss(std::stop_token stop);
+  // Whether a call is running or ended less than `window` ago: then the
+  // callers' threads poll the channel and the watcher need not.
+  bool CallsRanWithin(std::chrono::nanoseconds window) const;
   void HandleLoss();
 
   const UnixAddress address_;
   const ConnectOptions options_;
   const std::shared_ptr<grpc::Channel> channel_;
-  std::jthread watcher_;  // declared last: stopped before the channel goes
+  std::atomic<int> calls_in_flight_ = 0;
+  std::atomic<int64_t> last_call_end_ = 0;  // steady_clock ticks
+  std::jthread watcher_;                    // declared last: stopped before the channel goes
 };
 
 }  // namespace csi

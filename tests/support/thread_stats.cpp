@@ -14,6 +14,13 @@ std::set<std::string> ThreadIds() {
   return ids;
 }
 
+std::string ThreadName(const std::string& tid) {
+  std::ifstream comm("/proc/self/task/" + tid + "/comm");
+  std::string name;
+  std::getline(comm, name);
+  return name;
+}
+
 long VoluntarySwitches(const std::string& tid) {
   constexpr std::string_view kField = "voluntary_ctxt_switches:";
   std::ifstream status("/proc/self/task/" + tid + "/status");

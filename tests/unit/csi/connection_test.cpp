@@ -8,15 +8,19 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
+#include <atomic>
 #include <fstream>
 #include <future>
 #include <sstream>
+#include <thread>
 
 #include "csi/controller_client.h"
 #include "csi/errors.h"
 #include "csi/identity_client.h"
 #include "csi/methods.h"
+#include "tests/support/thread_stats.h"
 #include "tests/unit/csi/fake_driver.h"
 
 namespace csi {
@@ -169,6 +173,69 @@ TEST_F(ConnectionTest, ClosingTheConnectionIsNotALoss) {
   connection.reset();
   driver_.Stop();
   EXPECT_EQ(lost_.get_future().wait_for(200ms), std::future_status::timeout);
+}
+
+// docs/design.md §5: while calls run, the loss watcher sleeps on its own
+// between looks at the channel's state, so a reply wakes only the thread
+// whose call it answers. Waiting in gRPC for a state change, it takes part in
+// gRPC's polling and is woken by most replies (82 of 100).
+TEST_F(ConnectionTest, LossWatcherSleepsThroughCalls) {
+  driver_.get_plugin_info = [](auto*, auto&, v1::GetPluginInfoResponse* response) {
+    response->set_name("hostpath.csi.k8s.io");
+    return grpc::Status::OK;
+  };
+  const std::set<std::string> before = testsupport::ThreadIds();
+  auto connection = MustConnect();
+  ASSERT_NE(connection, nullptr);
+  // The watcher is the one new thread that carries this process's name
+  // (gRPC names its own threads).
+  const std::string process_name = testsupport::ThreadName(std::to_string(::getpid()));
+  std::string watcher;
+  for (const auto& tid : testsupport::ThreadIds()) {
+    if (!before.contains(tid) && testsupport::ThreadName(tid) == process_name) watcher = tid;
+  }
+  ASSERT_FALSE(watcher.empty());
+
+  IdentityClient identity(*connection);
+  auto call_for = [&](std::chrono::milliseconds period) {
+    int calls = 0;
+    for (auto end = std::chrono::steady_clock::now() + period;
+         std::chrono::steady_clock::now() < end; ++calls) {
+      if (!identity.GetDriverName(5s).ok()) return -1;
+    }
+    return calls;
+  };
+  // Until its wait in gRPC ends (a second at most), the watcher still polls.
+  ASSERT_GT(call_for(1100ms), 0);
+  const long settled = testsupport::VoluntarySwitches(watcher);
+  const int calls = call_for(1500ms);
+  ASSERT_GT(calls, 0);
+  const long woken = testsupport::VoluntarySwitches(watcher) - settled;
+  // It looks at the channel once a second: two looks in 1.5 s, and one more
+  // for a scheduler's slack.
+  EXPECT_LE(woken, 3) << calls << " calls";
+}
+
+// The other half of the watcher's bargain: with calls running it relies on
+// their threads to notice a closed socket, and still sees the loss.
+TEST_F(ConnectionTest, LossIsNoticedWhileCallsKeepComing) {
+  auto connection = MustConnect();
+  ASSERT_NE(connection, nullptr);
+  IdentityClient identity(*connection);
+  std::atomic<bool> done = false;
+  std::atomic<int> calls = 0;
+  std::thread caller([&] {
+    while (!done) {
+      (void)identity.GetDriverName(1s);
+      ++calls;
+    }
+  });
+  while (calls < 20) std::this_thread::sleep_for(1ms);
+  driver_.Stop();
+  const auto lost = lost_.get_future().wait_for(10s);
+  done = true;
+  caller.join();
+  EXPECT_EQ(lost, std::future_status::ready);
 }
 
 // gRPC's locks are abseil mutexes; Debian's abseil would check every lock
