@@ -171,7 +171,7 @@ class Reflector {
     std::vector<Ptr> fresh = items;
     auto old = store_.Replace(std::move(items));
     for (const auto& object : fresh) {
-      auto it = old.find(Store<T>::KeyOf(*object));
+      auto it = old.find(Store<T>::ViewOf(*object));
       if (it == old.end()) {
         handler_.OnAdd(object);
         continue;

@@ -56,13 +56,14 @@ bool WorkQueue::AddLocked(const std::string& key, TimePoint now, Lane lane) {
   }
   // A key in flight is queued again by Done(), never twice at once.
   if (processing_.contains(key)) return false;
-  Enqueue(key, dirty);
+  Enqueue(*entry);
   return true;
 }
 
-void WorkQueue::Enqueue(const std::string& key, Dirty& dirty) {
+void WorkQueue::Enqueue(std::pair<const std::string, Dirty>& entry) {
+  auto& [key, dirty] = entry;
   LaneQueue& queue = Queue(dirty.lane);
-  dirty.queued = queue.insert(queue.end(), key);
+  dirty.queued = queue.insert(queue.end(), &key);
   backlog_peak_ = std::max(backlog_peak_, dirty_.size());
 }
 
@@ -115,10 +116,10 @@ std::optional<std::string> WorkQueue::Get() {
   });
   if (shutting_down_) return std::nullopt;
   LaneQueue& queue = Queue(NextLane());
-  std::string key = std::move(queue.front());
+  auto dirty = dirty_.extract(*queue.front());
   queue.pop_front();
+  std::string key = std::move(dirty.key());
   TimePoint now = clock_.Now();
-  auto dirty = dirty_.extract(key);
   processing_.emplace(key, now);
   if (metrics_) {
     metrics_->OnQueueLatency(Seconds(now - dirty.mapped().added));
@@ -149,7 +150,7 @@ void WorkQueue::Done(const std::string& key) {
     if (metrics_) metrics_->OnWorkDuration(Seconds(clock_.Now() - it->second));
     processing_.erase(it);
     if (auto dirty = dirty_.find(key); dirty != dirty_.end()) {
-      Enqueue(key, dirty->second);
+      Enqueue(*dirty);
       requeued = true;
     }
     if (processing_.empty()) drain_cv_.notify_all();

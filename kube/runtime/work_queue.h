@@ -115,7 +115,10 @@ class WorkQueue {
 
  private:
   using TimePoint = base::Clock::TimePoint;
-  using LaneQueue = std::list<std::string>;
+  // A lane holds pointers to the keys of dirty_'s nodes (stable while the
+  // node lives): a cache's first list queues every object, and a second copy
+  // of each key was a third of the backlog's memory.
+  using LaneQueue = std::list<const std::string*>;
   // A key added and not yet handed out.
   struct Dirty {
     TimePoint added;
@@ -139,8 +142,8 @@ class WorkQueue {
   bool AddLocked(const std::string& key, TimePoint now, Lane lane);
   // Sets (or moves earlier) the timer that adds `key` to `lane` at `ready_at`.
   void AddTimerLocked(const std::string& key, TimePoint ready_at, Lane lane);
-  // Appends `key` to the lane `dirty` names; the caller wakes a Get().
-  void Enqueue(const std::string& key, Dirty& dirty);
+  // Appends the key of `entry` to the lane it names; the caller wakes a Get().
+  void Enqueue(std::pair<const std::string, Dirty>& entry);
   // The lane the next Get() takes from; at least one lane holds a key.
   Lane NextLane();
   LaneQueue& Queue(Lane lane) { return lanes_[static_cast<size_t>(lane)]; }

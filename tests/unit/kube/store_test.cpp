@@ -45,5 +45,58 @@ TEST(Store, SnapshotOutlivesReplacement) {
   EXPECT_EQ(store.List().size(), 1u);
 }
 
+// Keys view the stored object's name: replacing the object must re-point the
+// key before the old object goes (asan reports a read of freed memory if it
+// does not). Names longer than a short string's inline buffer live on the
+// heap, which is where a dangling view would point.
+TEST(Store, KeysFollowTheObjectThatReplacesTheirEntry) {
+  Store<VolumeAttachment> store;
+  const std::string name = "csi-0123456789abcdef0123456789abcdef";
+  for (int version = 1; version <= 3; ++version) {
+    VolumeAttachment va;
+    va.metadata.name = name;
+    va.metadata.resource_version = std::to_string(version);
+    store.Upsert(std::make_shared<const VolumeAttachment>(std::move(va)));
+  }
+  ASSERT_NE(store.Get("", name), nullptr);
+  EXPECT_EQ(store.Get("", name)->metadata.resource_version, "3");
+  EXPECT_EQ(store.GetByKey(name)->metadata.resource_version, "3");
+  EXPECT_EQ(store.Size(), 1u);
+}
+
+TEST(Store, NamespacedObjectsAreFoundByNamespaceSlashName) {
+  Store<Secret> store;
+  for (const char* ns : {"team-a", "team-b"}) {
+    Secret secret;
+    secret.metadata.namespace_ = ns;
+    secret.metadata.name = "credentials-of-a-long-named-driver";
+    store.Upsert(std::make_shared<const Secret>(std::move(secret)));
+  }
+  ASSERT_NE(store.GetByKey("team-b/credentials-of-a-long-named-driver"), nullptr);
+  EXPECT_EQ(store.GetByKey("team-b/credentials-of-a-long-named-driver")->metadata.namespace_,
+            "team-b");
+  EXPECT_EQ(store.Get("team-a", "credentials-of-a-long-named-driver")->metadata.namespace_,
+            "team-a");
+  EXPECT_EQ(store.GetByKey("credentials-of-a-long-named-driver"), nullptr);
+  EXPECT_EQ(store.GetByKey("team-c/credentials-of-a-long-named-driver"), nullptr);
+}
+
+// A list with the same object twice (never sent by an API server) keeps the
+// later one, and its key stays valid after the list is gone.
+TEST(Store, ReplaceKeepsTheLaterOfTwoObjectsWithOneName) {
+  Store<VolumeAttachment> store;
+  const std::string name = "csi-fedcba9876543210fedcba9876543210";
+  std::vector<Store<VolumeAttachment>::Ptr> list;
+  for (const char* version : {"1", "2"}) {
+    VolumeAttachment va;
+    va.metadata.name = name;
+    va.metadata.resource_version = version;
+    list.push_back(std::make_shared<const VolumeAttachment>(std::move(va)));
+  }
+  store.Replace(std::move(list));
+  ASSERT_EQ(store.Size(), 1u);
+  EXPECT_EQ(store.Get("", name)->metadata.resource_version, "2");
+}
+
 }  // namespace
 }  // namespace kube
