@@ -114,7 +114,7 @@ base::Status CsiContentHandler::ListAndSaveStatus(ContentWriter& writer) {
   if (!secrets.ok()) return secrets.error();
   // Upstream asks the driver about the handle the status has, and records
   // the one the spec has; they differ only for group members.
-  const std::optional<std::string>& spec_handle = content.spec.source.snapshot_handle;
+  const kube::HeapOptional<std::string>& spec_handle = content.spec.source.snapshot_handle;
   const std::optional<std::string> status_handle =
       content.status ? content.status->snapshot_handle : std::nullopt;
   const std::string& listed_id = status_handle ? *status_handle : *spec_handle;

@@ -75,6 +75,11 @@ class HeapOptional {
     return a.value_ && *a.value_ == b;
   }
   friend bool operator==(const HeapOptional& a, std::nullopt_t) { return !a.value_; }
+  // As between two optionals: both empty, or both set to equal values.
+  friend bool operator==(const HeapOptional& a, const std::optional<T>& b) {
+    if (!a.value_ || !b) return !a.value_ && !b;
+    return *a.value_ == *b;
+  }
 
  private:
   std::unique_ptr<T> value_;

@@ -133,6 +133,18 @@ TEST(HeapOptional, EqualityComparesContentsNotAddresses) {
   EXPECT_NE(a, std::nullopt);
 }
 
+// Compared with a std::optional, it is equal when both are empty or both
+// hold equal values, as two optionals are.
+TEST(HeapOptional, ComparesWithAnOptionalAsAnOptionalWould) {
+  HeapOptional<std::string> set = std::string("Block");
+  HeapOptional<std::string> empty;
+  EXPECT_EQ(set, std::optional<std::string>("Block"));
+  EXPECT_NE(set, std::optional<std::string>("Filesystem"));
+  EXPECT_NE(set, std::optional<std::string>());
+  EXPECT_EQ(empty, std::optional<std::string>());
+  EXPECT_NE(empty, std::optional<std::string>(""));
+}
+
 // The point of the type: an empty member of a cached object costs a pointer.
 TEST(HeapOptional, TakesOnePointerWhereAnOptionalTakesTheWholeValue) {
   EXPECT_EQ(sizeof(HeapOptional<VolumeError>), sizeof(void*));

@@ -28,10 +28,12 @@ namespace kube {
 inline constexpr std::string_view kDeletionPolicyDelete = "Delete";
 inline constexpr std::string_view kDeletionPolicyRetain = "Retain";
 
-// Exactly one is set (a CEL rule of the CRD).
+// Exactly one is set (a CEL rule of the CRD). Dynamic snapshots, nearly all
+// of a cache, name a volume: the snapshot handle of imported ones costs them
+// a pointer.
 struct VolumeSnapshotContentSource {
   std::optional<std::string> volume_handle = {};
-  std::optional<std::string> snapshot_handle = {};
+  HeapOptional<std::string> snapshot_handle = {};
 
   bool operator==(const VolumeSnapshotContentSource&) const = default;
 
@@ -51,7 +53,7 @@ struct VolumeSnapshotContentSpec {
   InternedString driver;
   std::optional<std::string> volume_snapshot_class_name;
   VolumeSnapshotContentSource source;
-  std::optional<std::string> source_volume_mode;
+  HeapOptional<std::string> source_volume_mode;  // rarely set
 
   bool operator==(const VolumeSnapshotContentSpec&) const = default;
 
