@@ -15,21 +15,22 @@ VolumeAttachmentCensus TakeVolumeAttachmentCensus(
   for (const auto& va : attachments) {
     if (va->spec.attacher != driver) continue;
     const kube::ObjectMeta& meta = va->metadata;
-    std::string_view pending_since;
+    const kube::MetaTime* pending_since;
     if (meta.deletion_timestamp.empty()) {
       if (va->status.attached) {
         ++census.attached;
         continue;
       }
       ++(va->status.attach_error ? census.failed : census.attaching);
-      pending_since = meta.creation_timestamp;
+      pending_since = &meta.creation_timestamp;
     } else {
       if (!kube::HasFinalizer(meta, finalizer)) continue;
       ++(va->status.detach_error ? census.failed : census.detaching);
-      pending_since = meta.deletion_timestamp;
+      pending_since = &meta.deletion_timestamp;
     }
-    if (auto since = kube::ParseMetaTime(pending_since)) {
-      double age = std::chrono::duration<double>(now - *since).count();
+    if (!pending_since->empty()) {
+      auto since = std::chrono::system_clock::from_time_t(pending_since->unix_seconds());
+      double age = std::chrono::duration<double>(now - since).count();
       census.oldest_pending_seconds = std::max(census.oldest_pending_seconds, age);
     }
   }

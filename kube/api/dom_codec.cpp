@@ -24,6 +24,11 @@ void DecodeValue(const json& value, InternedString& out) {
   out = InternedString(value.get_ref<const std::string&>());
 }
 
+void DecodeValue(const json& value, MetaTime& out) {
+  if (!value.is_string()) throw TypeMismatch("string", value);
+  out = DecodeMetaTime(value.get_ref<const std::string&>());
+}
+
 void DecodeValue(const json& value, bool& out) {
   if (!value.is_boolean()) throw TypeMismatch("boolean", value);
   out = value.get<bool>();
@@ -70,6 +75,7 @@ void DecodeValue(const json& value, StringMap& out) {
 void EncodeValue(json& out, const std::string& value) { out = value; }
 
 void EncodeValue(json& out, const InternedString& value) { out = value.str(); }
+void EncodeValue(json& out, const MetaTime& value) { out = value.str(); }
 
 void EncodeValue(json& out, bool value) { out = value; }
 

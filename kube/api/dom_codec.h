@@ -18,6 +18,7 @@
 #include "kube/api/heap_optional.h"
 #include "kube/api/interned_string.h"
 #include "kube/api/kind.h"
+#include "kube/api/meta_time.h"
 #include "kube/api/string_map.h"
 
 namespace kube::codec_internal {
@@ -32,6 +33,7 @@ void ExpectObject(const json& value);
 
 void DecodeValue(const json& value, std::string& out);
 void DecodeValue(const json& value, InternedString& out);
+void DecodeValue(const json& value, MetaTime& out);
 void DecodeValue(const json& value, bool& out);
 void DecodeValue(const json& value, int32_t& out);
 void DecodeValue(const json& value, int64_t& out);
@@ -49,6 +51,7 @@ void DecodeValue(const json& value, T& out);
 
 void EncodeValue(json& out, const std::string& value);
 void EncodeValue(json& out, const InternedString& value);
+void EncodeValue(json& out, const MetaTime& value);
 void EncodeValue(json& out, bool value);
 void EncodeValue(json& out, int32_t value);
 void EncodeValue(json& out, int64_t value);

@@ -4,6 +4,10 @@
 #include <fmt/format.h>
 
 #include <cstdint>
+#include <ostream>
+#include <stdexcept>
+
+#include "kube/api/decode_error.h"
 
 namespace kube {
 namespace {
@@ -45,7 +49,15 @@ std::string FormatMicroTime(std::chrono::system_clock::time_point time) {
                      (micros - seconds).count());
 }
 
-std::optional<std::chrono::system_clock::time_point> ParseMetaTime(std::string_view text) {
+namespace {
+
+// Seconds since the epoch and the fraction of the next second of RFC 3339 text.
+struct UnixTime {
+  int64_t seconds;
+  std::chrono::nanoseconds fraction;
+};
+
+std::optional<UnixTime> ParseUnixTime(std::string_view text) {
   using namespace std::chrono;
   size_t pos = 0;
   auto year = Digits(text, pos, 4);
@@ -84,9 +96,71 @@ std::optional<std::chrono::system_clock::time_point> ParseMetaTime(std::string_v
   if (pos != text.size()) return std::nullopt;
   year_month_day date{std::chrono::year(*year), std::chrono::month(*month), std::chrono::day(*day)};
   if (!date.ok() || *hour > 23 || *minute > 59 || *second > 60) return std::nullopt;
-  return system_clock::time_point(duration_cast<system_clock::duration>(
-      sys_days(date).time_since_epoch() + hours(*hour) + minutes(*minute) + seconds(*second) +
-      fraction - offset));
+  seconds whole = sys_days(date).time_since_epoch() + hours(*hour) + minutes(*minute) +
+                  seconds(*second) - offset;
+  return UnixTime{whole.count(), fraction};
+}
+
+}  // namespace
+
+std::optional<std::chrono::system_clock::time_point> ParseMetaTime(std::string_view text) {
+  using namespace std::chrono;
+  std::optional<UnixTime> parsed = ParseUnixTime(text);
+  if (!parsed) return std::nullopt;
+  return system_clock::time_point(
+      duration_cast<system_clock::duration>(seconds(parsed->seconds) + parsed->fraction));
+}
+
+std::optional<int64_t> ParseUnixSeconds(std::string_view text) {
+  std::optional<UnixTime> parsed = ParseUnixTime(text);
+  if (!parsed) return std::nullopt;
+  return parsed->seconds;
+}
+
+// Days to civil date: H. Hinnant's algorithm, exact over the whole range.
+std::string FormatUnixSeconds(int64_t seconds) {
+  int64_t days = seconds / 86400;
+  int64_t rest = seconds % 86400;
+  if (rest < 0) {
+    rest += 86400;
+    --days;
+  }
+  days += 719468;
+  const int64_t era = (days >= 0 ? days : days - 146096) / 146097;
+  const int64_t doe = days - era * 146097;
+  const int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+  const int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+  const int64_t mp = (5 * doy + 2) / 153;
+  const int64_t day = doy - (153 * mp + 2) / 5 + 1;
+  const int64_t month = mp < 10 ? mp + 3 : mp - 9;
+  const int64_t year = yoe + era * 400 + (month <= 2 ? 1 : 0);
+  return fmt::format("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}Z", year, month, day, rest / 3600,
+                     rest / 60 % 60, rest % 60);
+}
+
+std::optional<MetaTime> MetaTime::Parse(std::string_view text) {
+  if (text.empty()) return MetaTime();
+  std::optional<int64_t> seconds = ParseUnixSeconds(text);
+  if (!seconds) return std::nullopt;
+  return MetaTime(*seconds);
+}
+
+MetaTime& MetaTime::operator=(std::string_view text) {
+  std::optional<MetaTime> parsed = Parse(text);
+  if (!parsed) throw std::invalid_argument("not an RFC 3339 time: \"" + std::string(text) + "\"");
+  return *this = *parsed;
+}
+
+MetaTime DecodeMetaTime(std::string_view text) {
+  std::optional<MetaTime> parsed = MetaTime::Parse(text);
+  if (!parsed) throw DecodeError("not an RFC 3339 time: \"" + std::string(text) + "\"");
+  return *parsed;
+}
+
+std::string MetaTime::str() const { return empty() ? std::string() : FormatUnixSeconds(seconds_); }
+
+std::ostream& operator<<(std::ostream& out, const MetaTime& time) {
+  return out << '"' << time.str() << '"';
 }
 
 }  // namespace kube

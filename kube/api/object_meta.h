@@ -1,7 +1,7 @@
 // ObjectMeta: the part of metadata.* the sidecars, the controller and their
 // caches read or write. Everything else (managedFields, generation, ...) is
-// dropped on decode. Missing fields decode to empty values; timestamps stay RFC 3339
-// strings because they are only compared for presence or passed through.
+// dropped on decode. Missing fields decode to empty values; timestamps are
+// MetaTimes (whole seconds, as their JSON form has them).
 #pragma once
 
 #include <optional>
@@ -11,6 +11,7 @@
 
 #include "kube/api/field.h"
 #include "kube/api/interned_string.h"
+#include "kube/api/meta_time.h"
 #include "kube/api/string_map.h"
 
 namespace kube {
@@ -44,8 +45,8 @@ struct ObjectMeta {
   std::string namespace_;  // empty for cluster-scoped kinds
   std::string uid;
   std::string resource_version;
-  std::string creation_timestamp;
-  std::string deletion_timestamp;  // empty = not being deleted
+  MetaTime creation_timestamp;
+  MetaTime deletion_timestamp;  // empty = not being deleted
   StringMap labels;
   StringMap annotations;
   // Every cached object of a kind carries the same few finalizers: interned,

@@ -30,6 +30,12 @@ void ReadValue(JsonReader& in, InternedString& out) {
   out = InternedString(text);
 }
 
+void ReadValue(JsonReader& in, MetaTime& out) {
+  thread_local std::string text;
+  ReadValue(in, text);
+  out = DecodeMetaTime(text);
+}
+
 void ReadValue(JsonReader& in, bool& out) {
   ExpectType(in, JsonType::kBoolean, "boolean");
   out = in.ReadBoolean();

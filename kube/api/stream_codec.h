@@ -30,6 +30,7 @@
 #include "kube/api/heap_optional.h"
 #include "kube/api/interned_string.h"
 #include "kube/api/json_reader.h"
+#include "kube/api/meta_time.h"
 #include "kube/api/string_map.h"
 
 namespace kube::codec_internal {
@@ -42,6 +43,7 @@ void ExpectType(JsonReader& in, JsonType type, std::string_view expected);
 
 void ReadValue(JsonReader& in, std::string& out);
 void ReadValue(JsonReader& in, InternedString& out);
+void ReadValue(JsonReader& in, MetaTime& out);
 void ReadValue(JsonReader& in, bool& out);
 void ReadValue(JsonReader& in, int32_t& out);
 void ReadValue(JsonReader& in, int64_t& out);

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 
+#include "kube/api/meta_time.h"
 #include "kube/api/proto/fields.h"
 
 namespace kube {
@@ -23,43 +24,36 @@ void ReadValue(WireReader& in, StringMap& out) {
   out[key] = value;
 }
 
-// Days to civil date: H. Hinnant's algorithm, exact over the whole range.
-std::string FormatUnixSeconds(int64_t seconds) {
-  int64_t days = seconds / 86400;
-  int64_t rest = seconds % 86400;
-  if (rest < 0) {
-    rest += 86400;
-    --days;
-  }
-  days += 719468;
-  const int64_t era = (days >= 0 ? days : days - 146096) / 146097;
-  const int64_t doe = days - era * 146097;
-  const int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-  const int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-  const int64_t mp = (5 * doy + 2) / 153;
-  const int64_t day = doy - (153 * mp + 2) / 5 + 1;
-  const int64_t month = mp < 10 ? mp + 3 : mp - 9;
-  const int64_t year = yoe + era * 400 + (month <= 2 ? 1 : 0);
-  return fmt::format("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}Z", year, month, day, rest / 3600,
-                     rest / 60 % 60, rest % 60);
-}
+namespace {
 
-// Nanos are dropped: the JSON form carries whole seconds only.
-void ReadTime(WireReader& in, std::string& text) {
+// A metav1.Time message's whole seconds; nullopt for the zero time. Nanos
+// are dropped: the JSON form carries whole seconds only.
+std::optional<int64_t> ReadUnixSeconds(WireReader& in) {
   WireReader time = in.ReadMessage();
   std::optional<int64_t> seconds;
   std::optional<int32_t> nanos;
   ReadFields(time, Bind(1, "seconds", seconds), Bind(2, "nanos", nanos));
   // Go writes the zero time as an empty message; it reads seconds 0 as the epoch.
   if ((!seconds && !nanos) || (seconds == kFirstSecond && nanos.value_or(0) == 0)) {
-    text.clear();
-    return;
+    return std::nullopt;
   }
   int64_t s = seconds.value_or(0);
   if (s < kFirstSecond || s > kLastSecond) {
     throw DecodeError("time " + std::to_string(s) + " s is outside years 1-9999");
   }
-  text = FormatUnixSeconds(s);
+  return s;
+}
+
+}  // namespace
+
+void ReadTime(WireReader& in, std::string& text) {
+  std::optional<int64_t> seconds = ReadUnixSeconds(in);
+  text = seconds ? FormatUnixSeconds(*seconds) : std::string();
+}
+
+void ReadMetaTime(WireReader& in, MetaTime& time) {
+  std::optional<int64_t> seconds = ReadUnixSeconds(in);
+  time = seconds ? MetaTime::FromUnixSeconds(*seconds) : MetaTime();
 }
 
 Envelope OpenEnvelope(std::string_view bytes) {
@@ -101,8 +95,8 @@ void ReadProto(proto::WireReader& in, ObjectMeta& meta) {
   };
   ReadFields(in, Bind(1, "name", meta.name), Bind(3, "namespace", meta.namespace_),
              Bind(5, "uid", meta.uid), Bind(6, "resourceVersion", meta.resource_version),
-             Bind(8, "creationTimestamp", meta.creation_timestamp, proto::ReadTime),
-             Bind(9, "deletionTimestamp", meta.deletion_timestamp, proto::ReadTime),
+             Bind(8, "creationTimestamp", meta.creation_timestamp, proto::ReadMetaTime),
+             Bind(9, "deletionTimestamp", meta.deletion_timestamp, proto::ReadMetaTime),
              Bind(11, "labels", meta.labels), Bind(12, "annotations", meta.annotations),
              Bind(13, "ownerReferences", meta.owner_references),
              Bind(14, "finalizers", meta, finalizer));

@@ -26,8 +26,8 @@ namespace proto {
 // RFC 3339 in UTC to the second, "" for the zero time (JSON null). A time
 // outside years 1-9999 throws. The signature of a Bind reader (fields.h).
 void ReadTime(WireReader& in, std::string& text);
-// Seconds since the epoch as ReadTime formats them.
-std::string FormatUnixSeconds(int64_t seconds);
+// The same into a MetaTime (empty for the zero time).
+void ReadMetaTime(WireReader& in, MetaTime& time);
 
 // The object inside a protobuf answer or watch event: "k8s\0", then a
 // runtime.Unknown {TypeMeta typeMeta = 1 {apiVersion = 1, kind = 2}, bytes
