@@ -101,6 +101,10 @@ std::optional<UnixTime> ParseUnixTime(std::string_view text) {
   return UnixTime{whole.count(), fraction};
 }
 
+std::string NotRfc3339(std::string_view text) {
+  return "not an RFC 3339 time: \"" + std::string(text) + "\"";
+}
+
 }  // namespace
 
 std::optional<std::chrono::system_clock::time_point> ParseMetaTime(std::string_view text) {
@@ -109,12 +113,6 @@ std::optional<std::chrono::system_clock::time_point> ParseMetaTime(std::string_v
   if (!parsed) return std::nullopt;
   return system_clock::time_point(
       duration_cast<system_clock::duration>(seconds(parsed->seconds) + parsed->fraction));
-}
-
-std::optional<int64_t> ParseUnixSeconds(std::string_view text) {
-  std::optional<UnixTime> parsed = ParseUnixTime(text);
-  if (!parsed) return std::nullopt;
-  return parsed->seconds;
 }
 
 // Days to civil date: H. Hinnant's algorithm, exact over the whole range.
@@ -140,20 +138,20 @@ std::string FormatUnixSeconds(int64_t seconds) {
 
 std::optional<MetaTime> MetaTime::Parse(std::string_view text) {
   if (text.empty()) return MetaTime();
-  std::optional<int64_t> seconds = ParseUnixSeconds(text);
-  if (!seconds) return std::nullopt;
-  return MetaTime(*seconds);
+  std::optional<UnixTime> parsed = ParseUnixTime(text);
+  if (!parsed) return std::nullopt;
+  return MetaTime(parsed->seconds);
 }
 
 MetaTime& MetaTime::operator=(std::string_view text) {
   std::optional<MetaTime> parsed = Parse(text);
-  if (!parsed) throw std::invalid_argument("not an RFC 3339 time: \"" + std::string(text) + "\"");
+  if (!parsed) throw std::invalid_argument(NotRfc3339(text));
   return *this = *parsed;
 }
 
 MetaTime DecodeMetaTime(std::string_view text) {
   std::optional<MetaTime> parsed = MetaTime::Parse(text);
-  if (!parsed) throw DecodeError("not an RFC 3339 time: \"" + std::string(text) + "\"");
+  if (!parsed) throw DecodeError(NotRfc3339(text));
   return *parsed;
 }
 

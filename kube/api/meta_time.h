@@ -21,9 +21,6 @@ std::string FormatMicroTime(std::chrono::system_clock::time_point time);
 // Parses an RFC 3339 timestamp ("2026-11-22T14:12:40Z", fractional seconds
 // and numeric offsets allowed); nullopt when malformed.
 std::optional<std::chrono::system_clock::time_point> ParseMetaTime(std::string_view text);
-// The same, as whole seconds since the epoch (rounded down), over all of
-// years 0-9999 (a system_clock time point spans only 1678-2262).
-std::optional<int64_t> ParseUnixSeconds(std::string_view text);
 // Seconds since the epoch as RFC 3339 in UTC ("2026-11-22T14:12:40Z"), exact
 // over years 1-9999.
 std::string FormatUnixSeconds(int64_t seconds);
@@ -39,7 +36,8 @@ class MetaTime {
  public:
   MetaTime() = default;
   static MetaTime FromUnixSeconds(int64_t seconds) { return MetaTime(seconds); }
-  // "" gives an empty MetaTime; nullopt when `text` is not RFC 3339.
+  // "" gives an empty MetaTime; nullopt when `text` is not RFC 3339. Exact
+  // over years 0-9999 (a system_clock time point spans only 1678-2262).
   static std::optional<MetaTime> Parse(std::string_view text);
 
   // Throws std::invalid_argument for text that is neither "" nor RFC 3339.
