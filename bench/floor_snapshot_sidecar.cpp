@@ -130,8 +130,8 @@ base::Status FloorSnapshotSidecar::Delete(const kube::VolumeSnapshotContent& con
 base::Result<snapshotter::SnapshotFacts> FloorSnapshotSidecar::CreateSnapshot(
     const kube::VolumeSnapshotContent& content) {
   csi::v1::CreateSnapshotRequest request;
-  request.set_name(
-      snapshotter::SnapshotName(kSnapshotNamePrefix, content.spec.volume_snapshot_ref.uid, -1));
+  request.set_name(snapshotter::SnapshotName(kSnapshotNamePrefix,
+                                             content.spec.volume_snapshot_ref.uid.str(), -1));
   request.set_source_volume_id(*content.spec.source.volume_handle);
   csi::v1::CreateSnapshotResponse response;
   grpc::ClientContext context;

@@ -57,7 +57,7 @@ base::Status CreateSource(kube::Client& admin, const std::string& name, const st
   claim.spec.volume_name = name;
   auto pvc = admin.Create(claim);
   if (!pvc.ok()) return pvc.error().Wrap("creating PVC " + name);
-  auto pv = admin.Create(SourceVolume(name, handle, pvc->metadata.uid));
+  auto pv = admin.Create(SourceVolume(name, handle, pvc->metadata.uid.str()));
   if (!pv.ok()) return pv.error().Wrap("creating PV " + name);
   // No kube-controller-manager runs: the binding's status is ours to write.
   pvc->status.phase = "Bound";

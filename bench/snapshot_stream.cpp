@@ -58,7 +58,8 @@ class SnapshotStream : public SnapshotWorkload {
       created[i] = Clock::now();
       auto snapshot = CreateVolumeSnapshot(ctx.admin, names_[i], names_[i]);
       if (!snapshot.ok()) return snapshot.error();
-      driver_names[i] = snapshotter::SnapshotName(kSnapshotNamePrefix, snapshot->metadata.uid, -1);
+      driver_names[i] =
+          snapshotter::SnapshotName(kSnapshotNamePrefix, snapshot->metadata.uid.str(), -1);
     }
     if (auto status = WaitAllReady(ctx, names_); !status.ok()) return status.error();
     const Stamps ready = snapshots().DoneStamps(names_);

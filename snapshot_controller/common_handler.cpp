@@ -33,7 +33,7 @@ base::Result<ContentSyncOutcome> CommonHandler::SyncContent(
 void CommonHandler::SnapshotDeleted(const kube::VolumeSnapshot& snapshot) {
   // A driver no cache can tell any more ("") keeps the one the deletion
   // started with, as upstream's.
-  metrics_.Record(kDeleteSnapshotOperation, snapshot.metadata.uid, OperationStatus::kSuccess,
+  metrics_.Record(kDeleteSnapshotOperation, snapshot.metadata.uid.str(), OperationStatus::kSuccess,
                   DriverOf(snapshot, caches_));
 }
 

@@ -15,8 +15,8 @@ base::Result<ContentSyncOutcome> GroupCommonHandler::SyncContent(
 }
 
 void GroupCommonHandler::SnapshotDeleted(const kube::VolumeGroupSnapshot& group) {
-  metrics_.Record(kDeleteGroupSnapshotOperation, group.metadata.uid, OperationStatus::kSuccess,
-                  DriverOf(group, caches_));
+  metrics_.Record(kDeleteGroupSnapshotOperation, group.metadata.uid.str(),
+                  OperationStatus::kSuccess, DriverOf(group, caches_));
 }
 
 }  // namespace snapshot_controller

@@ -27,7 +27,7 @@ base::Error UpdateFailed(const VolumeGroupSnapshot& group, const std::string& me
 }  // namespace
 
 std::string DynamicGroupContentNameFor(const VolumeGroupSnapshot& group) {
-  return "groupsnapcontent-" + group.metadata.uid;
+  return "groupsnapcontent-" + group.metadata.uid.str();
 }
 
 base::Result<std::string> GroupContentCreator::DefaultClassOf(const VolumeGroupSnapshot& group) {

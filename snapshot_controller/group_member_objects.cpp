@@ -58,12 +58,12 @@ kube::VolumeSnapshotContent MemberContentFor(const kube::VolumeGroupSnapshot& gr
                                              const kube::PersistentVolume* volume,
                                              const std::optional<kube::SecretReference>& secret) {
   kube::VolumeSnapshotContent member;
-  member.metadata.name = MemberContentName(group.metadata.uid, info.volume_handle);
+  member.metadata.name = MemberContentName(group.metadata.uid.str(), info.volume_handle);
   member.metadata.annotations[std::string(snapshotter::kGroupSnapshotHandleAnnotation)] =
       content.status->volume_group_snapshot_handle.value_or("");
   kube::ObjectReference& ref = member.spec.volume_snapshot_ref;
   ref.kind = std::string(kube::VolumeSnapshot::kFacts.kind);
-  ref.name = MemberSnapshotName(group.metadata.uid, info.volume_handle);
+  ref.name = MemberSnapshotName(group.metadata.uid.str(), info.volume_handle);
   ref.namespace_ = content.spec.volume_group_snapshot_ref.namespace_;
   member.spec.deletion_policy = content.spec.deletion_policy;
   member.spec.driver = content.spec.driver;
@@ -85,7 +85,7 @@ kube::VolumeSnapshot MemberSnapshotFor(const kube::VolumeGroupSnapshot& group,
                                        const kube::VolumeSnapshotInfo& info,
                                        const kube::PersistentVolume* volume) {
   kube::VolumeSnapshot member;
-  member.metadata.name = MemberSnapshotName(group.metadata.uid, info.volume_handle);
+  member.metadata.name = MemberSnapshotName(group.metadata.uid.str(), info.volume_handle);
   member.metadata.namespace_ = content.spec.volume_group_snapshot_ref.namespace_;
   member.metadata.owner_references = {OwnerReferenceTo(group)};
   member.metadata.finalizers = {std::string(kSnapshotInGroupFinalizer)};

@@ -103,7 +103,7 @@ base::Status GroupMembers::EnsureMember(const kube::VolumeGroupSnapshot& group,
 
   if (content->spec.volume_snapshot_ref.uid != snapshot->metadata.uid) {
     kube::JsonPatch patch;
-    patch.Replace("/spec/volumeSnapshotRef/uid", snapshot->metadata.uid);
+    patch.Replace("/spec/volumeSnapshotRef/uid", snapshot->metadata.uid.str());
     auto bound = api_.PatchContent(content->metadata.name, kube::PatchType::kJson,
                                    patch.Serialize(), /*status=*/false);
     if (!bound.ok()) {

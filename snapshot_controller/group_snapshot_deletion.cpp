@@ -32,7 +32,7 @@ GroupSnapshotDeletion::GroupSnapshotDeletion(ControllerApi& api, const Caches& c
       pending_events_(clock, kPendingEventInterval) {}
 
 base::Status GroupSnapshotDeletion::Delete(const kube::VolumeGroupSnapshot& group) {
-  metrics_.Start(kDeleteGroupSnapshotOperation, group.metadata.uid, DriverOf(group, caches_),
+  metrics_.Start(kDeleteGroupSnapshotOperation, group.metadata.uid.str(), DriverOf(group, caches_),
                  group.spec.source.volume_group_snapshot_content_name
                      ? SnapshotType::kPreProvisioned
                      : SnapshotType::kDynamic);
@@ -74,13 +74,13 @@ base::Status GroupSnapshotDeletion::CheckNotRestoring(const kube::VolumeGroupSna
     const std::string message = "Snapshot " + member->metadata.namespace_ + "/" +
                                 member->metadata.name + " belonging to VolumeGroupSnapshot " +
                                 GroupKey(group) + " is being used to restore a PVC";
-    if (pending_events_.Allow(group.metadata.uid)) {
+    if (pending_events_.Allow(group.metadata.uid.str())) {
       events_.Record(kube::ReferenceTo(group), kube::kEventTypeWarning, "SnapshotDeletePending",
                      message);
     }
     return base::Error(message + ": snapshot is in use, will retry deletion");
   }
-  pending_events_.Forget(group.metadata.uid);
+  pending_events_.Forget(group.metadata.uid.str());
   return base::Status::Ok();
 }
 

@@ -122,9 +122,9 @@ base::Status GroupSnapshotSync::SyncUnready(GroupSnapshotWriter& writer) {
   const SnapshotType type =
       pre_provisioned ? SnapshotType::kPreProvisioned : SnapshotType::kDynamic;
   if (!group.status || !group.status->creation_time) {
-    metrics_.Start(kCreateGroupSnapshotOperation, group.metadata.uid, driver, type);
+    metrics_.Start(kCreateGroupSnapshotOperation, group.metadata.uid.str(), driver, type);
   }
-  metrics_.Start(kCreateGroupSnapshotAndReadyOperation, group.metadata.uid, driver, type);
+  metrics_.Start(kCreateGroupSnapshotAndReadyOperation, group.metadata.uid.str(), driver, type);
   return pre_provisioned ? SyncPreProvisioned(writer) : SyncDynamic(writer);
 }
 
@@ -243,7 +243,7 @@ base::Result<VolumeGroupSnapshotContent> GroupSnapshotSync::Bind(
   }
   if (!ref.uid.empty() && content.spec.volume_group_snapshot_class_name) return content;
   kube::JsonPatch patch;
-  patch.Replace("/spec/volumeGroupSnapshotRef/uid", group.metadata.uid);
+  patch.Replace("/spec/volumeGroupSnapshotRef/uid", group.metadata.uid.str());
   if (const auto& class_name = group.spec.volume_group_snapshot_class_name) {
     patch.Replace("/spec/volumeGroupSnapshotClassName", *class_name);
   }
@@ -268,7 +268,7 @@ base::Status GroupSnapshotSync::CopyStatus(GroupSnapshotWriter& writer,
   for (const snapshotter::SnapshotNormalEvent& change : changes) {
     metrics_.Record(change.reason == "GroupSnapshotCreated" ? kCreateGroupSnapshotOperation
                                                             : kCreateGroupSnapshotAndReadyOperation,
-                    group.metadata.uid, OperationStatus::kSuccess, content.spec.driver);
+                    group.metadata.uid.str(), OperationStatus::kSuccess, content.spec.driver);
     events_.Record(kube::ReferenceTo(group), kube::kEventTypeNormal, change.reason, change.message);
   }
   return base::Status::Ok();

@@ -43,7 +43,7 @@ SnapshotDeletion::SnapshotDeletion(ControllerApi& api, const Caches& caches,
       pending_events_(clock, kPendingEventInterval) {}
 
 base::Status SnapshotDeletion::Delete(const kube::VolumeSnapshot& snapshot) {
-  metrics_.Start(kDeleteSnapshotOperation, snapshot.metadata.uid, DriverOf(snapshot, caches_),
+  metrics_.Start(kDeleteSnapshotOperation, snapshot.metadata.uid.str(), DriverOf(snapshot, caches_),
                  snapshot.spec.source.volume_snapshot_content_name ? SnapshotType::kPreProvisioned
                                                                    : SnapshotType::kDynamic);
   if (!IsDeletionCandidate(snapshot)) return base::Status::Ok();
@@ -94,13 +94,13 @@ base::Status SnapshotDeletion::CheckNotInUse(const kube::VolumeSnapshot& snapsho
         "snapshots that are part of the group.";
     return Pending(snapshot, message, base::Error(message));
   }
-  pending_events_.Forget(snapshot.metadata.uid);
+  pending_events_.Forget(snapshot.metadata.uid.str());
   return base::Status::Ok();
 }
 
 base::Error SnapshotDeletion::Pending(const kube::VolumeSnapshot& snapshot,
                                       const std::string& message, base::Error error) {
-  if (pending_events_.Allow(snapshot.metadata.uid)) {
+  if (pending_events_.Allow(snapshot.metadata.uid.str())) {
     events_.Record(kube::ReferenceTo(snapshot), kube::kEventTypeWarning, "SnapshotDeletePending",
                    message);
   }

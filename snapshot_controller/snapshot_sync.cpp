@@ -163,9 +163,9 @@ base::Status SnapshotSync::SyncUnready(SnapshotWriter& writer) {
   const SnapshotType type =
       pre_provisioned ? SnapshotType::kPreProvisioned : SnapshotType::kDynamic;
   if (!IsCreated(snapshot)) {
-    metrics_.Start(kCreateSnapshotOperation, snapshot.metadata.uid, driver, type);
+    metrics_.Start(kCreateSnapshotOperation, snapshot.metadata.uid.str(), driver, type);
   }
-  metrics_.Start(kCreateSnapshotAndReadyOperation, snapshot.metadata.uid, driver, type);
+  metrics_.Start(kCreateSnapshotAndReadyOperation, snapshot.metadata.uid.str(), driver, type);
 
   if (pre_provisioned) return SyncPreProvisioned(writer);
   if (IsGroupMember(snapshot)) return SyncGroupMember(writer);
@@ -314,7 +314,7 @@ base::Result<kube::VolumeSnapshotContent> SnapshotSync::Bind(
   if (!ref.uid.empty() && content.spec.volume_snapshot_class_name) return content;
 
   kube::JsonPatch patch;
-  patch.Replace("/spec/volumeSnapshotRef/uid", snapshot.metadata.uid);
+  patch.Replace("/spec/volumeSnapshotRef/uid", snapshot.metadata.uid.str());
   if (const auto& class_name = snapshot.spec.volume_snapshot_class_name) {
     patch.Replace("/spec/volumeSnapshotClassName", *class_name);
   }
@@ -340,10 +340,10 @@ base::Status SnapshotSync::CopyStatus(SnapshotWriter& writer,
   const kube::VolumeSnapshot& snapshot = writer.object();
   for (const snapshotter::SnapshotNormalEvent& change : changes) {
     if (change.reason == "SnapshotCreated") {
-      metrics_.Record(kCreateSnapshotOperation, snapshot.metadata.uid, OperationStatus::kSuccess,
-                      content.spec.driver);
+      metrics_.Record(kCreateSnapshotOperation, snapshot.metadata.uid.str(),
+                      OperationStatus::kSuccess, content.spec.driver);
     } else if (change.reason == "SnapshotReady") {
-      metrics_.Record(kCreateSnapshotAndReadyOperation, snapshot.metadata.uid,
+      metrics_.Record(kCreateSnapshotAndReadyOperation, snapshot.metadata.uid.str(),
                       OperationStatus::kSuccess, content.spec.driver);
     }
     events_.Record(kube::ReferenceTo(snapshot), kube::kEventTypeNormal, change.reason,
@@ -351,8 +351,9 @@ base::Status SnapshotSync::CopyStatus(SnapshotWriter& writer,
   }
   // A sync that began from a stale cached copy started an operation an
   // earlier sync already finished: it must not stay in flight.
-  if (IsCreated(snapshot)) metrics_.Drop(kCreateSnapshotOperation, snapshot.metadata.uid);
-  if (IsReady(snapshot)) metrics_.Drop(kCreateSnapshotAndReadyOperation, snapshot.metadata.uid);
+  if (IsCreated(snapshot)) metrics_.Drop(kCreateSnapshotOperation, snapshot.metadata.uid.str());
+  if (IsReady(snapshot))
+    metrics_.Drop(kCreateSnapshotAndReadyOperation, snapshot.metadata.uid.str());
   return base::Status::Ok();
 }
 

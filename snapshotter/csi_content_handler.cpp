@@ -87,7 +87,7 @@ base::Result<CreateSnapshotRequest> CsiContentHandler::PrepareCreate(
     return base::Error("cannot create snapshot. Volume handle not found in snapshot content " +
                        name);
   }
-  const std::string& uid = content.spec.volume_snapshot_ref.uid;
+  const std::string uid = content.spec.volume_snapshot_ref.uid.str();
   if (uid.empty()) {
     return base::Error("failed to take snapshot of the volume " + *volume_handle + ": " +
                        base::GoQuote("cannot create snapshot. Snapshot content " + name +

@@ -114,7 +114,7 @@ base::Result<CreateGroupSnapshotRequest> CsiGroupContentHandler::PrepareCreate(
   auto inputs = CreateInputsOf(content, classes_, api_, options_.extra_create_metadata);
   if (!inputs.ok()) return inputs.error();
   const std::vector<std::string>& volume_handles = content.spec.source.volume_handles;
-  const std::string& uid = content.spec.volume_group_snapshot_ref.uid;
+  const std::string uid = content.spec.volume_group_snapshot_ref.uid.str();
   if (uid.empty()) {
     return base::Error("failed to take group snapshot of the volumes " + GoList(volume_handles) +
                        ": " +

@@ -9,7 +9,7 @@
 namespace snapshotter {
 
 std::string DynamicContentNameFor(const kube::VolumeSnapshot& snapshot) {
-  return "snapcontent-" + snapshot.metadata.uid;
+  return "snapcontent-" + snapshot.metadata.uid.str();
 }
 
 base::Error CreateInputError(const kube::VolumeSnapshot& snapshot, const base::Error& error) {

@@ -29,6 +29,11 @@ void DecodeValue(const json& value, MetaTime& out) {
   out = DecodeMetaTime(value.get_ref<const std::string&>());
 }
 
+void DecodeValue(const json& value, Uid& out) {
+  if (!value.is_string()) throw TypeMismatch("string", value);
+  out = Uid(value.get_ref<const std::string&>());
+}
+
 void DecodeValue(const json& value, bool& out) {
   if (!value.is_boolean()) throw TypeMismatch("boolean", value);
   out = value.get<bool>();
@@ -76,6 +81,7 @@ void EncodeValue(json& out, const std::string& value) { out = value; }
 
 void EncodeValue(json& out, const InternedString& value) { out = value.str(); }
 void EncodeValue(json& out, const MetaTime& value) { out = value.str(); }
+void EncodeValue(json& out, const Uid& value) { out = value.str(); }
 
 void EncodeValue(json& out, bool value) { out = value; }
 

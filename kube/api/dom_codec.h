@@ -20,6 +20,7 @@
 #include "kube/api/kind.h"
 #include "kube/api/meta_time.h"
 #include "kube/api/string_map.h"
+#include "kube/api/uid.h"
 
 namespace kube::codec_internal {
 
@@ -34,6 +35,7 @@ void ExpectObject(const json& value);
 void DecodeValue(const json& value, std::string& out);
 void DecodeValue(const json& value, InternedString& out);
 void DecodeValue(const json& value, MetaTime& out);
+void DecodeValue(const json& value, Uid& out);
 void DecodeValue(const json& value, bool& out);
 void DecodeValue(const json& value, int32_t& out);
 void DecodeValue(const json& value, int64_t& out);
@@ -52,6 +54,7 @@ void DecodeValue(const json& value, T& out);
 void EncodeValue(json& out, const std::string& value);
 void EncodeValue(json& out, const InternedString& value);
 void EncodeValue(json& out, const MetaTime& value);
+void EncodeValue(json& out, const Uid& value);
 void EncodeValue(json& out, bool value);
 void EncodeValue(json& out, int32_t value);
 void EncodeValue(json& out, int64_t value);

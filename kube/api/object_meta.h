@@ -13,6 +13,7 @@
 #include "kube/api/interned_string.h"
 #include "kube/api/meta_time.h"
 #include "kube/api/string_map.h"
+#include "kube/api/uid.h"
 
 namespace kube {
 
@@ -22,7 +23,7 @@ struct OwnerReference {
   std::string api_version;
   std::string kind;
   std::string name;
-  std::string uid;
+  Uid uid;
   std::optional<bool> controller = {};
   std::optional<bool> block_owner_deletion = {};
 
@@ -43,7 +44,7 @@ struct OwnerReference {
 struct ObjectMeta {
   std::string name;
   std::string namespace_;  // empty for cluster-scoped kinds
-  std::string uid;
+  Uid uid;
   std::string resource_version;
   MetaTime creation_timestamp;
   MetaTime deletion_timestamp;  // empty = not being deleted

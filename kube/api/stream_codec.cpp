@@ -36,6 +36,12 @@ void ReadValue(JsonReader& in, MetaTime& out) {
   out = DecodeMetaTime(text);
 }
 
+void ReadValue(JsonReader& in, Uid& out) {
+  thread_local std::string text;
+  ReadValue(in, text);
+  out = Uid(text);
+}
+
 void ReadValue(JsonReader& in, bool& out) {
   ExpectType(in, JsonType::kBoolean, "boolean");
   out = in.ReadBoolean();

@@ -32,6 +32,7 @@
 #include "kube/api/json_reader.h"
 #include "kube/api/meta_time.h"
 #include "kube/api/string_map.h"
+#include "kube/api/uid.h"
 
 namespace kube::codec_internal {
 
@@ -44,6 +45,7 @@ void ExpectType(JsonReader& in, JsonType type, std::string_view expected);
 void ReadValue(JsonReader& in, std::string& out);
 void ReadValue(JsonReader& in, InternedString& out);
 void ReadValue(JsonReader& in, MetaTime& out);
+void ReadValue(JsonReader& in, Uid& out);
 void ReadValue(JsonReader& in, bool& out);
 void ReadValue(JsonReader& in, int32_t& out);
 void ReadValue(JsonReader& in, int64_t& out);

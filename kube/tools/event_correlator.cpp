@@ -21,8 +21,8 @@ std::string JoinKey(std::initializer_list<std::string_view> fields) {
 
 std::string ObjectKey(const Event& e) {
   const ObjectReference& o = e.involved_object;
-  return JoinKey(
-      {e.source.component, e.source.host, o.kind, o.namespace_, o.name, o.uid, o.api_version});
+  return JoinKey({e.source.component, e.source.host, o.kind, o.namespace_, o.name, o.uid.str(),
+                  o.api_version});
 }
 
 std::string RepeatKey(const Event& e) {

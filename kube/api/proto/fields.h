@@ -17,12 +17,14 @@
 #include "kube/api/interned_string.h"
 #include "kube/api/proto/wire_reader.h"
 #include "kube/api/string_map.h"
+#include "kube/api/uid.h"
 
 namespace kube::proto {
 
 inline void ReadValue(WireReader& in, std::string& out) { out.assign(in.ReadBytes()); }
 inline void ReadValue(WireReader& in, std::string_view& out) { out = in.ReadBytes(); }
 inline void ReadValue(WireReader& in, InternedString& out) { out = InternedString(in.ReadBytes()); }
+inline void ReadValue(WireReader& in, Uid& out) { out = Uid(in.ReadBytes()); }
 inline void ReadValue(WireReader& in, bool& out) { out = in.ReadBool(); }
 inline void ReadValue(WireReader& in, int32_t& out) { out = in.ReadInt32(); }
 inline void ReadValue(WireReader& in, int64_t& out) { out = in.ReadInt64(); }

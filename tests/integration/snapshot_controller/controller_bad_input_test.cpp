@@ -46,7 +46,7 @@ class ControllerBadInputTest : public ControllerPairTest {
     auto snapshot = admin_->Get<kube::VolumeSnapshot>("default", name);
     ASSERT_TRUE(snapshot.ok()) << snapshot.error().message;
     auto content =
-        admin_->Get<kube::VolumeSnapshotContent>("", "snapcontent-" + snapshot->metadata.uid);
+        admin_->Get<kube::VolumeSnapshotContent>("", "snapcontent-" + snapshot->metadata.uid.str());
     EXPECT_TRUE(!content.ok() && kube::IsNotFound(content.error()))
         << "a content was made for " << name;
   }
@@ -116,7 +116,7 @@ TEST_P(ControllerBadInputTest, NamedClassOfAnotherDriverGivesAContentTheClaimsDr
   ASSERT_NO_FATAL_FAILURE(StartStack(n.driver));
   const kube::VolumeSnapshot created =
       CreateVolumeSnapshot("default", n.snapshot, n.pvc, n.snapshot_class);
-  const std::string content_name = "snapcontent-" + created.metadata.uid;
+  const std::string content_name = "snapcontent-" + created.metadata.uid.str();
 
   ASSERT_TRUE(Await<kube::VolumeSnapshotContent>("", content_name, [](const auto&) {
     return true;

@@ -87,7 +87,7 @@ TEST_P(ControllerPairTest, NamedClassSnapshotIsDeletedWithItsContentAndBackendSn
   EXPECT_TRUE(snapshot->status->creation_time.has_value());
   EXPECT_EQ(snapshot->status->restore_size, "100Gi");
   EXPECT_FALSE(snapshot->status->error.has_value());
-  const std::string content_name = "snapcontent-" + created.metadata.uid;
+  const std::string content_name = "snapcontent-" + created.metadata.uid.str();
   EXPECT_EQ(snapshot->status->bound_volume_snapshot_content_name, content_name);
   // Ready and bound under Delete: both snapshot finalizers (§4.3 step 4).
   auto finalized = Await<kube::VolumeSnapshot>("default", n.snapshot, [](const auto& s) {

@@ -118,7 +118,7 @@ class GroupSnapshotPairTest : public ControllerPairTest {
     EXPECT_TRUE(group && GroupReady(*group)) << "VolumeGroupSnapshot never became readyToUse";
     if (!group || !GroupReady(*group)) return std::nullopt;
 
-    const std::string content_name = "groupsnapcontent-" + group->metadata.uid;
+    const std::string content_name = "groupsnapcontent-" + group->metadata.uid.str();
     EXPECT_EQ(group->status->bound_volume_group_snapshot_content_name, content_name);
     EXPECT_TRUE(HasFinalizer(group->metadata, kGroupBoundFinalizer));
     auto content = admin_->Get<kube::VolumeGroupSnapshotContent>("", content_name);
@@ -203,7 +203,7 @@ class GroupSnapshotPairTest : public ControllerPairTest {
     ASSERT_TRUE(group && GroupHasError(*group)) << "no error status";
     EXPECT_THAT(*group->status->error->message, HasSubstr(message));
     auto content = admin_->Get<kube::VolumeGroupSnapshotContent>(
-        "", "groupsnapcontent-" + created.metadata.uid);
+        "", "groupsnapcontent-" + created.metadata.uid.str());
     EXPECT_TRUE(!content.ok() && kube::IsNotFound(content.error())) << "a group content was made";
     EXPECT_EQ(DriverCalls("CreateVolumeGroupSnapshot"), 0);
   }

@@ -50,7 +50,7 @@ class BadInputPairTest : public SnapshotPairTest {
     EXPECT_NE(StartSidecarUnderTest(), nullptr);
     if (HasFailure()) return "";
     snapshot_ = CreateVolumeSnapshot("default", n.snapshot, n.pvc, n.snapshot_class);
-    content_name_ = "snapcontent-" + snapshot_.metadata.uid;
+    content_name_ = "snapcontent-" + snapshot_.metadata.uid.str();
     auto content = Await<kube::VolumeSnapshotContent>("", content_name_, HasError);
     return content && HasError(*content) ? *content->status->error->message : "";
   }
@@ -188,7 +188,7 @@ TEST_F(OursOnlyTest, UnknownReservedParameterKeyLeavesNothingThatBlocksDeletion)
   ASSERT_NE(StartOurSidecar(), nullptr);
   const kube::VolumeSnapshot created = CreateVolumeSnapshot(
       "default", "snap-bad-param-delete", "pvc-bad-param-delete", "class-bad-param-delete");
-  const std::string content_name = "snapcontent-" + created.metadata.uid;
+  const std::string content_name = "snapcontent-" + created.metadata.uid.str();
   auto failed = Await<kube::VolumeSnapshotContent>("", content_name, HasError);
   ASSERT_TRUE(failed && HasError(*failed)) << "no error status";
   EXPECT_FALSE(failed->metadata.annotations.contains(

@@ -35,7 +35,7 @@ TEST_P(SnapshotPairTest, SnapshotOfBoundPvcBecomesReadyThenDeletePolicyDeletesIt
   EXPECT_EQ(snapshot->status->restore_size, "100Gi");
   ASSERT_TRUE(snapshot->status->bound_volume_snapshot_content_name.has_value());
   const std::string content_name = *snapshot->status->bound_volume_snapshot_content_name;
-  EXPECT_EQ(content_name, "snapcontent-" + snapshot->metadata.uid);
+  EXPECT_EQ(content_name, "snapcontent-" + snapshot->metadata.uid.str());
 
   auto content = admin_->Get<kube::VolumeSnapshotContent>("", content_name);
   ASSERT_TRUE(content.ok()) << content.error().message;
@@ -207,7 +207,7 @@ TEST_P(SnapshotPairTest, ExtraCreateMetadataKeysReachTheDriver) {
                             {"csi.storage.k8s.io/volumesnapshot/name", n.snapshot},
                             {"csi.storage.k8s.io/volumesnapshot/namespace", "default"},
                             {"csi.storage.k8s.io/volumesnapshotcontent/name",
-                             "snapcontent-" + created.metadata.uid}}));
+                             "snapcontent-" + created.metadata.uid.str()}}));
 }
 
 // Every SnapshotPairTest of this binary runs once per sidecar.

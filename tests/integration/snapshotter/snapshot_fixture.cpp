@@ -508,7 +508,7 @@ int SnapshotTest::DriverSnapshotCounter(const std::string& snapshot_name,
 }
 
 std::string DriverSnapshotName(const kube::VolumeSnapshot& snapshot) {
-  return "snapshot-" + snapshot.metadata.uid;
+  return "snapshot-" + snapshot.metadata.uid.str();
 }
 
 bool Ready(const kube::VolumeSnapshot& snapshot) {

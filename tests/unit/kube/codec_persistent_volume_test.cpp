@@ -275,7 +275,7 @@ TEST(PersistentVolumeCodec, WrongTypeInsideSourceNamesThePath) {
 TEST(PersistentVolumeCodec, SpecStaysCompact) {
   EXPECT_LE(sizeof(PersistentVolumeSource),
             sizeof(CSIPersistentVolumeSource) + alignof(CSIPersistentVolumeSource));
-  EXPECT_LE(sizeof(CSIPersistentVolumeSource), 88u);
+  EXPECT_LE(sizeof(CSIPersistentVolumeSource), 72u);
   EXPECT_LE(sizeof(PersistentVolumeSpec), 320u);
 }
 

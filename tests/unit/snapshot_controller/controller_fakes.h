@@ -54,7 +54,7 @@ class ScriptedControllerHandler final : public ControllerHandler, public GroupHa
 
   void SnapshotDeleted(const kube::VolumeSnapshot& snapshot) override {
     Log("deleted " + kube::Store<kube::VolumeSnapshot>::KeyOf(snapshot) + " uid " +
-        snapshot.metadata.uid);
+        snapshot.metadata.uid.str());
   }
 
   base::Status SyncSnapshot(const kube::VolumeGroupSnapshot& group) override {
@@ -71,7 +71,7 @@ class ScriptedControllerHandler final : public ControllerHandler, public GroupHa
 
   void SnapshotDeleted(const kube::VolumeGroupSnapshot& group) override {
     Log("deleted group " + kube::Store<kube::VolumeGroupSnapshot>::KeyOf(group) + " uid " +
-        group.metadata.uid);
+        group.metadata.uid.str());
   }
 
   // Every call so far, in order: "sync snapshot <key> rv <rv>",

@@ -14,6 +14,7 @@
 #include "kube/api/interned_string.h"
 #include "kube/api/kind.h"
 #include "kube/api/object_meta.h"
+#include "kube/api/uid.h"
 
 namespace kube {
 
@@ -21,7 +22,7 @@ struct ObjectReference {
   InternedString kind;  // interned: a few kinds, repeated in every cached reference
   std::string namespace_;
   std::string name;
-  std::string uid;
+  Uid uid;
   InternedString api_version;
   std::string resource_version;
 

@@ -19,6 +19,7 @@
 #include "kube/api/interned_string.h"
 #include "kube/api/kind.h"
 #include "kube/api/object_meta.h"
+#include "kube/api/uid.h"
 
 namespace kube {
 
@@ -30,7 +31,7 @@ class WireReader;
 struct ClaimReference {
   std::string namespace_;
   std::string name;
-  std::string uid;
+  Uid uid;
 
   bool operator==(const ClaimReference&) const = default;
 

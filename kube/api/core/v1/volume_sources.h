@@ -155,10 +155,12 @@ struct AzureDiskVolumeSource {
 };
 
 // secretNamespace is rarely set: on the heap, for the same reason as above.
+// One storage account's secret serves all its shares: the secret's name is
+// interned, like the driver names.
 struct AzureFilePersistentVolumeSource {
   static constexpr std::string_view kJsonKey = "azureFile";
 
-  std::string secret_name;
+  InternedString secret_name;
   HeapOptional<std::string> secret_namespace;  // absent -> claimRef namespace
   std::string share_name;
   bool read_only = false;
