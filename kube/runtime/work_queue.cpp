@@ -36,16 +36,15 @@ void WorkQueue::Add(const std::string& key, Lane lane) {
 
 bool WorkQueue::AddLocked(const std::string& key, TimePoint now, Lane lane) {
   if (shutting_down_) return false;
-  auto [entry, inserted] =
-      dirty_.try_emplace(key, Dirty{.added = now, .lane = lane, .queued = std::nullopt});
+  auto [entry, inserted] = dirty_.try_emplace(key, Dirty{.added = now, .lane = lane});
   Dirty& dirty = entry->second;
   if (!inserted) {
     // Already waiting: not another add, but an urgent add promotes it. The
     // add time stays, so the latency metric still counts from the first add.
     if (lane <= dirty.lane) return false;
     if (dirty.queued) {
-      LaneQueue& to = Queue(lane);
-      to.splice(to.end(), Queue(dirty.lane), *dirty.queued);
+      Queue(dirty.lane).Remove(*entry);
+      Queue(lane).PushBack(*entry);
     }
     dirty.lane = lane;
     return false;
@@ -60,11 +59,28 @@ bool WorkQueue::AddLocked(const std::string& key, TimePoint now, Lane lane) {
   return true;
 }
 
-void WorkQueue::Enqueue(std::pair<const std::string, Dirty>& entry) {
-  auto& [key, dirty] = entry;
-  LaneQueue& queue = Queue(dirty.lane);
-  dirty.queued = queue.insert(queue.end(), &key);
+void WorkQueue::Enqueue(DirtyEntry& entry) {
+  Queue(entry.second.lane).PushBack(entry);
   backlog_peak_ = std::max(backlog_peak_, dirty_.size());
+}
+
+void WorkQueue::LaneQueue::PushBack(DirtyEntry& entry) {
+  Dirty& dirty = entry.second;
+  dirty.queued = true;
+  dirty.previous = back_;
+  dirty.next = nullptr;
+  (back_ ? back_->second.next : front_) = &entry;
+  back_ = &entry;
+  ++size_;
+}
+
+void WorkQueue::LaneQueue::Remove(DirtyEntry& entry) {
+  Dirty& dirty = entry.second;
+  (dirty.previous ? dirty.previous->second.next : front_) = dirty.next;
+  (dirty.next ? dirty.next->second.previous : back_) = dirty.previous;
+  dirty.queued = false;
+  dirty.previous = dirty.next = nullptr;
+  --size_;
 }
 
 void WorkQueue::AddAfter(const std::string& key, base::Clock::Duration delay, Lane lane) {
@@ -116,8 +132,9 @@ std::optional<std::string> WorkQueue::Get() {
   });
   if (shutting_down_) return std::nullopt;
   LaneQueue& queue = Queue(NextLane());
-  auto dirty = dirty_.extract(*queue.front());
-  queue.pop_front();
+  DirtyEntry& front = queue.front();
+  queue.Remove(front);
+  auto dirty = dirty_.extract(front.first);
   std::string key = std::move(dirty.key());
   TimePoint now = clock_.Now();
   processing_.emplace(key, now);

@@ -33,7 +33,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstddef>
-#include <list>
+#include <cstdint>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -41,6 +41,7 @@
 #include <string>
 #include <thread>
 #include <unordered_map>
+#include <utility>
 
 #include "base/clock.h"
 #include "kube/runtime/rate_limiter.h"
@@ -62,7 +63,7 @@ class WorkQueueMetrics {
 
 class WorkQueue {
  public:
-  enum class Lane { kNormal, kUrgent };
+  enum class Lane : uint8_t { kNormal, kUrgent };
   static constexpr size_t kReleaseMemoryAfterBacklogOf = 1000;
   // Urgent keys handed out in a row, at most, while a normal key waits.
   static constexpr int kUrgentBurst = 3;
@@ -115,17 +116,35 @@ class WorkQueue {
 
  private:
   using TimePoint = base::Clock::TimePoint;
-  // A lane holds pointers to the keys of dirty_'s nodes (stable while the
-  // node lives): a cache's first list queues every object, and a second copy
-  // of each key was a third of the backlog's memory.
-  using LaneQueue = std::list<const std::string*>;
+  struct Dirty;
+  using DirtyEntry = std::pair<const std::string, Dirty>;
   // A key added and not yet handed out.
   struct Dirty {
     TimePoint added;
     Lane lane;
-    // Its place in lanes_[lane]; none while the key is in flight (Done()
-    // queues it).
-    std::optional<LaneQueue::iterator> queued;
+    // Whether it waits in lanes_[lane]; not while the key is in flight
+    // (Done() queues it).
+    bool queued = false;
+    // Its neighbours in that lane.
+    DirtyEntry* previous = nullptr;
+    DirtyEntry* next = nullptr;
+  };
+  // A lane is a FIFO threaded through dirty_'s nodes (stable while a node
+  // lives): a cache's first list queues every object, and a list node or a
+  // copy of the key per queued key was a third of the backlog's memory.
+  // Moving a key between lanes is O(1).
+  class LaneQueue {
+   public:
+    bool empty() const { return front_ == nullptr; }
+    size_t size() const { return size_; }
+    DirtyEntry& front() const { return *front_; }
+    void PushBack(DirtyEntry& entry);
+    void Remove(DirtyEntry& entry);
+
+   private:
+    DirtyEntry* front_ = nullptr;
+    DirtyEntry* back_ = nullptr;
+    size_t size_ = 0;
   };
   struct Delayed {
     std::string key;
@@ -143,7 +162,7 @@ class WorkQueue {
   // Sets (or moves earlier) the timer that adds `key` to `lane` at `ready_at`.
   void AddTimerLocked(const std::string& key, TimePoint ready_at, Lane lane);
   // Appends the key of `entry` to the lane it names; the caller wakes a Get().
-  void Enqueue(std::pair<const std::string, Dirty>& entry);
+  void Enqueue(DirtyEntry& entry);
   // The lane the next Get() takes from; at least one lane holds a key.
   Lane NextLane();
   LaneQueue& Queue(Lane lane) { return lanes_[static_cast<size_t>(lane)]; }
@@ -161,8 +180,8 @@ class WorkQueue {
   std::condition_variable ready_cv_;   // Get(): a lane non-empty or shutting down
   std::condition_variable drain_cv_;   // ShutDownWithDrain(): processing_ empty
   std::condition_variable timers_cv_;  // timer thread, while it has no timer to sleep on
-  // Keys to hand out, one FIFO per Lane (std::list: an urgent add moves a
-  // key between lanes in O(1)). Each is in dirty_ and not in processing_.
+  // Keys to hand out, one FIFO per Lane. Each is in dirty_ and not in
+  // processing_.
   LaneQueue lanes_[2];
   // Urgent keys handed out in a row while a normal key waited.
   int urgent_streak_ = 0;

@@ -137,6 +137,19 @@ TEST_F(WorkQueueTest, UrgentAddMovesAWaitingNormalKeyToTheUrgentLaneOnce) {
   EXPECT_EQ(queue_.Len(), 0u);
 }
 
+// The lanes are threaded through the queue's entries: promoting the first,
+// the last and a middle key of the normal lane keeps both lanes in order.
+TEST_F(WorkQueueTest, UrgentAddsMoveKeysFromAnyPlaceInTheNormalLane) {
+  for (const char* key : {"first", "n1", "middle", "n2", "last"}) queue_.Add(key);
+  for (const char* key : {"middle", "last", "first"}) queue_.Add(key, kUrgent);
+  EXPECT_EQ(queue_.Len(), 5u);
+  EXPECT_THAT(GetAndDone(queue_, 5), ElementsAre("middle", "last", "first", "n1", "n2"));
+  queue_.Add("again");
+  queue_.Add("again", kUrgent);
+  EXPECT_THAT(GetAndDone(queue_, 1), ElementsAre("again"));
+  EXPECT_EQ(queue_.Len(), 0u);
+}
+
 TEST_F(WorkQueueTest, NormalAddLeavesAnUrgentKeyInTheUrgentLane) {
   queue_.Add("n1");
   queue_.Add("a", kUrgent);
