@@ -121,10 +121,11 @@ base::Status GroupSnapshotSync::SyncUnready(GroupSnapshotWriter& writer) {
   const std::string driver = DriverOf(group, caches_);
   const SnapshotType type =
       pre_provisioned ? SnapshotType::kPreProvisioned : SnapshotType::kDynamic;
+  const std::string uid = group.metadata.uid.str();
   if (!group.status || !group.status->creation_time) {
-    metrics_.Start(kCreateGroupSnapshotOperation, group.metadata.uid.str(), driver, type);
+    metrics_.Start(kCreateGroupSnapshotOperation, uid, driver, type);
   }
-  metrics_.Start(kCreateGroupSnapshotAndReadyOperation, group.metadata.uid.str(), driver, type);
+  metrics_.Start(kCreateGroupSnapshotAndReadyOperation, uid, driver, type);
   return pre_provisioned ? SyncPreProvisioned(writer) : SyncDynamic(writer);
 }
 

@@ -162,10 +162,9 @@ base::Status SnapshotSync::SyncUnready(SnapshotWriter& writer) {
   const std::string driver = DriverOf(snapshot, caches_);
   const SnapshotType type =
       pre_provisioned ? SnapshotType::kPreProvisioned : SnapshotType::kDynamic;
-  if (!IsCreated(snapshot)) {
-    metrics_.Start(kCreateSnapshotOperation, snapshot.metadata.uid.str(), driver, type);
-  }
-  metrics_.Start(kCreateSnapshotAndReadyOperation, snapshot.metadata.uid.str(), driver, type);
+  const std::string uid = snapshot.metadata.uid.str();
+  if (!IsCreated(snapshot)) metrics_.Start(kCreateSnapshotOperation, uid, driver, type);
+  metrics_.Start(kCreateSnapshotAndReadyOperation, uid, driver, type);
 
   if (pre_provisioned) return SyncPreProvisioned(writer);
   if (IsGroupMember(snapshot)) return SyncGroupMember(writer);
@@ -338,22 +337,22 @@ base::Status SnapshotSync::CopyStatus(SnapshotWriter& writer,
       });
   if (!written.ok()) return written;
   const kube::VolumeSnapshot& snapshot = writer.object();
+  const std::string uid = snapshot.metadata.uid.str();
   for (const snapshotter::SnapshotNormalEvent& change : changes) {
     if (change.reason == "SnapshotCreated") {
-      metrics_.Record(kCreateSnapshotOperation, snapshot.metadata.uid.str(),
-                      OperationStatus::kSuccess, content.spec.driver);
+      metrics_.Record(kCreateSnapshotOperation, uid, OperationStatus::kSuccess,
+                      content.spec.driver);
     } else if (change.reason == "SnapshotReady") {
-      metrics_.Record(kCreateSnapshotAndReadyOperation, snapshot.metadata.uid.str(),
-                      OperationStatus::kSuccess, content.spec.driver);
+      metrics_.Record(kCreateSnapshotAndReadyOperation, uid, OperationStatus::kSuccess,
+                      content.spec.driver);
     }
     events_.Record(kube::ReferenceTo(snapshot), kube::kEventTypeNormal, change.reason,
                    change.message);
   }
   // A sync that began from a stale cached copy started an operation an
   // earlier sync already finished: it must not stay in flight.
-  if (IsCreated(snapshot)) metrics_.Drop(kCreateSnapshotOperation, snapshot.metadata.uid.str());
-  if (IsReady(snapshot))
-    metrics_.Drop(kCreateSnapshotAndReadyOperation, snapshot.metadata.uid.str());
+  if (IsCreated(snapshot)) metrics_.Drop(kCreateSnapshotOperation, uid);
+  if (IsReady(snapshot)) metrics_.Drop(kCreateSnapshotAndReadyOperation, uid);
   return base::Status::Ok();
 }
 
