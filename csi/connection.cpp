@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <grpcpp/channel.h>
 #include <grpcpp/client_context.h>
+#include <grpcpp/completion_queue.h>
 #include <grpcpp/create_channel.h>
 #include <grpcpp/security/credentials.h>
 #include <grpcpp/support/channel_arguments.h>
@@ -24,10 +25,8 @@ namespace csi {
 namespace {
 
 constexpr std::string_view kTerminationMessage = "Lost connection to CSI driver, exiting";
-// How long the loss watcher blocks before looking at its stop token. A state
-// change ends the wait at once, so this bounds only how long closing a
-// Connection takes; every wake-up costs a trip through gRPC's timer thread,
-// which at 50 ms was most of an idle attacher's CPU.
+// How often the loss watcher reads the channel's state, and so how late it
+// may notice a lost driver. A stop ends its waits at once.
 constexpr auto kWatchPollInterval = std::chrono::seconds(1);
 
 // gRPC guards its state with absl::Mutex, and Debian builds abseil without
@@ -122,13 +121,19 @@ void Connection::WatchForLoss(std::stop_token stop) {
   // the driver is gone; gRPC would quietly redial, upstream exits instead.
   // Someone must poll the socket for gRPC to notice it closed. While calls
   // run, their own threads do, and the watcher only reads the state gRPC
-  // keeps, sleeping on a condition variable of its own: waiting in gRPC would
-  // make it one of gRPC's pollers, woken by most replies before their callers
+  // keeps, sleeping on a condition variable of its own: as one of gRPC's
+  // pollers it would be woken by most replies before their callers
   // (docs/design.md §5). On an idle channel nobody else polls, so there it
-  // waits in gRPC; reading the state alone once missed a stopped driver for
-  // over 10 s in 20 runs.
+  // polls, waiting on a completion queue that never gets an event: that
+  // polls every socket of gRPC's, and its deadline is the poll's timeout.
+  // Reading the state alone once missed a stopped driver for over 10 s in 20
+  // runs. A wait for a state change would notice at once, but its deadline
+  // is a gRPC timer, whose thread then wakes several times a second: a third
+  // of an idle sidecar's CPU.
   std::mutex mu;
   std::condition_variable_any sleeper;
+  grpc::CompletionQueue idle_poll;
+  std::stop_callback end_idle_poll(stop, [&] { idle_poll.Shutdown(); });
   while (!stop.stop_requested()) {
     grpc_connectivity_state state = channel_->GetState(/*try_to_connect=*/false);
     if (state != GRPC_CHANNEL_READY) {
@@ -139,7 +144,12 @@ void Connection::WatchForLoss(std::stop_token stop) {
       std::unique_lock lock(mu);
       sleeper.wait_for(lock, stop, kWatchPollInterval, [] { return false; });
     } else {
-      channel_->WaitForStateChange(state, After(kWatchPollInterval));
+      void* tag;
+      bool ok;
+      if (idle_poll.AsyncNext(&tag, &ok, After(kWatchPollInterval)) ==
+          grpc::CompletionQueue::SHUTDOWN) {
+        return;
+      }
     }
   }
 }

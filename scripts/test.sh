@@ -22,11 +22,26 @@ phase() {
 
 PASSED=0
 FAILED=0
+# What failed, repeated at the end of the run: a CI page shows only the tail.
+FAILURES=$(mktemp)
 run_ctest() {
   local preset=$1 label=$2 log
   log=$(mktemp)
   local rc=0
-  ctest --preset "$preset" -L "$label" -j2 2>&1 | tee "$log" || rc=$?
+  ctest --preset "$preset" -L "$label" -j2 --output-on-failure 2>&1 | tee "$log" || rc=$?
+  # Each failed test's line and the last lines of its output, which ctest
+  # prints right after it.
+  awk -v run="$preset/$label" '
+    / Test +#[0-9]+: .*\*\*\*/ { if (keep) flush(); name = $0; n = 0; keep = 1; next }
+    keep && (/^ +Start +[0-9]+:/ || / Test +#[0-9]+: / || /tests passed, /) { flush(); keep = 0 }
+    keep { line[n++ % 30] = $0 }
+    END { if (keep) flush() }
+    function flush(   i, from) {
+      print "--- " run ": " name
+      from = n > 30 ? n - 30 : 0
+      for (i = from; i < n; i++) print line[i % 30]
+      n = 0
+    }' "$log" >>"$FAILURES"
   local summary
   summary=$(grep -E '[0-9]+ tests failed out of [0-9]+' "$log" | tail -1)
   if [ -z "$summary" ]; then
@@ -60,7 +75,7 @@ build() {
 # A run that stops early leaves them building: they land in their cache for
 # the next run.
 PEERS_LOG=$(mktemp)
-trap 'rm -f "$PEERS_LOG"' EXIT
+trap 'rm -f "$PEERS_LOG" "$FAILURES"' EXIT
 peers_start() {
   {
     local start=$SECONDS rc=0
@@ -95,6 +110,11 @@ echo
 echo "Phase timings:"
 printf '  %s\n' "${PHASES[@]}"
 printf '  %-28s %5ds\n' "total" $((SECONDS - TOTAL_START))
+if [ -s "$FAILURES" ]; then
+  echo
+  echo "Failed tests (last lines of each one's output):"
+  cat "$FAILURES"
+fi
 echo
 echo "$PASSED passed, $FAILED failed"
 [ "$FAILED" -eq 0 ]

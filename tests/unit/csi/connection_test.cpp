@@ -175,6 +175,20 @@ TEST_F(ConnectionTest, ClosingTheConnectionIsNotALoss) {
   EXPECT_EQ(lost_.get_future().wait_for(200ms), std::future_status::timeout);
 }
 
+// On an idle channel the watcher polls gRPC's sockets for up to a second at a
+// time; closing the connection ends that poll instead of waiting it out, so a
+// SIGTERM never waits on the watcher.
+TEST_F(ConnectionTest, ClosingAnIdleConnectionEndsTheWatchersPollAtOnce) {
+  auto connection = MustConnect();
+  ASSERT_NE(connection, nullptr);
+  // Well into an idle poll: no call has run since the connect.
+  std::this_thread::sleep_for(1300ms);
+  const auto start = std::chrono::steady_clock::now();
+  connection.reset();
+  EXPECT_LT(std::chrono::steady_clock::now() - start, 300ms);
+  EXPECT_EQ(lost_.get_future().wait_for(0ms), std::future_status::timeout);
+}
+
 // docs/design.md §5: while calls run, the loss watcher sleeps on its own
 // between looks at the channel's state, so a reply wakes only the thread
 // whose call it answers. Waiting in gRPC for a state change, it takes part in
