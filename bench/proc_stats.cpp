@@ -2,10 +2,12 @@
 
 #include <unistd.h>
 
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
 #include <thread>
+#include <unordered_set>
 #include <utility>
 
 namespace bench {
@@ -32,6 +34,52 @@ std::optional<double> CpuSeconds(pid_t pid) {
   return std::nullopt;
 }
 
+// Sums a "key: value" line of each live thread's status file.
+long SumOverThreads(pid_t pid, const std::string& key) {
+  long sum = 0;
+  std::error_code error;
+  for (const auto& task :
+       std::filesystem::directory_iterator("/proc/" + std::to_string(pid) + "/task", error)) {
+    std::ifstream in(task.path() / "status");
+    std::string line;
+    while (std::getline(in, line)) {
+      if (line.starts_with(key)) sum += std::stol(line.substr(key.size()));
+    }
+  }
+  return sum;
+}
+
+// The process's sockets are its fds linking to "socket:[inode]"; the
+// connections among them are the rows of its network namespace's tcp tables
+// with that inode (field 10) in state 01, ESTABLISHED (field 4).
+int EstablishedTcpConnections(pid_t pid) {
+  const std::string proc = "/proc/" + std::to_string(pid);
+  std::unordered_set<std::string> inodes;
+  std::error_code error;
+  for (const auto& fd : std::filesystem::directory_iterator(proc + "/fd", error)) {
+    auto target = std::filesystem::read_symlink(fd.path(), error).string();
+    if (!error && target.starts_with("socket:[") && target.ends_with("]")) {
+      inodes.insert(target.substr(8, target.size() - 9));
+    }
+  }
+  int established = 0;
+  for (const char* table : {"/net/tcp", "/net/tcp6"}) {
+    std::ifstream in(proc + table);
+    std::string line;
+    std::getline(in, line);  // header
+    while (std::getline(in, line)) {
+      std::istringstream fields(line);
+      std::string field, state, inode;
+      for (int index = 1; fields >> field && index <= 10; ++index) {
+        if (index == 4) state = field;
+        if (index == 10) inode = field;
+      }
+      if (state == "01" && inodes.contains(inode)) ++established;
+    }
+  }
+  return established;
+}
+
 }  // namespace
 
 std::optional<ProcSample> ReadProcSample(pid_t pid) {
@@ -50,6 +98,9 @@ std::optional<ProcSample> ReadProcSample(pid_t pid) {
     if (key == "VmRSS:") sample.rss_kb = value;
     if (key == "RssAnon:") sample.rss_anon_kb = value;
   }
+  sample.context_switches = SumOverThreads(pid, "voluntary_ctxt_switches:") +
+                            SumOverThreads(pid, "nonvoluntary_ctxt_switches:");
+  sample.tcp_connections = EstablishedTcpConnections(pid);
   return sample;
 }
 

@@ -1,8 +1,9 @@
 // What /proc says about one process: CPU seconds (utime + stime of that
 // process alone, children excluded), peak RSS (VmHWM), current RSS (VmRSS)
 // and its anonymous part (RssAnon: heap and stacks, without the file-backed
-// pages of the binary and its shared libraries, which dominate a small RSS);
-// and when a set of processes went idle.
+// pages of the binary and its shared libraries, which dominate a small RSS),
+// the context switches of its live threads and its established TCP
+// connections; and when a set of processes went idle.
 #pragma once
 
 #include <sys/types.h>
@@ -18,6 +19,8 @@ struct ProcSample {
   long peak_rss_kb = 0;
   long rss_kb = 0;
   long rss_anon_kb = 0;
+  long context_switches = 0;  // voluntary + involuntary, threads alive now
+  int tcp_connections = 0;    // ESTABLISHED, IPv4 and IPv6
 };
 
 // nullopt once the process is gone (or was never there).

@@ -110,6 +110,8 @@ base::Status RunOne(const BenchOptions& options, Stack& stack, Cluster& cluster,
     csv.Write(contender_kind, rep, Prefixed(role, "peak_rss_mb"), proc->peak_rss_kb / 1024.0);
     csv.Write(contender_kind, rep, Prefixed(role, "rss_mb"), proc->rss_kb / 1024.0);
     csv.Write(contender_kind, rep, Prefixed(role, "rss_anon_mb"), proc->rss_anon_kb / 1024.0);
+    csv.Write(contender_kind, rep, Prefixed(role, "context_switches"), proc->context_switches);
+    csv.Write(contender_kind, rep, Prefixed(role, "tcp_connections"), proc->tcp_connections);
   }
   const double objects = static_cast<double>(workload.Objects());
   if (after.ok()) {

@@ -185,7 +185,7 @@ TEST_F(ConnectionTest, ClosingAnIdleConnectionEndsTheWatchersPollAtOnce) {
   std::this_thread::sleep_for(1300ms);
   const auto start = std::chrono::steady_clock::now();
   connection.reset();
-  EXPECT_LT(std::chrono::steady_clock::now() - start, 300ms);
+  EXPECT_LT(std::chrono::steady_clock::now() - start, 500ms);
   EXPECT_EQ(lost_.get_future().wait_for(0ms), std::future_status::timeout);
 }
 
@@ -219,8 +219,9 @@ TEST_F(ConnectionTest, LossWatcherSleepsThroughCalls) {
     }
     return calls;
   };
-  // Until its wait in gRPC ends (a second at most), the watcher still polls.
-  ASSERT_GT(call_for(1100ms), 0);
+  // Until its idle poll ends (a second at most), the watcher is one of gRPC's
+  // pollers; half a second more is slack for a loaded machine.
+  ASSERT_GT(call_for(1500ms), 0);
   const long settled = testsupport::VoluntarySwitches(watcher);
   const int calls = call_for(1500ms);
   ASSERT_GT(calls, 0);
