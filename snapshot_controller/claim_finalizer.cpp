@@ -49,17 +49,27 @@ base::Status ClaimFinalizer::Add(const kube::VolumeSnapshot& snapshot) {
   if (!cached) {
     return UpdateFailed(snapshot.metadata.name, base::Error("cannot get claim from snapshot"));
   }
-  return UpdateWithRetry(
-      api_, *cached, [](kube::PersistentVolumeClaim& claim) -> base::Result<bool> {
-        if (kube::HasFinalizer(claim.metadata, kClaimAsSourceFinalizer)) return false;
-        if (!claim.metadata.deletion_timestamp.empty()) {
-          return UpdateFailed(
-              claim.metadata.name,
-              base::Error("cannot add finalizer on claim because it is being deleted"));
-        }
-        claim.metadata.finalizers.emplace_back(kClaimAsSourceFinalizer);
-        return true;
-      });
+  auto add = [](kube::PersistentVolumeClaim& claim) -> base::Result<bool> {
+    if (kube::HasFinalizer(claim.metadata, kClaimAsSourceFinalizer)) return false;
+    if (!claim.metadata.deletion_timestamp.empty()) {
+      return UpdateFailed(claim.metadata.name,
+                          base::Error("cannot add finalizer on claim because it is being deleted"));
+    }
+    claim.metadata.finalizers.emplace_back(kClaimAsSourceFinalizer);
+    return true;
+  };
+  // The cache decides whether to write at all; the write starts from a fresh
+  // read, whose JSON the PUT then sends back. A claim is often written just
+  // before its snapshot is created (bound, labelled), and a cache that has
+  // not seen that yet made a quarter of a snapshot stream's first PUTs
+  // conflict, each costing two more reads.
+  kube::PersistentVolumeClaim decided = *cached;
+  auto needed = add(decided);
+  if (!needed.ok()) return needed.error();
+  if (!*needed) return base::Status::Ok();
+  auto fresh = api_.GetClaim(cached->metadata.namespace_, cached->metadata.name);
+  if (!fresh.ok()) return UpdateFailed(cached->metadata.name, fresh.error());
+  return UpdateWithRetry(api_, std::move(*fresh), add);
 }
 
 base::Status ClaimFinalizer::RemoveIfUnused(const kube::VolumeSnapshot& snapshot) {

@@ -1,10 +1,12 @@
 // ClaimFinalizer: the `pvc-as-source-protection` finalizer that keeps a
 // PersistentVolumeClaim while a snapshot is being taken of it
 // (docs/snapshots.md §4.3 step 1 and createSnapshotContent step 1, §4.5
-// step 6). The claim is taken from the cache and replaced whole (Update), as
-// the RBAC grants no patch on claims; a write conflict is retried from a
-// fresh read (GET), a few times. Errors read as upstream's: "snapshot
-// controller failed to update <name> on API server: <reason>".
+// step 6). The cache decides whether a claim needs a write; the claim is
+// replaced whole (Update), as the RBAC grants no patch on claims: for the
+// finalizer's addition from a fresh read (GET), for its removal from the
+// cache. A write conflict is retried from a fresh read, a few times. Errors
+// read as upstream's: "snapshot controller failed to update <name> on API
+// server: <reason>".
 //
 // Thread-safe: it keeps no state of its own.
 #pragma once

@@ -7,6 +7,15 @@
 
 namespace snapshot_controller {
 
+base::Result<kube::PersistentVolumeClaim> ControllerApiClient::GetClaim(const std::string& ns,
+                                                                        const std::string& name) {
+  auto body = core_.Request("GET", kube::ResourcePath<kube::PersistentVolumeClaim>(ns, name));
+  if (!body.ok()) return body.error();
+  auto decoded = kube::DecodeObject<kube::PersistentVolumeClaim>(*body);
+  if (decoded.ok()) written_claims_.RememberRead(*decoded, std::move(*body));
+  return decoded;
+}
+
 base::Result<kube::PersistentVolumeClaim> ControllerApiClient::UpdateClaimFinalizers(
     const kube::PersistentVolumeClaim& claim) {
   const std::string path = kube::ResourcePath<kube::PersistentVolumeClaim>(

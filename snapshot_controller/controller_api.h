@@ -60,7 +60,7 @@ class ControllerApi {
                                                                  bool status) = 0;
   virtual base::Status DeleteContent(const std::string& name) = 0;
 
-  // PersistentVolumeClaims, read fresh after a write conflict.
+  // PersistentVolumeClaims, read fresh before a write of ours.
   virtual base::Result<kube::PersistentVolumeClaim> GetClaim(const std::string& ns,
                                                              const std::string& name) = 0;
   // Replaces the claim's finalizers with `claim`'s, guarded by its
@@ -133,14 +133,14 @@ class ControllerApiClient final : public ControllerApi {
   base::Status DeleteContent(const std::string& name) override {
     return snapshots_.Delete<kube::VolumeSnapshotContent>("", name);
   }
+  // Keeps the JSON read for the UpdateClaimFinalizers that follows.
   base::Result<kube::PersistentVolumeClaim> GetClaim(const std::string& ns,
-                                                     const std::string& name) override {
-    return core_.Get<kube::PersistentVolumeClaim>(ns, name);
-  }
+                                                     const std::string& name) override;
   // A PUT of the claim's JSON with `claim`'s finalizers and resourceVersion,
   // so no field the decoder drops is lost (a claim's spec is immutable, and
-  // its ownerReferences matter). The JSON is our last PUT's answer when
-  // `claim` is still at its resourceVersion, else a GET's.
+  // its ownerReferences matter). The JSON is the answer to our last PUT or
+  // GetClaim of the claim when `claim` is at its resourceVersion, else a
+  // GET's.
   base::Result<kube::PersistentVolumeClaim> UpdateClaimFinalizers(
       const kube::PersistentVolumeClaim& claim) override;
   base::Result<std::vector<kube::PersistentVolumeClaim>> ListClaims(

@@ -21,11 +21,21 @@ std::optional<std::string> WrittenClaims::Take(std::string_view ns, std::string_
 
 void WrittenClaims::Remember(const kube::PersistentVolumeClaim& claim, std::string json) {
   std::string key = kube::Store<kube::PersistentVolumeClaim>::KeyOf(claim);
-  std::lock_guard lock(mu_);
   if (!kube::HasFinalizer(claim.metadata, kClaimAsSourceFinalizer)) {
+    std::lock_guard lock(mu_);
     claims_.erase(key);
     return;
   }
+  Keep(std::move(key), claim, std::move(json));
+}
+
+void WrittenClaims::RememberRead(const kube::PersistentVolumeClaim& claim, std::string json) {
+  Keep(kube::Store<kube::PersistentVolumeClaim>::KeyOf(claim), claim, std::move(json));
+}
+
+void WrittenClaims::Keep(std::string key, const kube::PersistentVolumeClaim& claim,
+                         std::string json) {
+  std::lock_guard lock(mu_);
   if (claims_.size() >= kCapacity && !claims_.contains(key)) return;
   claims_[std::move(key)] = {claim.metadata.resource_version, std::move(json)};
 }

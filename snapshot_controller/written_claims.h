@@ -1,17 +1,18 @@
-// WrittenClaims: PersistentVolumeClaims as the API server answered the
-// controller's last PUT of each, kept while they carry the
-// `pvc-as-source-protection` finalizer (docs/snapshots.md §4.3 step 1,
-// §9.4). A claim is only ever replaced whole (§5: update, no patch), and the
-// informer's decoded copy drops fields that PUT must send back, so a write
-// starts from the claim's JSON: read fresh (a GET) for the finalizer's
-// addition, and for its removal taken from here when the claim has not
-// changed since our PUT (same resourceVersion), which saves the second GET of
-// a snapshot's life.
+// WrittenClaims: PersistentVolumeClaims as the API server last sent them to
+// the controller: the answer to its last PUT of each, kept while it carries
+// the `pvc-as-source-protection` finalizer, and the answer to a GET that a
+// PUT is about to follow (docs/snapshots.md §4.3 step 1, §9.4). A claim is
+// only ever replaced whole (§5: update, no patch), and the informer's decoded
+// copy drops fields that PUT must send back, so a write starts from the
+// claim's JSON: the fresh read that precedes the finalizer's addition, and
+// for its removal the answer to our PUT when the claim has not changed since
+// (same resourceVersion), which saves the second GET of a snapshot's life.
 //
 // Thread-safe. Holds at most kCapacity claims (a claim beyond that is read
-// fresh when its finalizer goes); an entry is dropped when taken, when a PUT
+// again when it is written); an entry is dropped when taken, when a PUT
 // leaves the claim without the finalizer, or never when another writer
-// removes the finalizer (bounded by kCapacity).
+// removes the finalizer or a read is not followed by a write (bounded by
+// kCapacity).
 #pragma once
 
 #include <cstddef>
@@ -35,8 +36,12 @@ class WrittenClaims {
                                   std::string_view resource_version);
   // After a PUT of ours: `json` is the answer, `claim` its decoded form.
   void Remember(const kube::PersistentVolumeClaim& claim, std::string json);
+  // After a GET that a PUT will follow, whatever the claim's finalizers.
+  void RememberRead(const kube::PersistentVolumeClaim& claim, std::string json);
 
  private:
+  void Keep(std::string key, const kube::PersistentVolumeClaim& claim, std::string json);
+
   struct Written {
     std::string resource_version;
     std::string json;

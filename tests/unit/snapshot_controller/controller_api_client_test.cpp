@@ -193,6 +193,29 @@ TEST_F(ControllerApiClientTest, ClaimChangedSinceOurPutIsReadFresh) {
   EXPECT_EQ(nlohmann::json::parse(requests[3].body), want);
 }
 
+// The finalizer's addition starts from a fresh read (ClaimFinalizer::Add):
+// the PUT sends that read's JSON back, at its resourceVersion, without
+// reading the claim a second time.
+TEST_F(ControllerApiClientTest, TheUpdateAfterGetClaimSendsTheReadJsonWithoutReadingAgain) {
+  server_.Script({200, {}, {kServerClaim.dump()}});
+  server_.Script({200, {}, {ServerClaimWith(kProtected, "22").dump()}});
+
+  auto fresh = api_.GetClaim("default", "claim-1");
+  ASSERT_TRUE(fresh.ok()) << fresh.error().message;
+  EXPECT_EQ(fresh->metadata.resource_version, "21");
+  kube::PersistentVolumeClaim claim = *fresh;
+  claim.metadata.finalizers.emplace_back(kClaimAsSourceFinalizer);
+  auto added = api_.UpdateClaimFinalizers(claim);
+  ASSERT_TRUE(added.ok()) << added.error().message;
+
+  auto requests = server_.requests();
+  ASSERT_EQ(requests.size(), 2u);
+  EXPECT_EQ(requests[0].method, "GET");
+  EXPECT_EQ(requests[0].target, kClaimPath);
+  EXPECT_EQ(requests[1].method, "PUT");
+  EXPECT_EQ(nlohmann::json::parse(requests[1].body), ServerClaimWith(kProtected, "21"));
+}
+
 // Once the finalizer is gone nothing is kept: the next protection reads
 // the claim fresh.
 TEST_F(ControllerApiClientTest, ClaimIsReadFreshAfterItsFinalizerWent) {

@@ -543,10 +543,11 @@ TEST_F(SnapshotSyncTest, AFreshReadThatHasEveryFinalizerSendsNoSecondPatch) {
   ASSERT_TRUE(SyncFromCache(Snapshot()).ok());
 
   const std::vector<ApiCall> calls = api_.calls();
-  ASSERT_GE(calls.size(), 3u);
+  ASSERT_GE(calls.size(), 4u);
   EXPECT_EQ(calls[0], AddSnapshotFinalizers(true));
   EXPECT_EQ(calls[1], GetCall(kSnapshots, kSnapshotKey));
-  EXPECT_EQ(calls[2], UpdateClaimAddingFinalizer()) << "the sync goes on from the fresh copy";
+  EXPECT_EQ(calls[2], ReadClaim()) << "the sync goes on from the fresh copy";
+  EXPECT_EQ(calls[3], UpdateClaimAddingFinalizer());
 }
 
 TEST_F(SnapshotSyncTest, AFailedFreshReadIsSnapshotFinalizerError) {

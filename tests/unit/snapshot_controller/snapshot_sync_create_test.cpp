@@ -56,14 +56,15 @@ TEST_F(SnapshotSyncTest, DefaultClassOfTheVolumesDriverIsPatchedInThenTheContent
 
   ASSERT_TRUE(Sync(Snapshot([](auto& s) { s.spec.volume_snapshot_class_name.reset(); })).ok());
 
-  EXPECT_THAT(api_.calls(), ElementsAre(PatchSnapshot({{{"op", "replace"},
-                                                        {"path", "/spec/volumeSnapshotClassName"},
-                                                        {"value", "gold"}}}),
-                                        AddSnapshotFinalizers(true), UpdateClaimAddingFinalizer(),
-                                        CreateCall(kContents, ContentToPost([](auto& c) {
-                                                     c.spec.volume_snapshot_ref.resource_version =
-                                                         "7";
-                                                   }))));
+  EXPECT_THAT(
+      api_.calls(),
+      ElementsAre(
+          PatchSnapshot(
+              {{{"op", "replace"}, {"path", "/spec/volumeSnapshotClassName"}, {"value", "gold"}}}),
+          AddSnapshotFinalizers(true), ReadClaim(), UpdateClaimAddingFinalizer(),
+          CreateCall(kContents, ContentToPost([](auto& c) {
+                       c.spec.volume_snapshot_ref.resource_version = "7";
+                     }))));
   EXPECT_THAT(events_.events(), ElementsAre(CreatingSnapshot()));
   EXPECT_EQ(StoredSnapshot()->spec.volume_snapshot_class_name, "gold");
 }
@@ -186,8 +187,9 @@ TEST_F(SnapshotSyncTest, FirstSyncProtectsSnapshotAndClaimThenPostsTheContent) {
 
   ASSERT_TRUE(Sync(Snapshot()).ok());
 
-  EXPECT_THAT(api_.calls(), ElementsAre(AddSnapshotFinalizers(true), UpdateClaimAddingFinalizer(),
-                                        CreateCall(kContents, ContentToPost())));
+  EXPECT_THAT(api_.calls(),
+              ElementsAre(AddSnapshotFinalizers(true), ReadClaim(), UpdateClaimAddingFinalizer(),
+                          CreateCall(kContents, ContentToPost())));
   EXPECT_THAT(events_.events(), ElementsAre(CreatingSnapshot()));
   auto stored = StoredSnapshot();
   ASSERT_TRUE(stored);
@@ -205,11 +207,11 @@ TEST_F(SnapshotSyncTest, FirstSyncUnderRetainAddsOnlyTheAsSourceFinalizer) {
 
   ASSERT_TRUE(Sync(Snapshot()).ok());
 
-  EXPECT_THAT(api_.calls(), ElementsAre(AddSnapshotFinalizers(false), UpdateClaimAddingFinalizer(),
-                                        CreateCall(kContents, ContentToPost([](auto& c) {
-                                                     c.spec.deletion_policy =
-                                                         kube::kDeletionPolicyRetain;
-                                                   }))));
+  EXPECT_THAT(api_.calls(),
+              ElementsAre(AddSnapshotFinalizers(false), ReadClaim(), UpdateClaimAddingFinalizer(),
+                          CreateCall(kContents, ContentToPost([](auto& c) {
+                                       c.spec.deletion_policy = kube::kDeletionPolicyRetain;
+                                     }))));
   EXPECT_THAT(StoredSnapshot()->metadata.finalizers, ElementsAre(kAsSource));
 }
 
@@ -224,7 +226,7 @@ TEST_F(SnapshotSyncTest, ContentRecordsTheVolumeModeAndTheDeletionSecret) {
   ASSERT_TRUE(Sync(Snapshot()).ok());
 
   EXPECT_EQ(
-      api_.calls()[2],
+      api_.calls()[3],
       CreateCall(kContents, ContentToPost([](auto& c) {
                    c.spec.source_volume_mode = "Block";
                    c.metadata.annotations = {
@@ -243,7 +245,7 @@ TEST_F(SnapshotSyncTest, WithoutPreventVolumeModeConversionTheModeIsNotRecorded)
 
   ASSERT_TRUE(Sync(Snapshot()).ok());
 
-  EXPECT_EQ(api_.calls()[2], CreateCall(kContents, ContentToPost()));
+  EXPECT_EQ(api_.calls()[3], CreateCall(kContents, ContentToPost()));
 }
 
 TEST_F(SnapshotSyncTest, DistributedSnapshottingLabelsTheContentWithTheVolumesNode) {
@@ -260,7 +262,7 @@ TEST_F(SnapshotSyncTest, DistributedSnapshottingLabelsTheContentWithTheVolumesNo
   ASSERT_TRUE(Sync(Snapshot()).ok());
 
   EXPECT_EQ(
-      api_.calls()[2],
+      api_.calls()[3],
       CreateCall(kContents, ContentToPost([](auto& c) {
                    c.metadata.labels = {{"snapshot.storage.kubernetes.io/managed-by", "node-b"}};
                  })));
@@ -274,7 +276,7 @@ TEST_F(SnapshotSyncTest, TheVolumeIsReadFromTheApiWhenTheCacheLacksIt) {
   ASSERT_TRUE(Sync(Snapshot()).ok());
 
   EXPECT_THAT(api_.calls(),
-              ElementsAre(AddSnapshotFinalizers(true), UpdateClaimAddingFinalizer(),
+              ElementsAre(AddSnapshotFinalizers(true), ReadClaim(), UpdateClaimAddingFinalizer(),
                           GetCall(kVolumes, "pv-1"), CreateCall(kContents, ContentToPost())));
 }
 
@@ -289,8 +291,9 @@ TEST_F(SnapshotSyncTest, MissingVolumeIsSnapshotContentCreationFailed) {
       R"(Failed to create snapshot content with error failed to get input parameters to create )"
       R"(snapshot snap-1: "failed to retrieve PV pv-1 from the API server: \"persistentvolumes )"
       R"(\\\"pv-1\\\" not found\"")";
-  ExpectContentCreationFailed(api_, events_,
-                              {UpdateClaimAddingFinalizer(), GetCall(kVolumes, "pv-1")}, message);
+  ExpectContentCreationFailed(
+      api_, events_, {ReadClaim(), UpdateClaimAddingFinalizer(), GetCall(kVolumes, "pv-1")},
+      message);
   EXPECT_FALSE(api_.Stored<kube::VolumeSnapshotContent>("", kContentName));
 }
 
@@ -316,11 +319,12 @@ TEST_F(SnapshotSyncTest, UnboundClaimIsSnapshotContentCreationFailed) {
   ASSERT_FALSE(Sync(Snapshot()).ok());
 
   ExpectContentCreationFailed(
-      api_, events_, {UpdateCall(kClaims, Decoded(Claim([](auto& c) {
-                                   c.spec.volume_name.clear();
-                                   c.status.phase = "Pending";
-                                   c.metadata.finalizers = {std::string(kClaimAsSourceFinalizer)};
-                                 })))},
+      api_, events_,
+      {ReadClaim(), UpdateCall(kClaims, Decoded(Claim([](auto& c) {
+                                 c.spec.volume_name.clear();
+                                 c.status.phase = "Pending";
+                                 c.metadata.finalizers = {std::string(kClaimAsSourceFinalizer)};
+                               })))},
       R"(Failed to create snapshot content with error failed to get input parameters to create )"
       R"(snapshot snap-1: "the PVC claim-1 is not yet bound to a PV, will not attempt to take a )"
       R"(snapshot")");
@@ -347,7 +351,7 @@ TEST_F(SnapshotSyncTest, VolumeBoundToAnotherClaimIsSnapshotContentCreationFaile
   ASSERT_FALSE(Sync(Snapshot()).ok());
 
   ExpectContentCreationFailed(
-      api_, events_, {UpdateClaimAddingFinalizer()},
+      api_, events_, {ReadClaim(), UpdateClaimAddingFinalizer()},
       R"(Failed to create snapshot content with error failed to get input parameters to create )"
       R"(snapshot snap-1: "claim in dataSource not bound or invalid")");
 }
@@ -363,8 +367,8 @@ TEST_F(SnapshotSyncTest, FailedContentPostIsCreateSnapshotContentFailedThenCreat
       "Failed to create snapshot content with error snapshot controller failed to update "
       "default/snap-1 on API server: etcd down";
   ExpectContentCreationFailed(
-      api_, events_, {UpdateClaimAddingFinalizer(), CreateCall(kContents, ContentToPost())},
-      message,
+      api_, events_,
+      {ReadClaim(), UpdateClaimAddingFinalizer(), CreateCall(kContents, ContentToPost())}, message,
       {Warning("CreateSnapshotContentFailed",
                "Error creating volume snapshot content object for snapshot "
                "default/snap-1: etcd down.")});
@@ -376,8 +380,9 @@ TEST_F(SnapshotSyncTest, ContentThatAlreadyExistsCountsAsCreated) {
 
   ASSERT_TRUE(Sync(Snapshot()).ok());
 
-  EXPECT_THAT(api_.calls(), ElementsAre(AddSnapshotFinalizers(true), UpdateClaimAddingFinalizer(),
-                                        CreateCall(kContents, ContentToPost())));
+  EXPECT_THAT(api_.calls(),
+              ElementsAre(AddSnapshotFinalizers(true), ReadClaim(), UpdateClaimAddingFinalizer(),
+                          CreateCall(kContents, ContentToPost())));
   EXPECT_THAT(events_.events(), ElementsAre(CreatingSnapshot()));
 }
 

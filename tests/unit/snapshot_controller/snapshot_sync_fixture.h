@@ -64,6 +64,8 @@ inline ApiCall AddSnapshotFinalizers(bool bound) {
 inline nlohmann::json ErrorStatus(const std::string& message) {
   return {{"message", message}, {"time", kNow}};
 }
+// The fresh read that the finalizer's addition writes from.
+inline ApiCall ReadClaim() { return GetCall(kClaims, "default/claim-1"); }
 inline ApiCall UpdateClaimAddingFinalizer() {
   return UpdateCall(kClaims, Decoded(Claim([](kube::PersistentVolumeClaim& c) {
                       c.metadata.finalizers = {std::string(kClaimAsSourceFinalizer)};
