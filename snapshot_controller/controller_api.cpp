@@ -32,6 +32,13 @@ base::Result<kube::PersistentVolumeClaim> ControllerApiClient::UpdateClaimFinali
     return base::Error("decoding PersistentVolumeClaim: not an object with metadata");
   }
   nlohmann::json& metadata = stored["metadata"];
+  // Already so on the server: a claim cache behind our own last write asks
+  // for it again, and a PUT guarded by its old resourceVersion could only
+  // conflict.
+  const nlohmann::json wanted = claim.metadata.finalizers;
+  if (metadata.value("finalizers", nlohmann::json::array()) == wanted) {
+    return kube::DecodeObject<kube::PersistentVolumeClaim>(*body);
+  }
   if (claim.metadata.finalizers.empty()) {
     metadata.erase("finalizers");
   } else {

@@ -64,7 +64,8 @@ class ControllerApi {
   virtual base::Result<kube::PersistentVolumeClaim> GetClaim(const std::string& ns,
                                                              const std::string& name) = 0;
   // Replaces the claim's finalizers with `claim`'s, guarded by its
-  // resourceVersion (409 Conflict when the claim has changed since).
+  // resourceVersion (409 Conflict when the claim has changed since), unless
+  // the claim already has exactly those.
   virtual base::Result<kube::PersistentVolumeClaim> UpdateClaimFinalizers(
       const kube::PersistentVolumeClaim& claim) = 0;
 
@@ -140,7 +141,8 @@ class ControllerApiClient final : public ControllerApi {
   // so no field the decoder drops is lost (a claim's spec is immutable, and
   // its ownerReferences matter). The JSON is the answer to our last PUT or
   // GetClaim of the claim when `claim` is at its resourceVersion, else a
-  // GET's.
+  // GET's. No PUT when that JSON already has `claim`'s finalizers: then the
+  // claim as read is the answer.
   base::Result<kube::PersistentVolumeClaim> UpdateClaimFinalizers(
       const kube::PersistentVolumeClaim& claim) override;
   base::Result<std::vector<kube::PersistentVolumeClaim>> ListClaims(

@@ -216,6 +216,24 @@ TEST_F(ControllerApiClientTest, TheUpdateAfterGetClaimSendsTheReadJsonWithoutRea
   EXPECT_EQ(nlohmann::json::parse(requests[1].body), ServerClaimWith(kProtected, "21"));
 }
 
+// A claim cache behind our own removal asks for the removal again: the
+// fresh read already lacks the finalizer, so nothing is written (a PUT at the
+// cache's resourceVersion could only conflict).
+TEST_F(ControllerApiClientTest, UpdateClaimFinalizersWritesNothingWhenTheServerHasThemAlready) {
+  server_.Script({200, {}, {ServerClaimWith({"kubernetes.io/pvc-protection"}, "23").dump()}});
+
+  auto removed = api_.UpdateClaimFinalizers(Claim([](kube::PersistentVolumeClaim& c) {
+    c.metadata.resource_version = "22";
+    c.metadata.finalizers = {"kubernetes.io/pvc-protection"};
+  }));
+
+  ASSERT_TRUE(removed.ok()) << removed.error().message;
+  EXPECT_EQ(removed->metadata.resource_version, "23");
+  auto requests = server_.requests();
+  ASSERT_EQ(requests.size(), 1u);
+  EXPECT_EQ(requests[0].method, "GET");
+}
+
 // Once the finalizer is gone nothing is kept: the next protection reads
 // the claim fresh.
 TEST_F(ControllerApiClientTest, ClaimIsReadFreshAfterItsFinalizerWent) {
