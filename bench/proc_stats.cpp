@@ -34,16 +34,20 @@ std::optional<double> CpuSeconds(pid_t pid) {
   return std::nullopt;
 }
 
-// Sums a "key: value" line of each live thread's status file.
-long SumOverThreads(pid_t pid, const std::string& key) {
+// Voluntary and involuntary, summed over the status files of the live threads.
+long ContextSwitches(pid_t pid) {
   long sum = 0;
   std::error_code error;
   for (const auto& task :
        std::filesystem::directory_iterator("/proc/" + std::to_string(pid) + "/task", error)) {
     std::ifstream in(task.path() / "status");
+    std::string key;
+    long value = 0;
     std::string line;
     while (std::getline(in, line)) {
-      if (line.starts_with(key)) sum += std::stol(line.substr(key.size()));
+      std::istringstream fields(line);
+      if (!(fields >> key >> value)) continue;
+      if (key == "voluntary_ctxt_switches:" || key == "nonvoluntary_ctxt_switches:") sum += value;
     }
   }
   return sum;
@@ -98,8 +102,7 @@ std::optional<ProcSample> ReadProcSample(pid_t pid) {
     if (key == "VmRSS:") sample.rss_kb = value;
     if (key == "RssAnon:") sample.rss_anon_kb = value;
   }
-  sample.context_switches = SumOverThreads(pid, "voluntary_ctxt_switches:") +
-                            SumOverThreads(pid, "nonvoluntary_ctxt_switches:");
+  sample.context_switches = ContextSwitches(pid);
   sample.tcp_connections = EstablishedTcpConnections(pid);
   return sample;
 }
