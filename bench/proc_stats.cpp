@@ -7,8 +7,9 @@
 #include <sstream>
 #include <string>
 #include <thread>
-#include <unordered_set>
 #include <utility>
+
+#include "tests/support/tcp_connections.h"
 
 namespace bench {
 namespace {
@@ -53,37 +54,6 @@ long ContextSwitches(pid_t pid) {
   return sum;
 }
 
-// The process's sockets are its fds linking to "socket:[inode]"; the
-// connections among them are the rows of its network namespace's tcp tables
-// with that inode (field 10) in state 01, ESTABLISHED (field 4).
-int EstablishedTcpConnections(pid_t pid) {
-  const std::string proc = "/proc/" + std::to_string(pid);
-  std::unordered_set<std::string> inodes;
-  std::error_code error;
-  for (const auto& fd : std::filesystem::directory_iterator(proc + "/fd", error)) {
-    auto target = std::filesystem::read_symlink(fd.path(), error).string();
-    if (!error && target.starts_with("socket:[") && target.ends_with("]")) {
-      inodes.insert(target.substr(8, target.size() - 9));
-    }
-  }
-  int established = 0;
-  for (const char* table : {"/net/tcp", "/net/tcp6"}) {
-    std::ifstream in(proc + table);
-    std::string line;
-    std::getline(in, line);  // header
-    while (std::getline(in, line)) {
-      std::istringstream fields(line);
-      std::string field, state, inode;
-      for (int index = 1; fields >> field && index <= 10; ++index) {
-        if (index == 4) state = field;
-        if (index == 10) inode = field;
-      }
-      if (state == "01" && inodes.contains(inode)) ++established;
-    }
-  }
-  return established;
-}
-
 }  // namespace
 
 std::optional<ProcSample> ReadProcSample(pid_t pid) {
@@ -103,7 +73,7 @@ std::optional<ProcSample> ReadProcSample(pid_t pid) {
     if (key == "RssAnon:") sample.rss_anon_kb = value;
   }
   sample.context_switches = ContextSwitches(pid);
-  sample.tcp_connections = EstablishedTcpConnections(pid);
+  sample.tcp_connections = testsupport::EstablishedTcpConnections(pid);
   return sample;
 }
 

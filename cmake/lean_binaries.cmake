@@ -1,16 +1,16 @@
 # Lean shipped binaries (cmd/*): linked statically against gRPC's unsecure
 # flavour (a unix-socket CSI connection needs no TLS), protobuf, abseil, c-ares,
-# re2, upb, zlib, yaml-cpp, OpenSSL (the API server's TLS) and the C++
+# re2, upb, zlib, yaml-cpp, OpenSSL (the API server's TLS), nghttp2 (its HTTP/2) and the C++
 # runtime, unused sections dropped. In a container nothing shares library
 # pages, so every shared library costs its whole touched text in RSS; only
 # glibc stays shared: the one package of deploy/image/runtime-packages.txt.
 #
-# The libraries (csi, kube, ...) link `dep_grpc`, `dep_yaml_cpp` and `dep_openssl`, which
+# The libraries (csi, kube, ...) link `dep_grpc`, `dep_yaml_cpp`, `dep_openssl` and `dep_nghttp2`, which
 # resolve per consuming executable: the static archives for an executable
 # marked by lean_binary(), Debian's shared libraries for everything else (the
 # tests, which are cheaper to link that way).
 option(CSI_SIDECARS_LEAN_BINARIES
-       "Link the shipped binaries statically (gRPC unsecure, protobuf, abseil, yaml-cpp, OpenSSL, libstdc++)" ON)
+       "Link the shipped binaries statically (gRPC unsecure, protobuf, abseil, yaml-cpp, OpenSSL, nghttp2, libstdc++)" ON)
 
 # Compiled into every object so that --gc-sections can drop what no binary calls.
 if(CSI_SIDECARS_LEAN_BINARIES)
@@ -37,6 +37,7 @@ static_archive_group(grpc_static grpc++_unsecure grpc_unsecure gpr upb address_s
 target_link_libraries(grpc_static INTERFACE Threads::Threads)
 static_archive_group(yaml_cpp_static yaml-cpp)
 static_archive_group(openssl_static ssl crypto)
+static_archive_group(nghttp2_static nghttp2)
 target_link_libraries(openssl_static INTERFACE Threads::Threads ${CMAKE_DL_LIBS})
 
 # $<TARGET_PROPERTY:LEAN_LINK> is read on the executable being linked.
@@ -46,6 +47,8 @@ target_link_libraries(dep_grpc INTERFACE
   "$<IF:${lean},grpc_static,gRPC::grpc++;protobuf::libprotobuf>")
 add_library(dep_yaml_cpp INTERFACE)
 target_link_libraries(dep_yaml_cpp INTERFACE "$<IF:${lean},yaml_cpp_static,yaml-cpp>")
+add_library(dep_nghttp2 INTERFACE)
+target_link_libraries(dep_nghttp2 INTERFACE "$<IF:${lean},nghttp2_static,PkgConfig::NGHTTP2>")
 add_library(dep_openssl INTERFACE)
 target_link_libraries(dep_openssl INTERFACE
   "$<IF:${lean},openssl_static,OpenSSL::SSL;OpenSSL::Crypto>")

@@ -7,7 +7,7 @@ PACKAGES=(
   build-essential cmake ninja-build ccache pkg-config clang-format
   libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler
   nlohmann-json3-dev libyaml-cpp-dev libfmt-dev
-  libgtest-dev libgmock-dev libbenchmark-dev libssl-dev zlib1g-dev
+  libgtest-dev libgmock-dev libbenchmark-dev libssl-dev libnghttp2-dev zlib1g-dev
   jq openssl curl procps psmisc
   debootstrap  # scripts/image-rootfs.sh: the image's runtime root without a container engine
 )

@@ -220,6 +220,72 @@ base::Result<size_t> Connection::Read(char* buffer, size_t size, const IoBounds&
   }
 }
 
+base::Result<Connection::Attempt> Connection::TryRead(char* buffer, size_t size) {
+  Attempt attempt;
+  if (ssl_) {
+    ERR_clear_error();
+    int rc = SSL_read_ex(ssl_, buffer, size, &attempt.moved);
+    if (rc == 1) return attempt;
+    if (SSL_get_error(ssl_, rc) == SSL_ERROR_ZERO_RETURN) {
+      attempt.closed = true;
+      return attempt;
+    }
+    auto wants = TlsWants(rc);
+    if (!wants) return base::Error::Transport("TLS read: " + TakeOpenSslErrors("connection lost"));
+    attempt.wants = *wants;
+    return attempt;
+  }
+  while (true) {
+    ssize_t n = ::recv(fd_, buffer, size, 0);
+    if (n > 0) {
+      attempt.moved = static_cast<size_t>(n);
+    } else if (n == 0) {
+      attempt.closed = true;
+    } else if (errno == EAGAIN || errno == EWOULDBLOCK) {
+      attempt.wants = POLLIN;
+    } else if (errno == EINTR) {
+      continue;
+    } else {
+      return base::Error::Transport("read: " + ErrnoText(errno));
+    }
+    return attempt;
+  }
+}
+
+base::Result<Connection::Attempt> Connection::TryWrite(std::string_view data) {
+  Attempt attempt;
+  if (ssl_) {
+    ERR_clear_error();
+    int rc = SSL_write_ex(ssl_, data.data(), data.size(), &attempt.moved);
+    if (rc == 1) return attempt;
+    auto wants = TlsWants(rc);
+    if (!wants) return base::Error::Transport("TLS write: " + TakeOpenSslErrors("connection lost"));
+    attempt.wants = *wants;
+    return attempt;
+  }
+  while (true) {
+    ssize_t n = ::send(fd_, data.data(), data.size(), MSG_NOSIGNAL);
+    if (n >= 0) {
+      attempt.moved = static_cast<size_t>(n);
+    } else if (errno == EAGAIN || errno == EWOULDBLOCK) {
+      attempt.wants = POLLOUT;
+    } else if (errno == EINTR) {
+      continue;
+    } else {
+      return base::Error::Transport("write: " + ErrnoText(errno));
+    }
+    return attempt;
+  }
+}
+
+std::string_view Connection::NegotiatedProtocol() const {
+  if (!ssl_) return {};
+  const unsigned char* name = nullptr;
+  unsigned int length = 0;
+  SSL_get0_alpn_selected(ssl_, &name, &length);
+  return {reinterpret_cast<const char*>(name), length};
+}
+
 bool Connection::IdleAndOpen() {
   pollfd fd{fd_, POLLIN, 0};
   // With read-ahead, bytes already read from a quiet socket may wait in OpenSSL.

@@ -49,6 +49,21 @@ class Connection {
   // or sent something no request asked for.
   bool IdleAndOpen();
 
+  // One non-blocking attempt each, for an event loop that polls fd() itself.
+  // `moved` bytes went through; when none could, `wants` names the poll
+  // events to wait for. `closed`: the peer ended the stream (reads only).
+  struct Attempt {
+    size_t moved = 0;
+    short wants = 0;
+    bool closed = false;
+  };
+  base::Result<Attempt> TryRead(char* buffer, size_t size);
+  base::Result<Attempt> TryWrite(std::string_view data);
+  int fd() const { return fd_; }
+  // The protocol the TLS handshake settled on through ALPN ("h2",
+  // "http/1.1"), or "" for none or a plain connection.
+  std::string_view NegotiatedProtocol() const;
+
  private:
   explicit Connection(int fd) : fd_(fd) {}
   // Waits until the socket is ready for `events`; an error on timeout or wake.

@@ -27,5 +27,7 @@ struct RequestHead {
 
 // Errors name the header, never its value.
 base::Result<std::string> FormatRequestHead(const RequestHead& head);
+// The checks FormatRequestHead makes, for a head sent another way (HTTP/2).
+base::Status CheckRequestHead(const RequestHead& head);
 
 }  // namespace kube

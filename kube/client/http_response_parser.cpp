@@ -37,6 +37,8 @@ void ForEachToken(std::string_view value, Visit visit) {
   }
 }
 
+}  // namespace
+
 std::optional<int> ParseRetryAfterSeconds(std::string_view value) {
   constexpr size_t kMaxDigits = 6;
   value = TrimSpace(value);
@@ -50,8 +52,6 @@ std::optional<int> ParseRetryAfterSeconds(std::string_view value) {
   if (digits == 0) return std::nullopt;
   return seconds;
 }
-
-}  // namespace
 
 base::Result<bool> HttpResponseParser::TakeLine(std::string_view& data, size_t limit,
                                                 std::string_view what) {

@@ -30,6 +30,9 @@ struct ResponseHead {
   std::string content_type;                // "" when absent
 };
 
+// A Retry-After value in seconds; nullopt for anything else (dates included).
+std::optional<int> ParseRetryAfterSeconds(std::string_view value);
+
 class HttpResponseParser {
  public:
   static constexpr size_t kMaxHeadBytes = 256 * 1024;

@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "kube/api/base64.h"
+#include "kube/client/http2_session.h"
 #include "kube/client/http_request_head.h"
 #include "kube/client/http_response_parser.h"
 #include "kube/client/tls_client_context.h"
@@ -59,7 +60,8 @@ struct HttpTransport::Exchanged {
 };
 
 HttpTransport::HttpTransport(RestConfig config, HttpUrl server_url, std::optional<HttpUrl> proxy,
-                             std::unique_ptr<TlsClientContext> tls, base::Clock& clock)
+                             std::unique_ptr<TlsClientContext> tls, const Http2Options& http2,
+                             base::Clock& clock)
     : config_(std::move(config)),
       server_url_(std::move(server_url)),
       proxy_(std::move(proxy)),
@@ -67,17 +69,29 @@ HttpTransport::HttpTransport(RestConfig config, HttpUrl server_url, std::optiona
                                ? "Basic " + EncodeBase64(proxy_->userinfo)
                                : std::string()),
       tls_(std::move(tls)),
-      tokens_(std::make_unique<BearerTokenSource>(config_, clock)) {}
+      tokens_(std::make_unique<BearerTokenSource>(config_, clock)),
+      http2_options_(http2),
+      http1_only_(!tls_ || !http2.enabled) {}
 
-HttpTransport::~HttpTransport() = default;
+HttpTransport::~HttpTransport() {
+  std::lock_guard lock(http2_mu_);
+  if (http2_) http2_->Close();  // ends the requests still waiting on it
+}
 
 base::Result<std::unique_ptr<HttpTransport>> HttpTransport::Create(const RestConfig& config,
                                                                    base::Clock& clock) {
-  return Create(config, clock, ProxyEnvironment::FromProcess());
+  return Create(config, clock, ProxyEnvironment::FromProcess(), Http2Options::FromProcess());
 }
 
 base::Result<std::unique_ptr<HttpTransport>> HttpTransport::Create(
     const RestConfig& config, base::Clock& clock, const ProxyEnvironment& proxies) {
+  return Create(config, clock, proxies, Http2Options());
+}
+
+base::Result<std::unique_ptr<HttpTransport>> HttpTransport::Create(const RestConfig& config,
+                                                                   base::Clock& clock,
+                                                                   const ProxyEnvironment& proxies,
+                                                                   const Http2Options& http2) {
   auto server_url = HttpUrl::Parse(config.server);
   if (!server_url.ok()) {
     return base::Error("API server URL \"" + config.server +
@@ -87,39 +101,37 @@ base::Result<std::unique_ptr<HttpTransport>> HttpTransport::Create(
   if (!proxy.ok()) return proxy.error();
   std::unique_ptr<TlsClientContext> tls;
   if (server_url->tls()) {
-    auto context = TlsClientContext::Create(config);
+    auto context = TlsClientContext::Create(config, http2.enabled);
     if (!context.ok()) return context.error().Wrap("TLS configuration");
     tls = std::move(context).value();
   }
-  return std::unique_ptr<HttpTransport>(new HttpTransport(
-      config, std::move(server_url).value(), std::move(proxy).value(), std::move(tls), clock));
+  return std::unique_ptr<HttpTransport>(new HttpTransport(config, std::move(server_url).value(),
+                                                          std::move(proxy).value(), std::move(tls),
+                                                          http2, clock));
 }
 
-base::Result<std::string> HttpTransport::FormatHead(const HttpRequest& request) {
+base::Status HttpTransport::FillHead(const HttpRequest& request, OwnedHead& owned) {
   auto token = tokens_->Token();
   if (!token.ok()) return token.error().Wrap("reading bearer token");
-  const std::string authorization = token->empty() ? std::string() : "Bearer " + *token;
-  const std::string host = server_url_.HostHeader();
-  std::string target = server_url_.path + request.path;
+  owned.authorization = token->empty() ? std::string() : "Bearer " + *token;
+  owned.host = server_url_.HostHeader();
+  owned.target = server_url_.path + request.path;
   // Through an http:// proxy a plain request names its absolute URL; https
   // ones travel in a CONNECT tunnel and look direct.
-  if (proxy_ && !server_url_.tls()) target.insert(0, "http://" + host);
-  RequestHead head;
+  if (proxy_ && !server_url_.tls()) owned.target.insert(0, "http://" + owned.host);
+  RequestHead& head = owned.head;
   head.method = request.method;
-  head.target = target;
-  head.host = host;
+  head.target = owned.target;
+  head.host = owned.host;
   head.user_agent = config_.user_agent;
-  head.authorization = authorization;
+  head.authorization = owned.authorization;
   if (proxy_ && !server_url_.tls()) head.proxy_authorization = proxy_authorization_;
   head.content_type = request.content_type;
   head.accept = request.accept;
   if (request.method != "GET" && (!request.body.empty() || request.method != "DELETE")) {
     head.content_length = request.body.size();
   }
-  auto text = FormatRequestHead(head);
-  if (!text.ok()) return text.error();
-  text->append(request.body);
-  return text;
+  return CheckRequestHead(head);
 }
 
 base::Status HttpTransport::Tunnel(Connection& connection, const IoBounds& bounds) {
@@ -211,6 +223,12 @@ base::Result<HttpResponse> HttpTransport::Exchange(
     auto consumed = parser.Feed({buffer, *n}, sink);
     if (!consumed.ok()) return base::Error::Transport(consumed.error().message);
     leftover = parser.complete() && *consumed < *n;
+    // A watch's head arrives alone, well before its first event.
+    if (!head_shown && on_data && on_head && parser.head_complete() &&
+        IsSuccess(parser.head().status)) {
+      on_head(parser.head());
+      head_shown = true;
+    }
   }
   outcome.head_complete = parser.head_complete();
   outcome.reusable = parser.complete() && !parser.stopped_by_sink() && parser.head().keep_alive &&
@@ -225,6 +243,58 @@ base::Result<HttpResponse> HttpTransport::Do(const HttpRequest& request) {
   return Stream(request, nullptr, std::stop_token());
 }
 
+base::Result<std::shared_ptr<Http2Session>> HttpTransport::Http2For(const IoBounds& bounds) {
+  std::lock_guard lock(http2_mu_);
+  if (http2_ && http2_->accepting()) return http2_;
+  auto connection = Dial(bounds);
+  if (!connection.ok()) return connection.error();
+  if ((*connection)->NegotiatedProtocol() != "h2") {
+    http1_only_ = true;
+    pool_.ReturnIdle(std::move(connection).value());
+    return std::shared_ptr<Http2Session>();
+  }
+  auto session = Http2Session::Start(std::move(connection).value(), http2_options_);
+  if (!session.ok()) return session.error();
+  // A session that stopped taking requests lives on with those it carries.
+  http2_ = std::move(session).value();
+  return http2_;
+}
+
+base::Result<HttpResponse> HttpTransport::StreamHttp2(
+    const HttpRequest& request, const std::function<bool(std::string_view)>* on_data,
+    std::stop_token stop, const std::function<void(const ResponseHead&)>& on_head,
+    const RequestHead& head, const IoBounds& bounds, bool& fell_back) {
+  const std::string content_length =
+      head.content_length ? std::to_string(*head.content_length) : std::string();
+  std::vector<Http2Session::Header> headers = {
+      {":method", head.method},
+      {":scheme", "https"},
+      {":authority", head.host},
+      {":path", head.target},
+  };
+  const std::pair<std::string_view, std::string_view> optional[] = {
+      {"user-agent", head.user_agent},       {"accept", head.accept},
+      {"authorization", head.authorization}, {"content-type", head.content_type},
+      {"content-length", content_length},
+  };
+  for (const auto& [name, value] : optional) {
+    if (!value.empty()) headers.emplace_back(name, value);
+  }
+  for (bool retried = false;; retried = true) {
+    auto session = Http2For(bounds);
+    if (!session.ok()) return session.error();
+    if (!*session) {
+      fell_back = true;
+      return HttpResponse();
+    }
+    bool unprocessed = false;
+    auto response = (*session)->Exchange(headers, request.body, on_data, on_head, bounds.deadline,
+                                         stop, unprocessed);
+    // The server never acted on it: once more, on a connection that takes it.
+    if (response.ok() || !unprocessed || retried || stop.stop_requested()) return response;
+  }
+}
+
 base::Result<HttpResponse> HttpTransport::Stream(
     const HttpRequest& request, const std::function<bool(std::string_view)>& on_data,
     std::stop_token stop, const std::function<void(const ResponseHead&)>& on_head) {
@@ -232,14 +302,26 @@ base::Result<HttpResponse> HttpTransport::Stream(
     return base::Error::Transport(
         fmt::format("{} {}{}: {}", request.method, config_.server, request.path, why));
   };
-  auto request_bytes = FormatHead(request);
-  if (!request_bytes.ok()) return request_bytes.error();
+  OwnedHead owned;
+  if (auto status = FillHead(request, owned); !status.ok()) return status.error();
   WakeOnStop wake(stop);
   IoBounds bounds;
   bounds.wake_fd = wake.fd();
   if (request.timeout.count() > 0) bounds.deadline = SteadyClock::now() + request.timeout;
   auto timed_out = [&] { return bounds.deadline && SteadyClock::now() >= *bounds.deadline; };
   const auto* sink = on_data ? &on_data : nullptr;
+  if (!http1_only_) {
+    bool fell_back = false;
+    auto response = StreamHttp2(request, sink, stop, on_head, owned.head, bounds, fell_back);
+    if (response.ok() && !fell_back) return response;
+    if (!response.ok()) {
+      if (timed_out()) return fail(fmt::format("timed out after {} ms", request.timeout.count()));
+      return fail(response.error().message);
+    }
+  }
+  auto request_bytes = FormatRequestHead(owned.head);
+  if (!request_bytes.ok()) return request_bytes.error();
+  request_bytes->append(request.body);
 
   bool retried = false;
   while (true) {

@@ -1,4 +1,4 @@
-// HttpTransport: HTTP/1.1 to one API server, over TLS for https:// servers,
+// HttpTransport: HTTP to one API server, over TLS for https:// servers,
 // with the identity and TLS settings of a RestConfig applied to every request
 // (bearer token, client certificate, CA bundle, server-name override, user
 // agent) and the proxy the environment names (proxy_selection.h). It knows
@@ -6,15 +6,23 @@
 // not errors; only failures to get an answer at all are errors
 // (base::Error::Transport).
 //
-// Thread-safe. Keep-alive connections are pooled and reused across calls and
-// threads; a request that fails on a reused connection before any byte of an
-// answer arrived (the server closed it while idle) is sent once more on a new
-// connection. New connections resume the last TLS session.
+// Over TLS it offers HTTP/2 (unless Http2Options turn it off) and, when the
+// server takes it, carries every request on one multiplexed connection
+// (http2_session.h), as client-go does; a request the server never acted on
+// (a refused stream, a connection it was shutting down) goes out once more on
+// a new one. Otherwise: HTTP/1.1.
+//
+// Thread-safe. HTTP/1.1 keep-alive connections are pooled and reused across
+// calls and threads; a request that fails on a reused connection before any
+// byte of an answer arrived (the server closed it while idle) is sent once
+// more on a new connection. New connections resume the last TLS session.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <stop_token>
 #include <string>
@@ -24,6 +32,9 @@
 #include "base/result.h"
 #include "kube/client/config.h"
 #include "kube/client/connection_pool.h"
+#include "kube/client/http2_options.h"
+#include "kube/client/http_message.h"
+#include "kube/client/http_request_head.h"
 #include "kube/client/http_response_parser.h"
 #include "kube/client/http_url.h"
 #include "kube/client/proxy_selection.h"
@@ -31,31 +42,22 @@
 
 namespace kube {
 
+class Http2Session;
 class TlsClientContext;
-
-struct HttpRequest {
-  std::string_view method = "GET";
-  std::string path;  // path + query, appended to RestConfig::server
-  std::string_view body;
-  std::string_view content_type;
-  std::chrono::milliseconds timeout{0};  // whole request; 0 = none (watches)
-  std::string_view accept = "application/json";
-};
-
-struct HttpResponse {
-  long status = 0;
-  std::string body;
-  std::optional<int> retry_after_seconds;  // from a Retry-After header in seconds
-};
 
 class HttpTransport {
  public:
-  // Proxies from the process environment.
+  // Proxies and HTTP/2 settings from the process environment.
   static base::Result<std::unique_ptr<HttpTransport>> Create(const RestConfig& config,
                                                              base::Clock& clock);
+  // HTTP/2 with client-go's defaults.
   static base::Result<std::unique_ptr<HttpTransport>> Create(const RestConfig& config,
                                                              base::Clock& clock,
                                                              const ProxyEnvironment& proxies);
+  static base::Result<std::unique_ptr<HttpTransport>> Create(const RestConfig& config,
+                                                             base::Clock& clock,
+                                                             const ProxyEnvironment& proxies,
+                                                             const Http2Options& http2);
   ~HttpTransport();
   HttpTransport(const HttpTransport&) = delete;
   HttpTransport& operator=(const HttpTransport&) = delete;
@@ -67,8 +69,9 @@ class HttpTransport {
   // (noticed at once: a stop request wakes the waiting read). For a non-2xx
   // answer the body is not streamed but returned whole in the response. A
   // normal end returns the response with an empty body. `on_head`, when set,
-  // sees the head of a 2xx answer before its first body byte goes to `on_data`
-  // (a watch picks its decoder by the Content-Type).
+  // sees the head of a 2xx answer as soon as it arrived, and always before its
+  // first body byte goes to `on_data` (a watch picks its decoder by the
+  // Content-Type), over either HTTP version.
   base::Result<HttpResponse> Stream(const HttpRequest& request,
                                     const std::function<bool(std::string_view)>& on_data,
                                     std::stop_token stop,
@@ -79,9 +82,27 @@ class HttpTransport {
  private:
   struct Exchanged;
   HttpTransport(RestConfig config, HttpUrl server_url, std::optional<HttpUrl> proxy,
-                std::unique_ptr<TlsClientContext> tls, base::Clock& clock);
+                std::unique_ptr<TlsClientContext> tls, const Http2Options& http2,
+                base::Clock& clock);
 
-  base::Result<std::string> FormatHead(const HttpRequest& request);
+  // The HTTP/2 session to send on, dialing one when there is none that takes
+  // requests; null once the server turned out to speak only HTTP/1.1 (the
+  // connection dialed to learn that goes to the pool).
+  base::Result<std::shared_ptr<Http2Session>> Http2For(const IoBounds& bounds);
+  base::Result<HttpResponse> StreamHttp2(const HttpRequest& request,
+                                         const std::function<bool(std::string_view)>* on_data,
+                                         std::stop_token stop,
+                                         const std::function<void(const ResponseHead&)>& on_head,
+                                         const RequestHead& head, const IoBounds& bounds,
+                                         bool& fell_back);
+
+  // A request's head and the strings its views point into.
+  struct OwnedHead {
+    std::string authorization, host, target;
+    RequestHead head;
+  };
+  // Fills `owned` for `request` (reading the bearer token) and checks it.
+  base::Status FillHead(const HttpRequest& request, OwnedHead& owned);
   base::Result<std::unique_ptr<Connection>> Dial(const IoBounds& bounds);
   base::Status Tunnel(Connection& connection, const IoBounds& bounds);
   base::Result<HttpResponse> Exchange(Connection& connection, std::string_view request_bytes,
@@ -96,6 +117,10 @@ class HttpTransport {
   const std::unique_ptr<TlsClientContext> tls_;  // null for an http:// server
   std::unique_ptr<BearerTokenSource> tokens_;
   ConnectionPool pool_;
+  const Http2Options http2_options_;
+  std::atomic<bool> http1_only_;  // HTTP/2 is off, or the server chose HTTP/1.1
+  std::mutex http2_mu_;           // guards http2_; held while dialing it
+  std::shared_ptr<Http2Session> http2_;
 };
 
 }  // namespace kube

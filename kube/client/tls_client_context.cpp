@@ -79,7 +79,8 @@ std::string TakeOpenSslErrors(std::string_view fallback) {
   return out.empty() ? std::string(fallback) : out;
 }
 
-base::Result<std::unique_ptr<TlsClientContext>> TlsClientContext::Create(const RestConfig& config) {
+base::Result<std::unique_ptr<TlsClientContext>> TlsClientContext::Create(const RestConfig& config,
+                                                                         bool offer_http2) {
   Ctx ctx(SSL_CTX_new(TLS_client_method()));
   if (!ctx) return Failure("creating a TLS context");
   SSL_CTX_set_min_proto_version(ctx.get(), TLS1_2_VERSION);
@@ -91,8 +92,17 @@ base::Result<std::unique_ptr<TlsClientContext>> TlsClientContext::Create(const R
   // its body; a watch stream of small records costs half the system calls.
   // Connection::IdleAndOpen then also asks OpenSSL for bytes it holds.
   SSL_CTX_set_read_ahead(ctx.get(), 1);
-  static constexpr unsigned char kAlpn[] = {8, 'h', 't', 't', 'p', '/', '1', '.', '1'};
-  SSL_CTX_set_alpn_protos(ctx.get(), kAlpn, sizeof kAlpn);
+  // The HTTP/2 transport (http2_session.h) writes from a buffer that may move
+  // between a write that wanted a retry and the retry.
+  SSL_CTX_set_mode(ctx.get(), SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER);
+  static constexpr unsigned char kHttp2AndHttp1[] = {2,   'h', '2', 8,   'h', 't',
+                                                     't', 'p', '/', '1', '.', '1'};
+  static constexpr unsigned char kHttp1[] = {8, 'h', 't', 't', 'p', '/', '1', '.', '1'};
+  if (offer_http2) {
+    SSL_CTX_set_alpn_protos(ctx.get(), kHttp2AndHttp1, sizeof kHttp2AndHttp1);
+  } else {
+    SSL_CTX_set_alpn_protos(ctx.get(), kHttp1, sizeof kHttp1);
+  }
   if (config.insecure_skip_tls_verify) {
     SSL_CTX_set_verify(ctx.get(), SSL_VERIFY_NONE, nullptr);
   } else {

@@ -4,7 +4,9 @@
 // certificate and key presented when the server asks. NewSsl prepares one
 // connection: SNI and the verified name (a DNS name, or an IP literal checked
 // against the certificate's IP addresses), resuming the last session the
-// server handed out so that reconnects skip the full handshake.
+// server handed out so that reconnects skip the full handshake. ALPN offers
+// "h2" before "http/1.1" when asked to (Connection::NegotiatedProtocol says
+// which the server chose).
 //
 // Thread-safe. Errors name the setting at fault, never a key's contents.
 #pragma once
@@ -25,7 +27,8 @@ namespace kube {
 
 class TlsClientContext {
  public:
-  static base::Result<std::unique_ptr<TlsClientContext>> Create(const RestConfig& config);
+  static base::Result<std::unique_ptr<TlsClientContext>> Create(const RestConfig& config,
+                                                                bool offer_http2 = false);
   ~TlsClientContext();
   TlsClientContext(const TlsClientContext&) = delete;
   TlsClientContext& operator=(const TlsClientContext&) = delete;

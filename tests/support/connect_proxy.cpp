@@ -100,6 +100,10 @@ void ConnectProxy::Tunnel(int client, std::stop_token stop) {
   SendAll(client, kEstablished.data(), kEstablished.size());
   pollfd fds[2] = {{client, POLLIN, 0}, {upstream, POLLIN, 0}};
   while (!stop.stop_requested()) {
+    if (frozen_) {
+      ::poll(nullptr, 0, 100);
+      continue;
+    }
     if (::poll(fds, 2, 100) <= 0) continue;
     bool open = true;
     for (int i = 0; i < 2 && open; ++i) {

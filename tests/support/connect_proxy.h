@@ -4,9 +4,13 @@
 // names (so tests may use names nothing resolves), answers 200 and relays
 // bytes both ways until either side closes.
 //
+// Freeze() makes it a silent network path: tunnels stay open but carry no
+// more bytes either way.
+//
 // One tunnel at a time; waits have a safety bound.
 #pragma once
 
+#include <atomic>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -24,6 +28,7 @@ class ConnectProxy {
   int port() const { return port_; }
   // Each request head received, request line and headers as sent.
   std::vector<std::string> requests() const;
+  void Freeze() { frozen_ = true; }
 
  private:
   void Serve(std::stop_token stop);
@@ -33,6 +38,7 @@ class ConnectProxy {
   int port_ = 0;
   mutable std::mutex mu_;  // guards requests_
   std::vector<std::string> requests_;
+  std::atomic<bool> frozen_ = false;
   std::jthread thread_;
 };
 

@@ -13,6 +13,7 @@
 #include <stdexcept>
 
 #include "tests/support/loopback_listener.h"
+#include "tests/support/tls_server_context.h"
 
 namespace testsupport {
 namespace {
@@ -34,20 +35,8 @@ std::string CommonName(X509* cert) {
 }  // namespace
 
 TlsHttpServer::TlsHttpServer(const CertifiedKey& server, const std::string& client_ca_pem) {
-  ctx_ = SSL_CTX_new(TLS_server_method());
-  Check(ctx_ != nullptr, "SSL_CTX_new");
+  ctx_ = NewTlsServerContext(server, "TlsHttpServer");
   SSL_CTX* ctx = ctx_;
-  BIO* cert_bio = BIO_new_mem_buf(server.cert_pem.data(), static_cast<int>(server.cert_pem.size()));
-  X509* cert = PEM_read_bio_X509(cert_bio, nullptr, nullptr, nullptr);
-  BIO_free(cert_bio);
-  BIO* key_bio = BIO_new_mem_buf(server.key_pem.data(), static_cast<int>(server.key_pem.size()));
-  EVP_PKEY* key = PEM_read_bio_PrivateKey(key_bio, nullptr, nullptr, nullptr);
-  BIO_free(key_bio);
-  bool loaded = cert && key && SSL_CTX_use_certificate(ctx, cert) == 1 &&
-                SSL_CTX_use_PrivateKey(ctx, key) == 1;
-  X509_free(cert);
-  EVP_PKEY_free(key);
-  Check(loaded, "server certificate and key");
 
   BIO* ca_bio = BIO_new_mem_buf(client_ca_pem.data(), static_cast<int>(client_ca_pem.size()));
   X509* ca = PEM_read_bio_X509(ca_bio, nullptr, nullptr, nullptr);

@@ -287,6 +287,29 @@ TEST_F(HttpTransportTest, StreamStopRequestWakesTheWaitingRead) {
   EXPECT_EQ(response->status, 200);
 }
 
+TEST_F(HttpTransportTest, StreamShowsAHeadThatArrivesAloneBeforeAnyBody) {
+  ScriptedResponse stream;  // a watch with no event yet: the head, then nothing
+  stream.headers = {{"Content-Length", "1000"}, {"Content-Type", "application/json"}};
+  stream.keep_alive = true;
+  server_.Script(stream);
+  auto transport = Make();
+  std::stop_source stop;
+  std::promise<std::string> head_seen;
+  auto done = std::async(std::launch::async, [&] {
+    return transport->Stream(
+        {"GET", "/watch", {}, {}, 0ms}, [](std::string_view) { return true; }, stop.get_token(),
+        [&](const ResponseHead& head) { head_seen.set_value(head.content_type); });
+  });
+  auto head = head_seen.get_future();
+  ASSERT_EQ(head.wait_for(kGenerous), std::future_status::ready);
+  EXPECT_EQ(head.get(), "application/json");
+  stop.request_stop();
+  ASSERT_EQ(done.wait_for(kGenerous), std::future_status::ready);
+  auto response = done.get();
+  ASSERT_TRUE(response.ok()) << response.error().message;
+  EXPECT_EQ(response->status, 200);
+}
+
 TEST_F(HttpTransportTest, PlainRequestsGoThroughHttpProxyWithAbsoluteTarget) {
   server_.Script(Closing("via proxy"));
   RestConfig config;

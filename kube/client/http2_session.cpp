@@ -1,0 +1,450 @@
+#include "kube/client/http2_session.h"
+
+#include <fmt/format.h>
+#include <nghttp2/nghttp2.h>
+#include <poll.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+namespace kube {
+namespace {
+
+// client-go's window sizes (golang.org/x/net/http2's transport): 4 MiB per
+// stream, 1 GiB for the connection, so one big list does not stall the rest.
+constexpr int32_t kStreamWindow = 4 << 20;
+constexpr int32_t kConnectionWindow = 1 << 30;
+constexpr size_t kReadChunk = 16 * 1024;
+// Frames are gathered up to this many bytes before the socket gets them.
+constexpr size_t kWriteBatch = 64 * 1024;
+
+bool IsSuccess(int status) { return status >= 200 && status < 300; }
+
+std::string_view View(const uint8_t* data, size_t size) {
+  return {reinterpret_cast<const char*>(data), size};
+}
+
+}  // namespace
+
+// One request's state, shared by the caller that waits on it and the
+// session's callbacks (under the session's mutex).
+struct Http2Session::Stream {
+  int32_t id = -1;
+  std::string request_body;
+  size_t request_body_sent = 0;
+  bool wants_stream = false;  // the caller takes a 2xx body as it comes
+  bool headers_sent = false;  // the request left: the server may act on it
+  ResponseHead head;
+  bool head_complete = false;
+  bool streaming = false;  // head complete, 2xx, and wants_stream
+  std::string body;        // a body returned whole
+  std::string pending;     // streamed bytes the caller has not taken
+  bool closed = false;
+  bool abandoned = false;    // the caller left; kept until nghttp2 closes it
+  uint32_t error_code = 0;   // RST_STREAM's, once closed
+  bool unprocessed = false;  // the server refused it or it never left
+  std::string failure;       // the connection's failure, when that ended it
+  std::condition_variable_any changed;
+};
+
+// nghttp2's callbacks, given the session as user data; each runs with mu_ held.
+struct Http2Session::Callbacks {
+  static Http2Session& Self(void* user_data) { return *static_cast<Http2Session*>(user_data); }
+
+  static int OnHeader(nghttp2_session*, const nghttp2_frame* frame, const uint8_t* name,
+                      size_t name_length, const uint8_t* value, size_t value_length, uint8_t,
+                      void* user_data) {
+    if (frame->hd.type != NGHTTP2_HEADERS || frame->headers.cat != NGHTTP2_HCAT_RESPONSE) return 0;
+    auto stream = Self(user_data).Find(frame->hd.stream_id);
+    if (!stream) return 0;
+    const std::string_view key = View(name, name_length), text = View(value, value_length);
+    if (key == ":status") {
+      int status = 0;
+      for (char c : text) status = c >= '0' && c <= '9' ? status * 10 + (c - '0') : 0;
+      stream->head.status = status;
+    } else if (key == "content-type") {
+      stream->head.content_type = text;
+    } else if (key == "retry-after") {
+      stream->head.retry_after_seconds = ParseRetryAfterSeconds(text);
+    }
+    return 0;
+  }
+
+  static int OnFrameReceived(nghttp2_session*, const nghttp2_frame* frame, void* user_data) {
+    Http2Session& self = Self(user_data);
+    switch (frame->hd.type) {
+      case NGHTTP2_HEADERS:
+        if (frame->headers.cat == NGHTTP2_HCAT_RESPONSE) {
+          if (auto stream = self.Find(frame->hd.stream_id)) {
+            stream->head_complete = true;
+            stream->streaming = stream->wants_stream && IsSuccess(stream->head.status);
+            stream->changed.notify_all();
+          }
+        }
+        break;
+      case NGHTTP2_GOAWAY:
+        self.goaway_ = true;
+        break;
+      case NGHTTP2_PING:
+        if (frame->hd.flags & NGHTTP2_FLAG_ACK) self.ping_sent_.reset();
+        break;
+      default:
+        break;
+    }
+    return 0;
+  }
+
+  static int OnData(nghttp2_session* session, uint8_t, int32_t stream_id, const uint8_t* data,
+                    size_t length, void* user_data) {
+    auto stream = Self(user_data).Find(stream_id);
+    if (stream && stream->abandoned) stream.reset();
+    if (stream && stream->streaming) {
+      stream->pending.append(View(data, length));  // released once the caller took it
+      stream->changed.notify_all();
+      return 0;
+    }
+    if (stream) stream->body.append(View(data, length));
+    nghttp2_session_consume(session, stream_id, length);
+    return 0;
+  }
+
+  static int OnFrameSent(nghttp2_session*, const nghttp2_frame* frame, void* user_data) {
+    if (frame->hd.type != NGHTTP2_HEADERS) return 0;
+    if (auto stream = Self(user_data).Find(frame->hd.stream_id)) stream->headers_sent = true;
+    return 0;
+  }
+
+  static int OnFrameNotSent(nghttp2_session*, const nghttp2_frame* frame, int, void* user_data) {
+    if (frame->hd.type != NGHTTP2_HEADERS) return 0;
+    if (auto stream = Self(user_data).Find(frame->hd.stream_id)) stream->unprocessed = true;
+    return 0;
+  }
+
+  static int OnStreamClose(nghttp2_session*, int32_t stream_id, uint32_t error_code,
+                           void* user_data) {
+    Http2Session& self = Self(user_data);
+    auto stream = self.Find(stream_id);
+    if (!stream) return 0;
+    stream->closed = true;
+    stream->error_code = error_code;
+    if (error_code == NGHTTP2_REFUSED_STREAM) stream->unprocessed = true;
+    self.streams_.erase(stream_id);
+    stream->changed.notify_all();
+    return 0;
+  }
+
+  static ssize_t ReadBody(nghttp2_session*, int32_t, uint8_t* buffer, size_t length,
+                          uint32_t* flags, nghttp2_data_source* source, void*) {
+    auto* stream = static_cast<Stream*>(source->ptr);
+    size_t n = std::min(length, stream->request_body.size() - stream->request_body_sent);
+    std::memcpy(buffer, stream->request_body.data() + stream->request_body_sent, n);
+    stream->request_body_sent += n;
+    if (stream->request_body_sent == stream->request_body.size()) *flags |= NGHTTP2_DATA_FLAG_EOF;
+    return static_cast<ssize_t>(n);
+  }
+};
+
+base::Result<std::shared_ptr<Http2Session>> Http2Session::Start(
+    std::unique_ptr<Connection> connection, const Http2Options& options) {
+  int wake_fd = ::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+  if (wake_fd < 0) return base::Error::Transport(std::string("eventfd: ") + std::strerror(errno));
+  std::shared_ptr<Http2Session> session(new Http2Session(std::move(connection), options, wake_fd));
+
+  nghttp2_session_callbacks* callbacks = nullptr;
+  nghttp2_option* option = nullptr;
+  if (nghttp2_session_callbacks_new(&callbacks) != 0 || nghttp2_option_new(&option) != 0) {
+    nghttp2_session_callbacks_del(callbacks);
+    return base::Error::Transport("HTTP/2: out of memory");
+  }
+  nghttp2_session_callbacks_set_on_header_callback(callbacks, &Callbacks::OnHeader);
+  nghttp2_session_callbacks_set_on_frame_recv_callback(callbacks, &Callbacks::OnFrameReceived);
+  nghttp2_session_callbacks_set_on_data_chunk_recv_callback(callbacks, &Callbacks::OnData);
+  nghttp2_session_callbacks_set_on_frame_send_callback(callbacks, &Callbacks::OnFrameSent);
+  nghttp2_session_callbacks_set_on_frame_not_send_callback(callbacks, &Callbacks::OnFrameNotSent);
+  nghttp2_session_callbacks_set_on_stream_close_callback(callbacks, &Callbacks::OnStreamClose);
+  nghttp2_option_set_no_auto_window_update(option, 1);
+  int rc = nghttp2_session_client_new2(&session->session_, callbacks, session.get(), option);
+  nghttp2_session_callbacks_del(callbacks);
+  nghttp2_option_del(option);
+  if (rc != 0) return base::Error::Transport(std::string("HTTP/2: ") + nghttp2_strerror(rc));
+
+  const nghttp2_settings_entry settings[] = {
+      {NGHTTP2_SETTINGS_ENABLE_PUSH, 0},
+      {NGHTTP2_SETTINGS_INITIAL_WINDOW_SIZE, kStreamWindow},
+  };
+  rc = nghttp2_submit_settings(session->session_, NGHTTP2_FLAG_NONE, settings, std::size(settings));
+  if (rc == 0) {
+    rc = nghttp2_session_set_local_window_size(session->session_, NGHTTP2_FLAG_NONE, 0,
+                                               kConnectionWindow);
+  }
+  if (rc != 0) return base::Error::Transport(std::string("HTTP/2: ") + nghttp2_strerror(rc));
+  {
+    std::lock_guard lock(session->mu_);
+    session->Flush();
+    if (!session->failure_.empty()) return base::Error::Transport(session->failure_);
+  }
+  session->thread_ = std::thread([raw = session.get()] { raw->Run(); });
+  return session;
+}
+
+Http2Session::Http2Session(std::unique_ptr<Connection> connection, const Http2Options& options,
+                           int wake_fd)
+    : read_idle_(options.read_idle),
+      ping_timeout_(options.ping_timeout),
+      wake_fd_(wake_fd),
+      connection_(std::move(connection)),
+      last_read_(SteadyClock::now()) {}
+
+Http2Session::~Http2Session() {
+  Close();
+  if (thread_.joinable()) thread_.join();
+  nghttp2_session_del(session_);
+  ::close(wake_fd_);
+}
+
+void Http2Session::Close() {
+  std::lock_guard lock(mu_);
+  closing_ = true;
+  Fail("the client closed the connection");
+  Wake();
+}
+
+bool Http2Session::accepting() const {
+  std::lock_guard lock(mu_);
+  return live() && !goaway_ && !closing_;
+}
+
+std::shared_ptr<Http2Session::Stream> Http2Session::Find(int32_t stream_id) {
+  auto it = streams_.find(stream_id);
+  return it == streams_.end() ? nullptr : it->second;
+}
+
+void Http2Session::Wake() {
+  uint64_t one = 1;
+  [[maybe_unused]] ssize_t n = ::write(wake_fd_, &one, sizeof one);
+}
+
+void Http2Session::Fail(const std::string& why) {
+  if (!live()) return;
+  failure_ = why;
+  Wake();  // the session's thread closes the connection
+  for (auto& [id, stream] : streams_) {
+    stream->closed = true;
+    stream->failure = why;
+    if (!stream->headers_sent) stream->unprocessed = true;
+    stream->changed.notify_all();
+  }
+  streams_.clear();
+}
+
+void Http2Session::Flush() {
+  while (live()) {
+    if (out_.size() - out_written_ < kWriteBatch) {
+      const uint8_t* data = nullptr;
+      ssize_t n = nghttp2_session_mem_send(session_, &data);
+      if (n < 0) return Fail(std::string("HTTP/2: ") + nghttp2_strerror(static_cast<int>(n)));
+      if (n > 0) {
+        if (out_written_ == out_.size()) out_.clear(), out_written_ = 0;
+        out_.append(View(data, static_cast<size_t>(n)));
+        continue;
+      }
+    }
+    if (out_written_ == out_.size()) {
+      out_.clear();
+      out_written_ = 0;
+      write_wants_ = 0;
+      return;
+    }
+    auto attempt = connection_->TryWrite(std::string_view(out_).substr(out_written_));
+    if (!attempt.ok()) return Fail(attempt.error().message);
+    if (attempt->moved == 0) {
+      write_wants_ = attempt->wants;
+      return;
+    }
+    out_written_ += attempt->moved;
+    write_wants_ = 0;
+  }
+}
+
+void Http2Session::ReadAvailable() {
+  char buffer[kReadChunk];
+  while (live()) {
+    auto attempt = connection_->TryRead(buffer, sizeof buffer);
+    if (!attempt.ok()) return Fail(attempt.error().message);
+    if (attempt->closed) return Fail("the server closed the connection");
+    if (attempt->moved == 0) return;
+    last_read_ = SteadyClock::now();
+    ssize_t used = nghttp2_session_mem_recv(session_, reinterpret_cast<const uint8_t*>(buffer),
+                                            attempt->moved);
+    if (used < 0) {
+      return Fail(std::string("HTTP/2: ") + nghttp2_strerror(static_cast<int>(used)));
+    }
+  }
+}
+
+void Http2Session::CheckHealth(SteadyClock::time_point now) {
+  if (read_idle_.count() == 0) return;
+  if (ping_sent_) {
+    if (now - *ping_sent_ >= ping_timeout_) {
+      Fail(fmt::format("the server did not answer a PING within {} ms", ping_timeout_.count()));
+    }
+  } else if (now - last_read_ >= read_idle_) {
+    if (nghttp2_submit_ping(session_, NGHTTP2_FLAG_NONE, nullptr) == 0) ping_sent_ = now;
+  }
+}
+
+void Http2Session::Run() {
+  std::unique_lock lock(mu_);
+  while (live()) {
+    Flush();
+    if (!live()) break;
+    if (!nghttp2_session_want_read(session_) && !nghttp2_session_want_write(session_) &&
+        out_.empty()) {
+      Fail("the server ended the connection (GOAWAY)");
+      break;
+    }
+    int timeout_ms = -1;  // no health check: until something happens
+    if (read_idle_.count() > 0) {
+      const auto next_check = ping_sent_ ? *ping_sent_ + ping_timeout_ : last_read_ + read_idle_;
+      timeout_ms = static_cast<int>(std::clamp<int64_t>(
+          std::chrono::ceil<std::chrono::milliseconds>(next_check - SteadyClock::now()).count(), 0,
+          1 << 30));
+    }
+    pollfd fds[2] = {{connection_->fd(), static_cast<short>(POLLIN | write_wants_), 0},
+                     {wake_fd_, POLLIN, 0}};
+    lock.unlock();
+    int ready = ::poll(fds, 2, timeout_ms);
+    lock.lock();
+    if (ready < 0 && errno != EINTR) {
+      Fail(std::string("poll: ") + std::strerror(errno));
+      break;
+    }
+    if (fds[1].revents != 0) {
+      uint64_t count;
+      [[maybe_unused]] ssize_t n = ::read(wake_fd_, &count, sizeof count);
+    }
+    if (fds[0].revents != 0) ReadAvailable();
+    if (live()) CheckHealth(SteadyClock::now());
+  }
+  connection_.reset();  // here, where no poll can still be watching its descriptor
+}
+
+void Http2Session::Abandon(Stream& stream) {
+  if (!live()) return;
+  nghttp2_session_consume(session_, stream.id, stream.pending.size());
+  stream.pending.clear();
+  if (!stream.closed) {
+    // The stream stays in streams_ (its request body with it) until nghttp2
+    // closes it; bytes still in flight are released as they arrive.
+    stream.abandoned = true;
+    nghttp2_submit_rst_stream(session_, NGHTTP2_FLAG_NONE, stream.id, NGHTTP2_CANCEL);
+  }
+  Flush();
+  Wake();
+}
+
+base::Result<HttpResponse> Http2Session::Exchange(
+    const std::vector<Header>& headers, std::string_view body,
+    const std::function<bool(std::string_view)>* on_data,
+    const std::function<void(const ResponseHead&)>& on_head,
+    std::optional<SteadyClock::time_point> deadline, std::stop_token stop, bool& unprocessed) {
+  unprocessed = false;
+  std::vector<nghttp2_nv> fields;
+  fields.reserve(headers.size());
+  for (const auto& [name, value] : headers) {
+    fields.push_back({const_cast<uint8_t*>(reinterpret_cast<const uint8_t*>(name.data())),
+                      const_cast<uint8_t*>(reinterpret_cast<const uint8_t*>(value.data())),
+                      name.size(), value.size(), NGHTTP2_NV_FLAG_NONE});
+  }
+  auto stream = std::make_shared<Stream>();
+  stream->request_body = body;
+  stream->wants_stream = on_data != nullptr;
+
+  std::unique_lock lock(mu_);
+  if (!live() || goaway_ || closing_) {
+    unprocessed = true;
+    return base::Error::Transport(failure_.empty() ? "the connection is closing" : failure_);
+  }
+  nghttp2_data_provider provider{};
+  provider.source.ptr = stream.get();
+  provider.read_callback = &Callbacks::ReadBody;
+  stream->id = nghttp2_submit_request(session_, nullptr, fields.data(), fields.size(),
+                                      body.empty() ? nullptr : &provider, nullptr);
+  if (stream->id < 0) {
+    if (stream->id == NGHTTP2_ERR_STREAM_ID_NOT_AVAILABLE) {
+      goaway_ = true;  // stream ids ran out: the next request takes a new connection
+      unprocessed = true;
+    }
+    return base::Error::Transport(std::string("HTTP/2: ") + nghttp2_strerror(stream->id));
+  }
+  streams_[stream->id] = stream;
+  Flush();
+  if (write_wants_ != 0) Wake();
+
+  bool head_shown = false;
+  while (true) {
+    auto ready = [&] {
+      return stream->closed || !stream->pending.empty() || (stream->streaming && !head_shown);
+    };
+    bool woke = deadline ? stream->changed.wait_until(lock, stop, *deadline, ready)
+                         : stream->changed.wait(lock, stop, ready);
+    if (!woke) {
+      const bool head_complete = stream->head_complete;
+      const int status = stream->head.status;
+      Abandon(*stream);
+      if (stop.stop_requested()) {
+        if (!head_complete) return base::Error::Transport("stopped before the response");
+        HttpResponse stopped;
+        stopped.status = status;
+        return stopped;
+      }
+      return base::Error::Transport("timed out");
+    }
+    if (stream->streaming && !head_shown) {
+      head_shown = true;
+      if (on_head) {
+        ResponseHead head = stream->head;
+        lock.unlock();
+        on_head(head);
+        lock.lock();
+      }
+      continue;
+    }
+    if (!stream->pending.empty()) {
+      std::string chunk = std::move(stream->pending);
+      stream->pending.clear();
+      lock.unlock();
+      const bool more = (*on_data)(chunk);
+      lock.lock();
+      if (live()) {
+        nghttp2_session_consume(session_, stream->id, chunk.size());
+        Flush();
+        if (write_wants_ != 0) Wake();
+      }
+      if (!more) {
+        Abandon(*stream);
+        HttpResponse declined;
+        declined.status = stream->head.status;
+        return declined;
+      }
+      continue;
+    }
+    // Closed, and every streamed byte handed over.
+    unprocessed = stream->unprocessed;
+    if (!stream->failure.empty()) return base::Error::Transport(stream->failure);
+    if (stream->error_code != NGHTTP2_NO_ERROR || !stream->head_complete) {
+      return base::Error::Transport(fmt::format("the server reset the stream ({})",
+                                                nghttp2_http2_strerror(stream->error_code)));
+    }
+    HttpResponse response;
+    response.status = stream->head.status;
+    response.retry_after_seconds = stream->head.retry_after_seconds;
+    if (!stream->streaming) response.body = std::move(stream->body);
+    return response;
+  }
+}
+
+}  // namespace kube
