@@ -18,6 +18,8 @@ namespace {
 constexpr int32_t kStreamWindow = 4 << 20;
 constexpr int32_t kConnectionWindow = 1 << 30;
 constexpr size_t kReadChunk = 16 * 1024;
+// Records read before the callers they are for hear of them.
+constexpr int kRecordsPerRound = 4;
 // Frames are gathered up to this many bytes before the socket gets them.
 constexpr size_t kWriteBatch = 64 * 1024;
 
@@ -43,11 +45,12 @@ struct Http2Session::Stream {
   std::string body;        // a body returned whole
   std::string pending;     // streamed bytes the caller has not taken
   bool closed = false;
-  bool abandoned = false;    // the caller left; kept until nghttp2 closes it
-  uint32_t error_code = 0;   // RST_STREAM's, once closed
-  bool unprocessed = false;  // the server refused it or it never left
-  std::string failure;       // the connection's failure, when that ended it
-  std::condition_variable_any changed;
+  bool abandoned = false;           // the caller left; kept until nghttp2 closes it
+  uint32_t error_code = 0;          // RST_STREAM's, once closed
+  bool unprocessed = false;         // the server refused it or it never left
+  std::string failure;              // the connection's failure, when that ended it
+  bool signalled = false;           // in signalled_, to be notified
+  std::condition_variable changed;  // with mu_
 };
 
 // nghttp2's callbacks, given the session as user data; each runs with mu_ held.
@@ -81,7 +84,7 @@ struct Http2Session::Callbacks {
           if (auto stream = self.Find(frame->hd.stream_id)) {
             stream->head_complete = true;
             stream->streaming = stream->wants_stream && IsSuccess(stream->head.status);
-            stream->changed.notify_all();
+            self.Signal(stream);
           }
         }
         break;
@@ -99,11 +102,12 @@ struct Http2Session::Callbacks {
 
   static int OnData(nghttp2_session* session, uint8_t, int32_t stream_id, const uint8_t* data,
                     size_t length, void* user_data) {
-    auto stream = Self(user_data).Find(stream_id);
+    Http2Session& self = Self(user_data);
+    auto stream = self.Find(stream_id);
     if (stream && stream->abandoned) stream.reset();
     if (stream && stream->streaming) {
       stream->pending.append(View(data, length));  // released once the caller took it
-      stream->changed.notify_all();
+      self.Signal(stream);
       return 0;
     }
     if (stream) stream->body.append(View(data, length));
@@ -132,7 +136,7 @@ struct Http2Session::Callbacks {
     stream->error_code = error_code;
     if (error_code == NGHTTP2_REFUSED_STREAM) stream->unprocessed = true;
     self.streams_.erase(stream_id);
-    stream->changed.notify_all();
+    self.Signal(stream);
     return 0;
   }
 
@@ -269,20 +273,25 @@ void Http2Session::Flush() {
   }
 }
 
-void Http2Session::ReadAvailable() {
+bool Http2Session::ReadOnce() {
   char buffer[kReadChunk];
-  while (live()) {
-    auto attempt = connection_->TryRead(buffer, sizeof buffer);
-    if (!attempt.ok()) return Fail(attempt.error().message);
-    if (attempt->closed) return Fail("the server closed the connection");
-    if (attempt->moved == 0) return;
-    last_read_ = SteadyClock::now();
-    ssize_t used = nghttp2_session_mem_recv(session_, reinterpret_cast<const uint8_t*>(buffer),
-                                            attempt->moved);
-    if (used < 0) {
-      return Fail(std::string("HTTP/2: ") + nghttp2_strerror(static_cast<int>(used)));
-    }
+  auto attempt = connection_->TryRead(buffer, sizeof buffer);
+  if (!attempt.ok()) return Fail(attempt.error().message), false;
+  if (attempt->closed) return Fail("the server closed the connection"), false;
+  if (attempt->moved == 0) return false;
+  last_read_ = SteadyClock::now();
+  ssize_t used =
+      nghttp2_session_mem_recv(session_, reinterpret_cast<const uint8_t*>(buffer), attempt->moved);
+  if (used < 0) {
+    return Fail(std::string("HTTP/2: ") + nghttp2_strerror(static_cast<int>(used))), false;
   }
+  return true;
+}
+
+void Http2Session::Signal(const std::shared_ptr<Stream>& stream) {
+  if (stream->signalled) return;
+  stream->signalled = true;
+  signalled_.push_back(stream);
 }
 
 void Http2Session::CheckHealth(SteadyClock::time_point now) {
@@ -298,6 +307,7 @@ void Http2Session::CheckHealth(SteadyClock::time_point now) {
 
 void Http2Session::Run() {
   std::unique_lock lock(mu_);
+  bool more_to_read = false;  // the last round stopped at its cap, not at an empty socket
   while (live()) {
     Flush();
     if (!live()) break;
@@ -307,7 +317,9 @@ void Http2Session::Run() {
       break;
     }
     int timeout_ms = -1;  // no health check: until something happens
-    if (read_idle_.count() > 0) {
+    if (more_to_read) {
+      timeout_ms = 0;  // OpenSSL may hold the rest already, where poll cannot see it
+    } else if (read_idle_.count() > 0) {
       const auto next_check = ping_sent_ ? *ping_sent_ + ping_timeout_ : last_read_ + read_idle_;
       timeout_ms = static_cast<int>(std::clamp<int64_t>(
           std::chrono::ceil<std::chrono::milliseconds>(next_check - SteadyClock::now()).count(), 0,
@@ -315,7 +327,15 @@ void Http2Session::Run() {
     }
     pollfd fds[2] = {{connection_->fd(), static_cast<short>(POLLIN | write_wants_), 0},
                      {wake_fd_, POLLIN, 0}};
+    // The callers whose streams changed are notified only now, with the lock
+    // free and this thread on its way to poll: one woken while this thread
+    // still held the lock, or took it again for the next record, would block
+    // on it at once (two context switches instead of one).
+    notifying_.swap(signalled_);
+    for (auto& stream : notifying_) stream->signalled = false;
     lock.unlock();
+    for (auto& stream : notifying_) stream->changed.notify_all();
+    notifying_.clear();
     int ready = ::poll(fds, 2, timeout_ms);
     lock.lock();
     if (ready < 0 && errno != EINTR) {
@@ -326,9 +346,24 @@ void Http2Session::Run() {
       uint64_t count;
       [[maybe_unused]] ssize_t n = ::read(wake_fd_, &count, sizeof count);
     }
-    if (fds[0].revents != 0) ReadAvailable();
+    const bool readable = fds[0].revents != 0 || more_to_read;
+    more_to_read = false;
+    if (readable) {
+      // A few records a round, so that a streamed body's caller gets its
+      // bytes while the rest still arrive.
+      int records = 0;
+      while (live() && ReadOnce()) {
+        if (++records == kRecordsPerRound) {
+          more_to_read = true;
+          break;
+        }
+      }
+    }
     if (live()) CheckHealth(SteadyClock::now());
   }
+  // Streams the last round closed (a GOAWAY's refusals) before the loop ended.
+  for (auto& stream : signalled_) stream->changed.notify_all();
+  signalled_.clear();
   connection_.reset();  // here, where no poll can still be watching its descriptor
 }
 
@@ -343,7 +378,7 @@ void Http2Session::Abandon(Stream& stream) {
     nghttp2_submit_rst_stream(session_, NGHTTP2_FLAG_NONE, stream.id, NGHTTP2_CANCEL);
   }
   Flush();
-  Wake();
+  Wake();  // polls for what Flush could not write, notifies what it closed
 }
 
 base::Result<HttpResponse> Http2Session::Exchange(
@@ -363,6 +398,13 @@ base::Result<HttpResponse> Http2Session::Exchange(
   stream->request_body = body;
   stream->wants_stream = on_data != nullptr;
 
+  // A stop wakes the wait below. Declared before `lock`, so that it is
+  // destroyed with mu_ free: its destructor waits for a callback under way,
+  // which takes mu_.
+  std::stop_callback wake_on_stop(stop, [this, raw = stream.get()] {
+    std::lock_guard stop_lock(mu_);
+    raw->changed.notify_all();
+  });
   std::unique_lock lock(mu_);
   if (!live() || goaway_ || closing_) {
     unprocessed = true;
@@ -382,16 +424,22 @@ base::Result<HttpResponse> Http2Session::Exchange(
   }
   streams_[stream->id] = stream;
   Flush();
-  if (write_wants_ != 0) Wake();
+  if (write_wants_ != 0 || !signalled_.empty()) Wake();
 
   bool head_shown = false;
   while (true) {
     auto ready = [&] {
       return stream->closed || !stream->pending.empty() || (stream->streaming && !head_shown);
     };
-    bool woke = deadline ? stream->changed.wait_until(lock, stop, *deadline, ready)
-                         : stream->changed.wait(lock, stop, ready);
-    if (!woke) {
+    // std::condition_variable, not _any: the latter's notify holds an inner
+    // mutex that the woken caller then blocks on, a second context switch.
+    const auto ready_or_stopped = [&] { return ready() || stop.stop_requested(); };
+    if (deadline) {
+      stream->changed.wait_until(lock, *deadline, ready_or_stopped);
+    } else {
+      stream->changed.wait(lock, ready_or_stopped);
+    }
+    if (!ready()) {
       const bool head_complete = stream->head_complete;
       const int status = stream->head.status;
       Abandon(*stream);
@@ -422,7 +470,7 @@ base::Result<HttpResponse> Http2Session::Exchange(
       if (live()) {
         nghttp2_session_consume(session_, stream->id, chunk.size());
         Flush();
-        if (write_wants_ != 0) Wake();
+        if (write_wants_ != 0 || !signalled_.empty()) Wake();
       }
       if (!more) {
         Abandon(*stream);

@@ -88,7 +88,12 @@ class Http2Session {
   // The following run with mu_ held.
   bool live() const { return failure_.empty(); }
   void Flush();
-  void ReadAvailable();
+  // Reads and processes one record; false once the socket has nothing more
+  // for now, or the connection failed.
+  bool ReadOnce();
+  // Marks `stream`'s caller to be notified by Run's next round (callbacks
+  // run with mu_ held).
+  void Signal(const std::shared_ptr<Stream>& stream);
   void CheckHealth(SteadyClock::time_point now);
   void Fail(const std::string& why);
   void Wake();
@@ -102,6 +107,8 @@ class Http2Session {
   nghttp2_session* session_ = nullptr;      // guarded by mu_
   std::unique_ptr<Connection> connection_;  // guarded by mu_; closed by Run's end
   std::unordered_map<int32_t, std::shared_ptr<Stream>> streams_;  // guarded by mu_
+  std::vector<std::shared_ptr<Stream>> signalled_;                // guarded by mu_
+  std::vector<std::shared_ptr<Stream>> notifying_;                // the session's thread's only
   std::string out_;         // guarded by mu_: frames not yet written
   size_t out_written_ = 0;  // guarded by mu_
   short write_wants_ = 0;   // guarded by mu_: poll events a write awaits
