@@ -10,6 +10,8 @@
 #include <cerrno>
 #include <cstring>
 
+#include "kube/client/http2_stream.h"
+
 namespace kube {
 namespace {
 
@@ -23,133 +25,7 @@ constexpr int kRecordsPerRound = 4;
 // Frames are gathered up to this many bytes before the socket gets them.
 constexpr size_t kWriteBatch = 64 * 1024;
 
-bool IsSuccess(int status) { return status >= 200 && status < 300; }
-
-std::string_view View(const uint8_t* data, size_t size) {
-  return {reinterpret_cast<const char*>(data), size};
-}
-
 }  // namespace
-
-// One request's state, shared by the caller that waits on it and the
-// session's callbacks (under the session's mutex).
-struct Http2Session::Stream {
-  int32_t id = -1;
-  std::string request_body;
-  size_t request_body_sent = 0;
-  bool wants_stream = false;  // the caller takes a 2xx body as it comes
-  bool headers_sent = false;  // the request left: the server may act on it
-  ResponseHead head;
-  bool head_complete = false;
-  bool streaming = false;  // head complete, 2xx, and wants_stream
-  std::string body;        // a body returned whole
-  std::string pending;     // streamed bytes the caller has not taken
-  bool closed = false;
-  bool abandoned = false;           // the caller left; kept until nghttp2 closes it
-  uint32_t error_code = 0;          // RST_STREAM's, once closed
-  bool unprocessed = false;         // the server refused it or it never left
-  std::string failure;              // the connection's failure, when that ended it
-  bool signalled = false;           // in signalled_, to be notified
-  std::condition_variable changed;  // with mu_
-};
-
-// nghttp2's callbacks, given the session as user data; each runs with mu_ held.
-struct Http2Session::Callbacks {
-  static Http2Session& Self(void* user_data) { return *static_cast<Http2Session*>(user_data); }
-
-  static int OnHeader(nghttp2_session*, const nghttp2_frame* frame, const uint8_t* name,
-                      size_t name_length, const uint8_t* value, size_t value_length, uint8_t,
-                      void* user_data) {
-    if (frame->hd.type != NGHTTP2_HEADERS || frame->headers.cat != NGHTTP2_HCAT_RESPONSE) return 0;
-    auto stream = Self(user_data).Find(frame->hd.stream_id);
-    if (!stream) return 0;
-    const std::string_view key = View(name, name_length), text = View(value, value_length);
-    if (key == ":status") {
-      int status = 0;
-      for (char c : text) status = c >= '0' && c <= '9' ? status * 10 + (c - '0') : 0;
-      stream->head.status = status;
-    } else if (key == "content-type") {
-      stream->head.content_type = text;
-    } else if (key == "retry-after") {
-      stream->head.retry_after_seconds = ParseRetryAfterSeconds(text);
-    }
-    return 0;
-  }
-
-  static int OnFrameReceived(nghttp2_session*, const nghttp2_frame* frame, void* user_data) {
-    Http2Session& self = Self(user_data);
-    switch (frame->hd.type) {
-      case NGHTTP2_HEADERS:
-        if (frame->headers.cat == NGHTTP2_HCAT_RESPONSE) {
-          if (auto stream = self.Find(frame->hd.stream_id)) {
-            stream->head_complete = true;
-            stream->streaming = stream->wants_stream && IsSuccess(stream->head.status);
-            self.Signal(stream);
-          }
-        }
-        break;
-      case NGHTTP2_GOAWAY:
-        self.goaway_ = true;
-        break;
-      case NGHTTP2_PING:
-        if (frame->hd.flags & NGHTTP2_FLAG_ACK) self.ping_sent_.reset();
-        break;
-      default:
-        break;
-    }
-    return 0;
-  }
-
-  static int OnData(nghttp2_session* session, uint8_t, int32_t stream_id, const uint8_t* data,
-                    size_t length, void* user_data) {
-    Http2Session& self = Self(user_data);
-    auto stream = self.Find(stream_id);
-    if (stream && stream->abandoned) stream.reset();
-    if (stream && stream->streaming) {
-      stream->pending.append(View(data, length));  // released once the caller took it
-      self.Signal(stream);
-      return 0;
-    }
-    if (stream) stream->body.append(View(data, length));
-    nghttp2_session_consume(session, stream_id, length);
-    return 0;
-  }
-
-  static int OnFrameSent(nghttp2_session*, const nghttp2_frame* frame, void* user_data) {
-    if (frame->hd.type != NGHTTP2_HEADERS) return 0;
-    if (auto stream = Self(user_data).Find(frame->hd.stream_id)) stream->headers_sent = true;
-    return 0;
-  }
-
-  static int OnFrameNotSent(nghttp2_session*, const nghttp2_frame* frame, int, void* user_data) {
-    if (frame->hd.type != NGHTTP2_HEADERS) return 0;
-    if (auto stream = Self(user_data).Find(frame->hd.stream_id)) stream->unprocessed = true;
-    return 0;
-  }
-
-  static int OnStreamClose(nghttp2_session*, int32_t stream_id, uint32_t error_code,
-                           void* user_data) {
-    Http2Session& self = Self(user_data);
-    auto stream = self.Find(stream_id);
-    if (!stream) return 0;
-    stream->closed = true;
-    stream->error_code = error_code;
-    if (error_code == NGHTTP2_REFUSED_STREAM) stream->unprocessed = true;
-    self.streams_.erase(stream_id);
-    self.Signal(stream);
-    return 0;
-  }
-
-  static ssize_t ReadBody(nghttp2_session*, int32_t, uint8_t* buffer, size_t length,
-                          uint32_t* flags, nghttp2_data_source* source, void*) {
-    auto* stream = static_cast<Stream*>(source->ptr);
-    size_t n = std::min(length, stream->request_body.size() - stream->request_body_sent);
-    std::memcpy(buffer, stream->request_body.data() + stream->request_body_sent, n);
-    stream->request_body_sent += n;
-    if (stream->request_body_sent == stream->request_body.size()) *flags |= NGHTTP2_DATA_FLAG_EOF;
-    return static_cast<ssize_t>(n);
-  }
-};
 
 base::Result<std::shared_ptr<Http2Session>> Http2Session::Start(
     std::unique_ptr<Connection> connection, const Http2Options& options) {
@@ -157,18 +33,12 @@ base::Result<std::shared_ptr<Http2Session>> Http2Session::Start(
   if (wake_fd < 0) return base::Error::Transport(std::string("eventfd: ") + std::strerror(errno));
   std::shared_ptr<Http2Session> session(new Http2Session(std::move(connection), options, wake_fd));
 
-  nghttp2_session_callbacks* callbacks = nullptr;
+  nghttp2_session_callbacks* callbacks = NewCallbacks();
   nghttp2_option* option = nullptr;
-  if (nghttp2_session_callbacks_new(&callbacks) != 0 || nghttp2_option_new(&option) != 0) {
+  if (callbacks == nullptr || nghttp2_option_new(&option) != 0) {
     nghttp2_session_callbacks_del(callbacks);
     return base::Error::Transport("HTTP/2: out of memory");
   }
-  nghttp2_session_callbacks_set_on_header_callback(callbacks, &Callbacks::OnHeader);
-  nghttp2_session_callbacks_set_on_frame_recv_callback(callbacks, &Callbacks::OnFrameReceived);
-  nghttp2_session_callbacks_set_on_data_chunk_recv_callback(callbacks, &Callbacks::OnData);
-  nghttp2_session_callbacks_set_on_frame_send_callback(callbacks, &Callbacks::OnFrameSent);
-  nghttp2_session_callbacks_set_on_frame_not_send_callback(callbacks, &Callbacks::OnFrameNotSent);
-  nghttp2_session_callbacks_set_on_stream_close_callback(callbacks, &Callbacks::OnStreamClose);
   nghttp2_option_set_no_auto_window_update(option, 1);
   int rc = nghttp2_session_client_new2(&session->session_, callbacks, session.get(), option);
   nghttp2_session_callbacks_del(callbacks);
@@ -252,7 +122,7 @@ void Http2Session::Flush() {
       if (n < 0) return Fail(std::string("HTTP/2: ") + nghttp2_strerror(static_cast<int>(n)));
       if (n > 0) {
         if (out_written_ == out_.size()) out_.clear(), out_written_ = 0;
-        out_.append(View(data, static_cast<size_t>(n)));
+        out_.append(Http2View(data, static_cast<size_t>(n)));
         continue;
       }
     }
@@ -412,7 +282,7 @@ base::Result<HttpResponse> Http2Session::Exchange(
   }
   nghttp2_data_provider provider{};
   provider.source.ptr = stream.get();
-  provider.read_callback = &Callbacks::ReadBody;
+  provider.read_callback = &Stream::ReadBody;
   stream->id = nghttp2_submit_request(session_, nullptr, fields.data(), fields.size(),
                                       body.empty() ? nullptr : &provider, nullptr);
   if (stream->id < 0) {

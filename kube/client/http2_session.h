@@ -42,6 +42,7 @@
 #include "kube/client/http_response_parser.h"
 
 struct nghttp2_session;
+struct nghttp2_session_callbacks;
 
 namespace kube {
 
@@ -83,6 +84,9 @@ class Http2Session {
   using SteadyClock = std::chrono::steady_clock;
 
   Http2Session(std::unique_ptr<Connection> connection, const Http2Options& options, int wake_fd);
+  // nghttp2's callbacks, set to Callbacks' members (http2_callbacks.cpp); null when
+  // out of memory.
+  static nghttp2_session_callbacks* NewCallbacks();
 
   void Run();
   // The following run with mu_ held.

@@ -131,7 +131,7 @@ base::Status HttpTransport::FillHead(const HttpRequest& request, OwnedHead& owne
   if (request.method != "GET" && (!request.body.empty() || request.method != "DELETE")) {
     head.content_length = request.body.size();
   }
-  return CheckRequestHead(head);
+  return {};
 }
 
 base::Status HttpTransport::Tunnel(Connection& connection, const IoBounds& bounds) {
@@ -311,6 +311,8 @@ base::Result<HttpResponse> HttpTransport::Stream(
   auto timed_out = [&] { return bounds.deadline && SteadyClock::now() >= *bounds.deadline; };
   const auto* sink = on_data ? &on_data : nullptr;
   if (!http1_only_) {
+    // FormatRequestHead checks the head on the HTTP/1.1 path below.
+    if (auto status = CheckRequestHead(owned.head); !status.ok()) return status.error();
     bool fell_back = false;
     auto response = StreamHttp2(request, sink, stop, on_head, owned.head, bounds, fell_back);
     if (response.ok() && !fell_back) return response;

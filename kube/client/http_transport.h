@@ -101,7 +101,7 @@ class HttpTransport {
     std::string authorization, host, target;
     RequestHead head;
   };
-  // Fills `owned` for `request` (reading the bearer token) and checks it.
+  // Fills `owned` for `request` (reading the bearer token); unchecked.
   base::Status FillHead(const HttpRequest& request, OwnedHead& owned);
   base::Result<std::unique_ptr<Connection>> Dial(const IoBounds& bounds);
   base::Status Tunnel(Connection& connection, const IoBounds& bounds);

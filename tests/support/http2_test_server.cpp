@@ -224,7 +224,7 @@ void Http2TestServer::Serve(std::stop_token stop) {
     SSL_set_fd(ssl, fd);
     if (SSL_accept(ssl) == 1) {
       ++connections_;
-      Connection connection{*this, ssl};
+      Connection connection{*this, ssl, nullptr, {}};
       connection.Run(stop);
       SSL_shutdown(ssl);
     }
