@@ -116,6 +116,9 @@ TEST_F(ControllerTest, DeletedGroupSnapshotIsReportedThenItsContentAndMembersSyn
     ASSERT_TRUE(handler_.snapshots().AwaitFinished(key, 1)) << key;
   }
   ASSERT_TRUE(handler_.group_contents().AwaitFinished("gc", 1));
+  // Its first sync is done before the deletion, which would otherwise empty
+  // the cache under a sync still queued.
+  ASSERT_TRUE(handler_.group_snapshots().AwaitFinished("default/group-1", 1));
   Send(WatchEventType::kDeleted,
        WithVersion(MakeReadyGroupSnapshot("default", "group-1", "gc"), "2"));
   ASSERT_TRUE(handler_.group_contents().AwaitFinished("gc", 2));
