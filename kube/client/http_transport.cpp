@@ -243,10 +243,16 @@ base::Result<HttpResponse> HttpTransport::Do(const HttpRequest& request) {
   return Stream(request, nullptr, std::stop_token());
 }
 
-base::Result<std::shared_ptr<Http2Session>> HttpTransport::Http2For(const IoBounds& bounds) {
+base::Result<std::shared_ptr<Http2Session>> HttpTransport::Http2For(const IoBounds& bounds,
+                                                                    std::stop_token stop) {
   std::lock_guard lock(http2_mu_);
   if (http2_ && http2_->accepting()) return http2_;
-  auto connection = Dial(bounds);
+  // Only a dial needs the stop as a descriptor: most requests find the
+  // session and skip the eventfd's two system calls.
+  WakeOnStop wake(stop);
+  IoBounds dial_bounds = bounds;
+  dial_bounds.wake_fd = wake.fd();
+  auto connection = Dial(dial_bounds);
   if (!connection.ok()) return connection.error();
   if ((*connection)->NegotiatedProtocol() != "h2") {
     http1_only_ = true;
@@ -281,7 +287,7 @@ base::Result<HttpResponse> HttpTransport::StreamHttp2(
     if (!value.empty()) headers.emplace_back(name, value);
   }
   for (bool retried = false;; retried = true) {
-    auto session = Http2For(bounds);
+    auto session = Http2For(bounds, stop);
     if (!session.ok()) return session.error();
     if (!*session) {
       fell_back = true;
@@ -304,9 +310,7 @@ base::Result<HttpResponse> HttpTransport::Stream(
   };
   OwnedHead owned;
   if (auto status = FillHead(request, owned); !status.ok()) return status.error();
-  WakeOnStop wake(stop);
   IoBounds bounds;
-  bounds.wake_fd = wake.fd();
   if (request.timeout.count() > 0) bounds.deadline = SteadyClock::now() + request.timeout;
   auto timed_out = [&] { return bounds.deadline && SteadyClock::now() >= *bounds.deadline; };
   const auto* sink = on_data ? &on_data : nullptr;
@@ -321,6 +325,8 @@ base::Result<HttpResponse> HttpTransport::Stream(
       return fail(response.error().message);
     }
   }
+  WakeOnStop wake(stop);
+  bounds.wake_fd = wake.fd();
   auto request_bytes = FormatRequestHead(owned.head);
   if (!request_bytes.ok()) return request_bytes.error();
   request_bytes->append(request.body);

@@ -87,8 +87,9 @@ class HttpTransport {
 
   // The HTTP/2 session to send on, dialing one when there is none that takes
   // requests; null once the server turned out to speak only HTTP/1.1 (the
-  // connection dialed to learn that goes to the pool).
-  base::Result<std::shared_ptr<Http2Session>> Http2For(const IoBounds& bounds);
+  // connection dialed to learn that goes to the pool). A stop ends a dial.
+  base::Result<std::shared_ptr<Http2Session>> Http2For(const IoBounds& bounds,
+                                                       std::stop_token stop);
   base::Result<HttpResponse> StreamHttp2(const HttpRequest& request,
                                          const std::function<bool(std::string_view)>* on_data,
                                          std::stop_token stop,
