@@ -105,10 +105,6 @@ std::string EncodeObject(const T& object) {
   return j.dump();
 }
 
-inline base::Result<Status> DecodeStatus(std::string_view json) {
-  return DecodeObject<Status>(json);
-}
-
 inline base::Result<Status> StatusFromJson(const nlohmann::json& j) {
   return ObjectFromJson<Status>(j);
 }

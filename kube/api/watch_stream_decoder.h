@@ -31,9 +31,7 @@ struct ProtobufSlot<T> {
 template <class T>
 class WatchStreamDecoder {
  public:
-  static constexpr std::string_view kWatchAccept =
-      ProtobufKind<T> ? "application/vnd.kubernetes.protobuf, application/json"
-                      : "application/json";
+  static constexpr std::string_view kWatchAccept = kAcceptFor<T>;
 
   explicit WatchStreamDecoder(const std::function<bool(WatchEvent<T>&&)>& on_event)
       : json_(on_event) {

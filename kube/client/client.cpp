@@ -36,7 +36,7 @@ bool ShouldRetry(const HttpResponse& r) {
 base::Error ErrorFromResponse(const HttpResponse& response, std::string_view method,
                               const std::string& path) {
   int code = static_cast<int>(response.status);
-  if (auto status = DecodeStatus(response.body); status.ok() && !status->message.empty()) {
+  if (auto status = DecodeAnswer<Status>(response.body); status.ok() && !status->message.empty()) {
     return base::Error::Http(code, status->message);
   }
   std::string excerpt = response.body.substr(0, 200);

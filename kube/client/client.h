@@ -6,7 +6,9 @@
 // client-go gives each clientset built from one rest.Config its own limiter. A non-2xx answer
 // becomes an HTTP-domain base::Error (base::Error::Http) whose code is the HTTP status and whose
 // message is the server's Status message; see api_error.h. 429 (and 5xx carrying Retry-After) is
-// retried after the server's Retry-After, at most kMaxRetries times.
+// retried after the server's Retry-After, at most kMaxRetries times. Kinds with a protobuf
+// decoder (VolumeAttachment, PersistentVolume) ask for protobuf answers, as client-go does, and
+// every answer is read in the encoding the server chose (DecodeAnswer); request bodies are JSON.
 //
 // Thread-safe: one Client is shared by all workers and reflectors.
 #pragma once
@@ -21,6 +23,7 @@
 #include "base/clock.h"
 #include "base/result.h"
 #include "kube/api/codec.h"
+#include "kube/api/proto/decode.h"
 #include "kube/api/resource.h"
 #include "kube/api/watch_event.h"
 #include "kube/api/watch_stream_decoder.h"
@@ -79,20 +82,19 @@ class Client {
 
   template <class T>
   base::Result<T> Get(std::string_view ns, std::string_view name) {
-    return Decoded<T>(Request("GET", ResourcePath<T>(ns, name)));
+    return Decoded<T>(Request("GET", ResourcePath<T>(ns, name), {}, {}, kAcceptFor<T>));
   }
 
   template <class T>
   base::Result<ObjectList<T>> List(std::string_view ns, const ListOptions& options = {}) {
-    auto body = Request("GET", ResourcePath<T>(ns) + ListQuery(options));
-    if (!body.ok()) return body.error();
-    return DecodeList<T>(*body);
+    return Decoded<ObjectList<T>>(
+        Request("GET", ResourcePath<T>(ns) + ListQuery(options), {}, {}, kAcceptFor<T>));
   }
 
   template <class T>
   base::Result<T> Create(const T& object) {
     return Decoded<T>(Request("POST", ResourcePath<T>(object.metadata.namespace_),
-                              EncodeObject(object), "application/json"));
+                              EncodeObject(object), "application/json", kAcceptFor<T>));
   }
 
   // PUT; optimistic concurrency through object.metadata.resource_version.
@@ -100,7 +102,7 @@ class Client {
   base::Result<T> Update(const T& object) {
     return Decoded<T>(Request("PUT",
                               ResourcePath<T>(object.metadata.namespace_, object.metadata.name),
-                              EncodeObject(object), "application/json"));
+                              EncodeObject(object), "application/json", kAcceptFor<T>));
   }
 
   // PUT of the status subresource: only object.status is written.
@@ -109,7 +111,7 @@ class Client {
     static_assert(T::kFacts.status_subresource, "the kind has no status subresource");
     return Decoded<T>(Request(
         "PUT", ResourcePath<T>(object.metadata.namespace_, object.metadata.name) + "/status",
-        EncodeObject(object), "application/json"));
+        EncodeObject(object), "application/json", kAcceptFor<T>));
   }
 
   // `patch` is a document of `type`: a merge patch, an RFC 6902 JSON Patch
@@ -120,7 +122,7 @@ class Client {
                         std::string_view patch, std::string_view subresource = {}) {
     std::string path = ResourcePath<T>(ns, name);
     if (!subresource.empty()) path += "/" + std::string(subresource);
-    return Decoded<T>(Request("PATCH", path, patch, PatchContentType(type)));
+    return Decoded<T>(Request("PATCH", path, patch, PatchContentType(type), kAcceptFor<T>));
   }
 
   template <class T>
@@ -173,7 +175,7 @@ class Client {
   template <class T>
   static base::Result<T> Decoded(base::Result<std::string> body) {
     if (!body.ok()) return body.error();
-    return DecodeObject<T>(*body);
+    return DecodeAnswer<T>(*body);
   }
 
   base::Status StreamRequest(const std::string& path, std::string_view accept,

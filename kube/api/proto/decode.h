@@ -23,6 +23,12 @@ concept ProtobufKind = requires(proto::WireReader& in, T& object) {
   ReadProto(in, object);
 };
 
+// What a request for a kind's objects (or its watch) accepts: protobuf first
+// for a kind with a protobuf decoder, as client-go asks, else JSON.
+template <class T>
+inline constexpr std::string_view kAcceptFor =
+    ProtobufKind<T> ? "application/vnd.kubernetes.protobuf, application/json" : "application/json";
+
 // A List message: {ListMeta metadata = 1, repeated T items = 2}.
 template <ProtobufKind T>
 void ReadProto(proto::WireReader& in, ObjectList<T>& list) {
@@ -73,6 +79,17 @@ base::Result<T> DecodeProtobuf(std::string_view bytes) {
     return base::Error(e.what()).Wrap("decoding " + codec_internal::KindName<T>::Get() +
                                       " (protobuf)");
   }
+}
+
+// A whole answer in either encoding: protobuf when it starts with the
+// envelope's "k8s\0" (no JSON document does) and the kind has a decoder,
+// else JSON.
+template <class T>
+base::Result<T> DecodeAnswer(std::string_view bytes) {
+  if constexpr (ProtobufKind<T>) {
+    if (bytes.starts_with(proto::kEnvelopeMagic)) return DecodeProtobuf<T>(bytes);
+  }
+  return DecodeObject<T>(bytes);
 }
 
 }  // namespace kube

@@ -2,7 +2,8 @@
 // objects with every field our structs hold set, read as JSON and as
 // protobuf, must decode to equal structs; a protobuf watch carries every
 // event type, the initial-events-end bookmark and a 410 ERROR whose Status
-// decodes.
+// decodes; the Client's reads and writes of a protobuf kind get protobuf
+// answers, and a failure's protobuf Status gives its message.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -16,6 +17,7 @@
 #include "kube/api/resource.h"
 #include "kube/api/storage/v1/volume_attachment.h"
 #include "kube/api/watch_stream_decoder.h"
+#include "kube/client/client.h"
 #include "kube/client/http_transport.h"
 #include "tests/integration/kube/cluster_fixture.h"
 
@@ -35,7 +37,9 @@ class ProtobufTest : public ClusterTest {
   // The object as JSON and as protobuf, decoded by each decoder.
   template <class T>
   void ExpectSameThroughJsonAndProtobuf(const std::string& name) {
-    auto json = admin_->Get<T>("", name);
+    auto json_bytes = admin_->Request("GET", ResourcePath<T>("", name), {}, {}, kJson);
+    ASSERT_TRUE(json_bytes.ok()) << json_bytes.error().message;
+    auto json = DecodeObject<T>(*json_bytes);
     ASSERT_TRUE(json.ok()) << json.error().message;
     auto bytes = admin_->Request("GET", ResourcePath<T>("", name), {}, {}, kProtobufContentType);
     ASSERT_TRUE(bytes.ok()) << bytes.error().message;
@@ -143,6 +147,55 @@ TEST_F(ProtobufTest, VolumeAttachmentsDecodeAlikeFromJsonAndProtobuf) {
   EXPECT_FALSE(va->metadata.deletion_timestamp.empty());
   ASSERT_TRUE(va->status.attach_error.has_value());
   EXPECT_EQ(va->status.attach_error->error_code, 13);
+}
+
+// What Client::Patch and Get ask for (kAcceptFor), the server answers as
+// protobuf, and the Client's result equals the JSON view of the same version.
+TEST_F(ProtobufTest, PatchAndGetOfAProtobufKindAreAnsweredAsProtobuf) {
+  Post<VolumeAttachment>(R"({"apiVersion": "storage.k8s.io/v1", "kind": "VolumeAttachment",
+    "metadata": {"name": "proto-answer"},
+    "spec": {"attacher": "proto.example.com", "nodeName": "node-1",
+             "source": {"persistentVolumeName": "pv-a"}}})");
+  const std::string path = ResourcePath<VolumeAttachment>("", "proto-answer");
+  auto raw = admin_->Request("PATCH", path, R"({"metadata":{"labels":{"step":"1"}}})",
+                             "application/merge-patch+json", kAcceptFor<VolumeAttachment>);
+  ASSERT_TRUE(raw.ok()) << raw.error().message;
+  EXPECT_TRUE(raw->starts_with(proto::kEnvelopeMagic)) << "the PATCH was answered as JSON";
+
+  auto patched = admin_->Patch<VolumeAttachment>("", "proto-answer", PatchType::kMerge,
+                                                 R"({"metadata":{"labels":{"step":"2"}}})");
+  ASSERT_TRUE(patched.ok()) << patched.error().message;
+  auto step = patched->metadata.labels.find("step");
+  ASSERT_NE(step, patched->metadata.labels.end());
+  EXPECT_EQ(step->second, "2");
+  auto json_bytes = admin_->Request("GET", path, {}, {}, kJson);
+  ASSERT_TRUE(json_bytes.ok()) << json_bytes.error().message;
+  auto json = DecodeObject<VolumeAttachment>(*json_bytes);
+  ASSERT_TRUE(json.ok()) << json.error().message;
+  EXPECT_EQ(*patched, *json);
+  auto got = admin_->Get<VolumeAttachment>("", "proto-answer");
+  ASSERT_TRUE(got.ok()) << got.error().message;
+  EXPECT_EQ(*got, *json);
+}
+
+TEST_F(ProtobufTest, FailedRequestOfAProtobufKindGivesTheServersMessage) {
+  const std::string path = ResourcePath<VolumeAttachment>("", "proto-missing");
+  auto transport = HttpTransport::Create(admin_->config(), base::Clock::Real());
+  ASSERT_TRUE(transport.ok()) << transport.error().message;
+  HttpRequest request;
+  request.path = path;
+  request.accept = kAcceptFor<VolumeAttachment>;
+  auto response = (*transport)->Do(request);
+  ASSERT_TRUE(response.ok()) << response.error().message;
+  ASSERT_EQ(response->status, 404);
+  ASSERT_TRUE(response->body.starts_with(proto::kEnvelopeMagic)) << "the Status came as JSON";
+  EXPECT_EQ(ErrorFromResponse(*response, "GET", path).message,
+            R"(volumeattachments.storage.k8s.io "proto-missing" not found)");
+
+  auto got = admin_->Get<VolumeAttachment>("", "proto-missing");
+  ASSERT_FALSE(got.ok());
+  EXPECT_TRUE(got.error().IsHttp(404));
+  EXPECT_EQ(got.error().message, R"(volumeattachments.storage.k8s.io "proto-missing" not found)");
 }
 
 struct Collected {

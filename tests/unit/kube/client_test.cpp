@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "base/version.h"
+#include "kube/api/coordination/v1/lease.h"
 #include "kube/api/storage/v1/volume_attachment.h"
 #include "kube/client/api_error.h"
 #include "tests/support/proto_writer.h"
@@ -202,7 +203,7 @@ TEST_F(ClientTest, StreamingListWatchAsksForInitialEventsFromAConsistentRead) {
 }
 
 // docs/design.md §4.1: a kind with a protobuf decoder asks for protobuf and
-// reads what the answer's Content-Type says; writes and reads stay JSON.
+// reads what the answer's Content-Type says; request bodies stay JSON.
 TEST_F(ClientTest, WatchOfAProtobufKindAsksForProtobufAndDecodesIt) {
   using testsupport::ProtoWriter;
   std::string va = testsupport::Enveloped(
@@ -237,9 +238,49 @@ TEST_F(ClientTest, WatchOfAProtobufKindReadsJsonWhenTheServerAnswersJson) {
   EXPECT_EQ(events, 1);
 }
 
-TEST_F(ClientTest, GetAsksForJsonOnly) {
+TEST_F(ClientTest, PatchOfAProtobufKindAsksForProtobufAndReadsAProtobufAnswer) {
+  using testsupport::ProtoWriter;
+  std::string va = testsupport::Enveloped(
+      "storage.k8s.io/v1", "VolumeAttachment",
+      ProtoWriter().Message(1, ProtoWriter().Bytes(1, "va-proto").Bytes(6, "8")));
+  server_.Script({200, {{"Content-Type", "application/vnd.kubernetes.protobuf"}}, {va}});
+  auto patched =
+      MakeClient()->Patch<VolumeAttachment>("", "va-proto", PatchType::kMerge, R"({"a":1})");
+  ASSERT_TRUE(patched.ok()) << patched.error().message;
+  EXPECT_EQ(patched->metadata.name, "va-proto");
+  EXPECT_EQ(patched->metadata.resource_version, "8");
+  EXPECT_EQ(server_.requests().at(0).headers.at("accept"),
+            "application/vnd.kubernetes.protobuf, application/json");
+  EXPECT_EQ(server_.requests().at(0).headers.at("content-type"), "application/merge-patch+json");
+}
+
+TEST_F(ClientTest, GetOfAProtobufKindReadsJsonWhenTheServerAnswersJson) {
   server_.Script({200, {{"Content-Type", "application/json"}}, {std::string(kVa)}});
-  ASSERT_TRUE(MakeClient()->Get<VolumeAttachment>("", "va-1").ok());
+  auto got = MakeClient()->Get<VolumeAttachment>("", "va-1");
+  ASSERT_TRUE(got.ok()) << got.error().message;
+  EXPECT_FALSE(got->metadata.name.empty());
+  EXPECT_EQ(server_.requests().at(0).headers.at("accept"),
+            "application/vnd.kubernetes.protobuf, application/json");
+}
+
+TEST_F(ClientTest, ProtobufStatusOfAFailedRequestGivesItsMessage) {
+  using testsupport::ProtoWriter;
+  // metav1.Status: message = 3, reason = 4, code = 6.
+  std::string status = testsupport::Enveloped("v1", "Status",
+                                              ProtoWriter()
+                                                  .Bytes(3, "volumeattachments \"va-9\" not found")
+                                                  .Bytes(4, "NotFound")
+                                                  .Varint(6, 404));
+  server_.Script({404, {{"Content-Type", "application/vnd.kubernetes.protobuf"}}, {status}});
+  auto got = MakeClient()->Get<VolumeAttachment>("", "va-9");
+  ASSERT_FALSE(got.ok());
+  EXPECT_TRUE(got.error().IsHttp(404));
+  EXPECT_EQ(got.error().message, "volumeattachments \"va-9\" not found");
+}
+
+TEST_F(ClientTest, KindWithoutAProtobufDecoderAsksForJsonOnly) {
+  server_.Script({200, {{"Content-Type", "application/json"}}, {R"({"metadata":{"name":"l"}})"}});
+  ASSERT_TRUE(MakeClient()->Get<Lease>("ns", "l").ok());
   EXPECT_EQ(server_.requests().at(0).headers.at("accept"), "application/json");
 }
 

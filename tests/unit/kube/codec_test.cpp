@@ -194,7 +194,7 @@ TEST(ListCodec, ItemErrorNamesListKindAndIndex) {
 }
 
 TEST(StatusCodec, DecodesApiErrorBody) {
-  auto status = DecodeStatus(R"json({
+  auto status = DecodeObject<Status>(R"json({
     "kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Failure",
     "message": "volumeattachments.storage.k8s.io \"csi-x\" not found", "reason": "NotFound",
     "details": {"name": "csi-x", "group": "storage.k8s.io", "kind": "volumeattachments"},
@@ -216,14 +216,14 @@ TEST(StatusCodec, DecodesWatchErrorObject) {
 }
 
 TEST(StatusCodec, NonJsonBodyIsAnError) {
-  auto status = DecodeStatus("<html>502 Bad Gateway</html>");
+  auto status = DecodeObject<Status>("<html>502 Bad Gateway</html>");
   ASSERT_FALSE(status.ok());
   EXPECT_THAT(status.error().message, StartsWith("decoding Status: "));
 }
 
 TEST(StatusCodec, RoundTrips) {
   Status status{409, "Conflict", "the object has been modified"};
-  auto decoded = DecodeStatus(EncodeObject(status));
+  auto decoded = DecodeObject<Status>(EncodeObject(status));
   ASSERT_TRUE(decoded.ok()) << decoded.error().message;
   EXPECT_EQ(*decoded, status);
 }
