@@ -1,10 +1,13 @@
 // The csi-attacher from its image root (chroot, user 65532) against the real
 // control plane and the e2e mock driver: a real attach and detach.
 #include <gtest/gtest.h>
+#include <sched.h>
+
+#include <set>
 
 #include "tests/integration/attacher/attacher_fixture.h"
 #include "tests/integration/image/image_root.h"
-#include "tests/integration/image/process_user.h"
+#include "tests/integration/image/process_facts.h"
 
 namespace image_it {
 namespace {
@@ -40,6 +43,8 @@ TEST_F(AttacherImageTest, AttacherFromItsImageRootAttachesAndDetachesAVolume) {
   ASSERT_TRUE(va && va->status.attached) << "VA never attached:\n" << AttacherLog();
   EXPECT_TRUE(attacher_it::MockDriverHasPublished(socket(), "4", driver));
   EXPECT_EQ(RealUserOf(attacher_->pid()), kImageUser);
+  // Unprivileged, every thread runs as SCHED_BATCH (docs/design.md §5).
+  EXPECT_EQ(ThreadPoliciesOf(attacher_->pid()), std::set<int>{SCHED_BATCH});
 
   ASSERT_TRUE(admin_->Delete<kube::VolumeAttachment>("", "va-image").ok());
   EXPECT_TRUE(AwaitVaGone("va-image")) << "VA not released after detach";

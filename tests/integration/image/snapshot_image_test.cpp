@@ -2,9 +2,12 @@
 // (chroot, user 65532), against the real control plane and the e2e mock
 // driver: a real snapshot that becomes readyToUse.
 #include <gtest/gtest.h>
+#include <sched.h>
+
+#include <set>
 
 #include "tests/integration/image/image_root.h"
-#include "tests/integration/image/process_user.h"
+#include "tests/integration/image/process_facts.h"
 #include "tests/integration/snapshotter/snapshot_fixture.h"
 
 namespace image_it {
@@ -48,6 +51,9 @@ TEST_F(SnapshotImageTest, ControllerAndSidecarFromTheirImageRootsMakeASnapshotRe
   EXPECT_TRUE(DriverHasSnapshot(*content->status->snapshot_handle));
   EXPECT_EQ(RealUserOf(controller->pid()), kImageUser);
   EXPECT_EQ(RealUserOf(sidecar->pid()), kImageUser);
+  // Unprivileged, every thread of both runs as SCHED_BATCH (docs/design.md §5).
+  EXPECT_EQ(ThreadPoliciesOf(controller->pid()), std::set<int>{SCHED_BATCH});
+  EXPECT_EQ(ThreadPoliciesOf(sidecar->pid()), std::set<int>{SCHED_BATCH});
 }
 
 }  // namespace
