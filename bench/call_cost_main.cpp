@@ -11,8 +11,9 @@
 // ControllerPublishVolume on the fault-injecting driver. Prints CPU
 // microseconds per call (getrusage of this process, which the control plane
 // and the driver are not part of) for each of `--reps` repetitions after one
-// warm-up. DISABLE_HTTP2=1 in the environment measures HTTP/1.1. A
-// measurement, never a verdict.
+// warm-up. It runs as SCHED_BATCH, as the shipped binaries do; under `chrt
+// -R -o 0` it measures the default policy instead, and with DISABLE_HTTP2=1
+// in the environment HTTP/1.1. A measurement, never a verdict.
 //   call-cost-bench [--calls=300] [--threads=10] [--reps=3] [--only=api|csi]
 #include <sys/resource.h>
 #include <unistd.h>
@@ -28,6 +29,7 @@
 #include <vector>
 
 #include "base/flags.h"
+#include "base/scheduling.h"
 #include "bench/objects.h"
 #include "csi/connection.h"
 #include "csi/controller_client.h"
@@ -139,6 +141,7 @@ bool MeasureCsi(const Options& options) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  base::PreferBatchScheduling();  // as the shipped binaries run (docs/design.md §5)
   Options options;
   base::FlagSet flags("call-cost-bench");
   flags.Int("calls", &options.calls, 300, "calls per thread and repetition");
