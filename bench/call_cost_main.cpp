@@ -152,6 +152,14 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "%s\n", parsed.error().message.c_str());
     return 2;
   }
+  if (options.calls < 1 || options.threads < 1 || options.reps < 1) {
+    std::fprintf(stderr, "--calls, --threads and --reps must be at least 1\n");
+    return 2;
+  }
+  if (!options.only.empty() && options.only != "api" && options.only != "csi") {
+    std::fprintf(stderr, "--only must be api or csi, not \"%s\"\n", options.only.c_str());
+    return 2;
+  }
   if (options.only != "csi" && !MeasureApi(options)) return 1;
   if (options.only != "api" && !MeasureCsi(options)) return 1;
   return 0;
