@@ -5,9 +5,11 @@
 # Prints the path of every peer on the last lines as NAME=PATH (binaries, and
 # SNAPSHOT_CRDS_DIR for the snapshot CRD YAMLs), whether or not this run built it.
 #
-# Usage: tools/peers/build.sh [etcd] [kube] [kubectl] [csi-mock] [upstream] [snapshot] [crds]
+# Usage: tools/peers/build.sh [etcd] [kube] [kubectl] [controller-manager] [scheduler]
+#                             [csi-mock] [upstream] [snapshot] [crds]
 #        (default: all)
 #   kubectl   kubectl of the same Kubernetes version as kube-apiserver
+#   controller-manager, scheduler  kube-controller-manager and kube-scheduler, same version
 #   upstream  external-attacher's csi-attacher
 #   snapshot  external-snapshotter's csi-snapshotter and snapshot-controller
 #   crds      the six snapshot CRD YAMLs of external-snapshotter's client module
@@ -93,6 +95,11 @@ build_kube_command() {
 
 build_kube() { build_kube_command kube-apiserver kube " (10-20 min cold on 2 cores)"; }
 build_kubectl() { build_kube_command kubectl kubectl ""; }
+# The controllers a real cluster runs beside the API server: the PV binder
+# annotates and binds claims, the attach-detach controller creates
+# VolumeAttachments for Pods; the scheduler places Pods where volumes can follow.
+build_controller_manager() { build_kube_command kube-controller-manager kube-controller-manager " (5-10 min after kube-apiserver)"; }
+build_scheduler() { build_kube_command kube-scheduler kube-scheduler ""; }
 
 # The Kubernetes e2e mock CSI driver behind a small main of ours (csi-mock/).
 # csi-driver-host-path would be the first choice, but the module proxy answers
@@ -174,12 +181,14 @@ command -v jq >/dev/null || { echo "peers: jq is required (scripts/install-deps.
 mkdir -p "$PEERS_CACHE"
 
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(etcd kube kubectl csi-mock upstream snapshot crds)
+[ ${#targets[@]} -eq 0 ] && targets=(etcd kube kubectl controller-manager scheduler csi-mock upstream snapshot crds)
 for t in "${targets[@]}"; do
   case $t in
     etcd) build_etcd ;;
     kube) build_kube ;;
     kubectl) build_kubectl ;;
+    controller-manager) build_controller_manager ;;
+    scheduler) build_scheduler ;;
     csi-mock) build_csimock ;;
     upstream) build_upstream ;;
     snapshot) build_snapshot ;;
@@ -191,6 +200,8 @@ done
 echo "ETCD_BIN=$PEERS_CACHE/etcd-$ETCD_VERSION/bin/etcd"
 echo "KUBE_APISERVER_BIN=$PEERS_CACHE/kube-$KUBE_VERSION/bin/kube-apiserver"
 echo "KUBECTL_BIN=$PEERS_CACHE/kubectl-$KUBE_VERSION/bin/kubectl"
+echo "KUBE_CONTROLLER_MANAGER_BIN=$PEERS_CACHE/kube-controller-manager-$KUBE_VERSION/bin/kube-controller-manager"
+echo "KUBE_SCHEDULER_BIN=$PEERS_CACHE/kube-scheduler-$KUBE_VERSION/bin/kube-scheduler"
 echo "CSI_MOCK_BIN=$(csimock_dir)/bin/csi-mock"
 echo "UPSTREAM_ATTACHER_BIN=$PEERS_CACHE/external-attacher-$ATTACHER_VERSION/bin/csi-attacher"
 echo "UPSTREAM_SNAPSHOTTER_BIN=$PEERS_CACHE/external-snapshotter-$SNAPSHOTTER_VERSION/bin/csi-snapshotter"
