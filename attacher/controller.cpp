@@ -1,177 +1,125 @@
 #include "attacher/controller.h"
 
-#include <optional>
 #include <thread>
 #include <utility>
+#include <vector>
 
 #include "attacher/event_filters.h"
 #include "attacher/names.h"
 #include "base/log.h"
-#include "kube/runtime/event_handler.h"
-#include "kube/runtime/informer.h"
 
 namespace attacher {
 namespace {
 
-using kube::CSINode;
 using kube::PersistentVolume;
 using kube::VolumeAttachment;
 
-class VolumeAttachmentEvents final : public kube::EventHandler<VolumeAttachment> {
- public:
-  VolumeAttachmentEvents(kube::WorkQueue& va_queue, kube::WorkQueue& pv_queue)
-      : va_queue_(va_queue), pv_queue_(pv_queue) {}
-
-  void OnAdd(const Ptr& va) override {
-    va_queue_.Add(va->metadata.name, VolumeAttachmentLane(*va));
-  }
-
-  void OnUpdate(const Ptr& old_va, const Ptr& new_va) override {
-    if (ShouldEnqueueVolumeAttachmentUpdate(*old_va, *new_va)) {
-      va_queue_.Add(new_va->metadata.name, VolumeAttachmentLane(*new_va));
-      return;
-    }
-    LOG_V(3, "Ignoring VolumeAttachment change").With("VolumeAttachment", new_va->metadata.name);
-  }
-
-  // The PV may now be free of attachments, so its finalizer may go.
-  void OnDelete(const Ptr& va) override {
-    if (const auto& pv_name = PersistentVolumeToSyncOnDelete(*va)) pv_queue_.Add(*pv_name);
-  }
-
- private:
-  kube::WorkQueue& va_queue_;
-  kube::WorkQueue& pv_queue_;
-};
-
-class PersistentVolumeEvents final : public kube::EventHandler<PersistentVolume> {
- public:
-  PersistentVolumeEvents(kube::WorkQueue& pv_queue, std::string_view finalizer,
-                         std::string_view driver)
-      : pv_queue_(pv_queue), finalizer_(finalizer), driver_(driver) {}
-
-  void OnAdd(const Ptr& pv) override { Consider(*pv); }
-  void OnUpdate(const Ptr&, const Ptr& pv) override { Consider(*pv); }
-  // A PV that is gone has no finalizer left to remove.
-  void OnDelete(const Ptr&) override {}
-
- private:
-  void Consider(const PersistentVolume& pv) {
-    if (ShouldEnqueuePersistentVolume(pv, finalizer_, driver_)) pv_queue_.Add(pv.metadata.name);
-  }
-
-  kube::WorkQueue& pv_queue_;
-  const std::string_view finalizer_;
-  const std::string_view driver_;
-};
-
-kube::WorkerPoolOptions PoolOptions(std::string_view queue_name, std::string_view kind,
-                                    const ControllerOptions& options,
-                                    kube::WorkQueueMetrics* metrics) {
-  return {.queue_name = std::string(queue_name),
-          .kind = std::string(kind),
+kube::ControllerOptions QueueOptions(std::string_view name, const ControllerOptions& options,
+                                     kube::WorkQueueMetrics* metrics) {
+  return {.name = std::string(name),
           .workers = options.worker_threads,
           .retry_start = options.retry_interval_start,
           .retry_max = options.retry_interval_max,
           .metrics = metrics};
 }
 
+kube::PrimaryRules<VolumeAttachment> VolumeAttachmentRules() {
+  return {.update_needs_sync = ShouldEnqueueVolumeAttachmentUpdate,
+          // A failing attach stays urgent, but its backoff paces it and the
+          // burst rule keeps the normal lane moving.
+          .lane = VolumeAttachmentLane,
+          // The PV queue learns of it (below); the VA itself has nothing left to do.
+          .on_delete = [](const auto&) { return std::nullopt; }};
+}
+
+// Removing a PV finalizer is never urgent: the PV queue has one lane.
+kube::PrimaryRules<PersistentVolume> PersistentVolumeRules(std::string_view finalizer,
+                                                           std::string_view driver) {
+  return {.admits =
+              [finalizer, driver](const PersistentVolume& pv) {
+                return ShouldEnqueuePersistentVolume(pv, finalizer, driver);
+              },
+          // A PV that is gone has no finalizer left to remove.
+          .on_delete = [](const auto&) { return std::nullopt; }};
+}
+
+// The PV may be free of attachments once one of its VolumeAttachments is gone.
+std::vector<std::string> PersistentVolumeOfDeleted(const kube::Change<VolumeAttachment>& change) {
+  if (change.type != kube::Change<VolumeAttachment>::Type::kDeleted) return {};
+  const std::optional<std::string>& pv_name = PersistentVolumeToSyncOnDelete(change.object);
+  if (!pv_name) return {};
+  return {*pv_name};
+}
+
 }  // namespace
 
-Controller::Controller(std::string driver_name, Handler& handler,
-                       kube::Store<VolumeAttachment>& volume_attachments,
-                       kube::Store<PersistentVolume>& persistent_volumes,
-                       kube::Store<CSINode>& csi_nodes, ControllerOptions options,
-                       base::Clock& clock, kube::WorkQueueMetrics* va_queue_metrics,
+Controller::Controller(std::string driver_name, Handler& handler, kube::InformerSet& informers,
+                       ControllerOptions options, base::Clock& clock,
+                       kube::WorkQueueMetrics* va_queue_metrics,
                        kube::WorkQueueMetrics* pv_queue_metrics)
     : driver_name_(std::move(driver_name)),
       finalizer_(FinalizerFor(driver_name_)),
       handler_(handler),
-      va_store_(volume_attachments),
-      pv_store_(persistent_volumes),
-      csi_node_store_(csi_nodes),
-      options_(options),
-      clock_(clock),
-      va_workers_(
-          PoolOptions(kVolumeAttachmentQueueName, "VolumeAttachment", options, va_queue_metrics),
-          clock, [this](const std::string& name) { return SyncVolumeAttachment(name); },
-          // A failing attach stays urgent, but its backoff paces it and the
-          // burst rule keeps the normal lane moving.
-          [this](const std::string& name) { return VolumeAttachmentLaneOf(name); }),
-      // Removing a PV finalizer is never urgent: its retries take the normal lane.
-      pv_workers_(
-          PoolOptions(kPersistentVolumeQueueName, "PersistentVolume", options, pv_queue_metrics),
-          clock, [this](const std::string& name) { return SyncPersistentVolume(name); }) {}
-
-void Controller::Run(kube::ListerWatcher<VolumeAttachment>& volume_attachments,
-                     kube::ListerWatcher<PersistentVolume>& persistent_volumes,
-                     kube::ListerWatcher<CSINode>* csi_nodes, std::stop_token stop) {
-  VolumeAttachmentEvents va_events(va_workers_.queue(), pv_workers_.queue());
-  PersistentVolumeEvents pv_events(pv_workers_.queue(), finalizer_, driver_name_);
-  kube::ReflectorOptions reflector_options;
-  reflector_options.resync_period = options_.resync_period;
-  // Declared before the workers run, so they stop after the workers drained.
-  kube::Informer<VolumeAttachment> va_informer(volume_attachments, va_store_, reflector_options,
-                                               clock_);
-  kube::Informer<PersistentVolume> pv_informer(persistent_volumes, pv_store_, reflector_options,
-                                               clock_);
-  // CSINodes are only read from their store; their changes need no work.
-  std::optional<kube::Informer<CSINode>> csi_node_informer;
-  va_informer.AddEventHandler(va_events);
-  pv_informer.AddEventHandler(pv_events);
-  va_informer.Start();
-  pv_informer.Start();
-  if (csi_nodes) {
-    csi_node_informer.emplace(*csi_nodes, csi_node_store_, reflector_options, clock_);
-    csi_node_informer->Start();
-  }
-
-  if (!kube::WaitForCacheSync(stop, va_informer, pv_informer)) return;
-  synced_.Notify();
-  LOG_INFO("Caches synced, starting workers").With("workers", options_.worker_threads);
-  // Both pools run on `stop`: both queues stop taking work before either
-  // waits for its syncs in flight.
-  std::jthread pv_workers([this, stop] { pv_workers_.Run(stop); });
-  va_workers_.Run(stop);
+      volume_attachments_(
+          informers, QueueOptions(kVolumeAttachmentQueueName, options, va_queue_metrics),
+          VolumeAttachmentRules(),
+          [this](const std::string& name, const auto& va) {
+            return SyncVolumeAttachment(name, va);
+          },
+          clock),
+      persistent_volumes_(
+          informers, QueueOptions(kPersistentVolumeQueueName, options, pv_queue_metrics),
+          PersistentVolumeRules(finalizer_, driver_name_),
+          [this](const std::string& name, const auto& pv) {
+            return SyncPersistentVolume(name, pv);
+          },
+          clock) {
+  persistent_volumes_.Watches<VolumeAttachment>(PersistentVolumeOfDeleted);
+  // An attach reads its PV: no VolumeAttachment syncs before the PVs are listed.
+  volume_attachments_.Reads<PersistentVolume>();
 }
 
-bool Controller::HasSynced() const { return synced_.HasBeenNotified(); }
+void Controller::Run(std::stop_token stop) {
+  // Both run on `stop`: both queues stop taking work before either waits
+  // for its syncs in flight.
+  std::jthread pv_workers([this, stop] { persistent_volumes_.Run(stop); });
+  volume_attachments_.Run(stop);
+}
+
+bool Controller::HasSynced() const {
+  return volume_attachments_.HasSynced() && persistent_volumes_.HasSynced();
+}
 
 bool Controller::WaitForCacheSync(std::stop_token stop) const {
-  return synced_.WaitForNotification(stop);
+  return volume_attachments_.WaitForCacheSync(stop) && persistent_volumes_.WaitForCacheSync(stop);
 }
 
 void Controller::EnqueueVolumeAttachment(const std::string& name) {
-  va_workers_.queue().Add(name, VolumeAttachmentLaneOf(name));
+  volume_attachments_.Enqueue(name);
 }
 
-base::Status Controller::SyncVolumeAttachment(const std::string& name) {
-  std::shared_ptr<const VolumeAttachment> va = va_store_.GetByKey(name);
+kube::ReconcileResult Controller::SyncVolumeAttachment(
+    const std::string& name, const kube::Controller<VolumeAttachment>::Ptr& va) {
   if (!va) {
     LOG_V(3, "VolumeAttachment deleted, ignoring").With("VolumeAttachment", name);
-    return {};
+    return kube::Action::Done();
   }
   if (va->spec.attacher != driver_name_) {
     LOG_V(4, "Skipping VolumeAttachment of another attacher")
         .With("VolumeAttachment", name)
         .With("attacher", va->spec.attacher.str());
-    return {};
+    return kube::Action::Done();
   }
-  return handler_.SyncVolumeAttachment(*va);
+  return kube::DoneOr(handler_.SyncVolumeAttachment(*va));
 }
 
-kube::WorkQueue::Lane Controller::VolumeAttachmentLaneOf(const std::string& name) const {
-  std::shared_ptr<const VolumeAttachment> va = va_store_.GetByKey(name);
-  return va ? VolumeAttachmentLane(*va) : kube::WorkQueue::Lane::kNormal;
-}
-
-base::Status Controller::SyncPersistentVolume(const std::string& name) {
-  std::shared_ptr<const PersistentVolume> pv = pv_store_.GetByKey(name);
+kube::ReconcileResult Controller::SyncPersistentVolume(
+    const std::string& name, const kube::Controller<PersistentVolume>::Ptr& pv) {
   if (!pv) {
     LOG_V(3, "PersistentVolume deleted, ignoring").With("PersistentVolume", name);
-    return {};
+    return kube::Action::Done();
   }
-  return handler_.SyncPersistentVolume(*pv);
+  return kube::DoneOr(handler_.SyncPersistentVolume(*pv));
 }
 
 }  // namespace attacher

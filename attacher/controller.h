@@ -1,23 +1,28 @@
-// Controller: the attacher's informers, work queues and workers
-// (docs/attacher.md §5.1), composed from kube::Informer and kube::WorkerPool;
-// what is the attacher's own is which kinds, which events (event_filters.h),
-// which sync and which lane.
+// Controller: the attacher's two controllers (docs/attacher.md §5.1) on the
+// generic runtime (kube/runtime/controller.h); what is the attacher's own is
+// which kinds, which events (event_filters.h), which reconcile and which lane.
 //
-// Run() keeps the VolumeAttachment, PersistentVolume and (CSI handler only)
-// CSINode stores current, turns the events that matter into object names on
-// two queues, "csi-attacher-va" and "csi-attacher-pv", and runs worker_threads
-// workers on each. A worker syncs one name at a time through the Handler:
-// success forgets the name's backoff; an error logs and requeues it after
-// retry_interval_start * 2^failures, capped at retry_interval_max. The queue
-// never hands one name to two workers at once; different names (even of the
-// same volume) sync concurrently. VolumeAttachments of other drivers are
-// cached and queued but skipped at sync, as upstream does. Attachments still
-// to be attached take the VolumeAttachment queue's urgent lane
-// (VolumeAttachmentLane), so they overtake queued detaches without starving
-// them (kube::WorkQueue's burst rule; #761).
+// Two queues, "csi-attacher-va" and "csi-attacher-pv", each with
+// worker_threads workers:
+//   - VolumeAttachments: every add, every update that counts
+//     (ShouldEnqueueVolumeAttachmentUpdate) and every resync; never the
+//     events of the attacher's own writes (its finalizer and status
+//     patches), so one attach calls ControllerPublishVolume once. Attachments
+//     still to be attached take the urgent lane (VolumeAttachmentLane), so
+//     they overtake queued detaches without starving them (#761).
+//     VolumeAttachments of other drivers are cached and queued but skipped
+//     at sync, as upstream does.
+//   - PersistentVolumes: adds and updates that may free our finalizer
+//     (ShouldEnqueuePersistentVolume), and the PV of every deleted
+//     VolumeAttachment.
+// A reconcile passes the stored object to the Handler; success forgets the
+// name's backoff, an error logs and requeues it after retry_interval_start *
+// 2^failures, capped at retry_interval_max.
 //
-// The stores are owned by the caller so the handler (and the reconciler) read
-// the very caches this controller fills; they must outlive the controller.
+// The informers are the InformerSet's (VolumeAttachments and
+// PersistentVolumes; CSINodes are read by the handler from the same set, and
+// an attach missing its node ID just fails and is retried, so the workers do
+// not wait for them). Build the controller, start the set, Run.
 //
 // Thread-safety: every method may be called from any thread. Run() may be
 // called once (its queues cannot restart after shutdown).
@@ -31,15 +36,11 @@
 
 #include "attacher/handler.h"
 #include "base/clock.h"
-#include "base/notification.h"
-#include "base/result.h"
 #include "kube/api/core/v1/persistent_volume.h"
-#include "kube/api/storage/v1/csi_node.h"
 #include "kube/api/storage/v1/volume_attachment.h"
-#include "kube/runtime/lister_watcher.h"
-#include "kube/runtime/store.h"
+#include "kube/runtime/controller.h"
+#include "kube/runtime/informer_set.h"
 #include "kube/runtime/work_queue.h"
-#include "kube/runtime/worker_pool.h"
 
 namespace attacher {
 
@@ -47,7 +48,7 @@ struct ControllerOptions {
   uint32_t worker_threads = 10;                          // --worker-threads, per queue
   std::chrono::milliseconds retry_interval_start{1000};  // --retry-interval-start
   std::chrono::milliseconds retry_interval_max{300000};  // --retry-interval-max
-  std::chrono::milliseconds resync_period{600000};       // --resync; 0 = never
+  std::chrono::milliseconds resync_period{600000};       // --resync; 0 = never (the informers')
 };
 
 class Controller {
@@ -55,27 +56,20 @@ class Controller {
   static constexpr std::string_view kVolumeAttachmentQueueName = "csi-attacher-va";
   static constexpr std::string_view kPersistentVolumeQueueName = "csi-attacher-pv";
 
-  // `handler` must outlive the controller; so must the metrics observers,
-  // which may be null.
-  Controller(std::string driver_name, Handler& handler,
-             kube::Store<kube::VolumeAttachment>& volume_attachments,
-             kube::Store<kube::PersistentVolume>& persistent_volumes,
-             kube::Store<kube::CSINode>& csi_nodes, ControllerOptions options, base::Clock& clock,
+  // `handler` and `informers` must outlive the controller; so must the
+  // metrics observers, which may be null.
+  Controller(std::string driver_name, Handler& handler, kube::InformerSet& informers,
+             ControllerOptions options, base::Clock& clock,
              kube::WorkQueueMetrics* va_queue_metrics = nullptr,
              kube::WorkQueueMetrics* pv_queue_metrics = nullptr);
 
-  // Blocks until `stop` is requested. Starts one reflector per kind (no CSINode
-  // reflector when `csi_nodes` is null: the trivial handler never reads
-  // CSINodes), waits until the VolumeAttachment and PersistentVolume stores
-  // hold a complete list (CSINodes may lag: an attach missing its node ID just
-  // fails and is retried), then starts the workers. On stop: the queues take
-  // no new work, in-flight syncs finish, the reflectors stop, Run returns.
-  void Run(kube::ListerWatcher<kube::VolumeAttachment>& volume_attachments,
-           kube::ListerWatcher<kube::PersistentVolume>& persistent_volumes,
-           kube::ListerWatcher<kube::CSINode>* csi_nodes, std::stop_token stop);
+  // Blocks until `stop` is requested: waits until the VolumeAttachment and
+  // PersistentVolume stores hold a complete list, then runs the workers of
+  // both queues. On stop: the queues take no new work, in-flight syncs
+  // finish, Run returns.
+  void Run(std::stop_token stop);
 
-  // Whether Run() has seen the VolumeAttachment and PersistentVolume stores
-  // complete and started the workers.
+  // Whether Run() has seen both stores complete and started the workers.
   bool HasSynced() const;
   // Blocks until HasSynced() or `stop`; returns HasSynced(). Lets whatever
   // reads the stores on its own (the reconciler) start on complete caches.
@@ -86,26 +80,20 @@ class Controller {
   void EnqueueVolumeAttachment(const std::string& name);
 
   // For the workqueue gauges read at scrape time.
-  const kube::WorkQueue& volume_attachment_queue() const { return va_workers_.queue(); }
-  const kube::WorkQueue& persistent_volume_queue() const { return pv_workers_.queue(); }
+  const kube::WorkQueue& volume_attachment_queue() const { return volume_attachments_.queue(); }
+  const kube::WorkQueue& persistent_volume_queue() const { return persistent_volumes_.queue(); }
 
  private:
-  base::Status SyncVolumeAttachment(const std::string& name);
-  base::Status SyncPersistentVolume(const std::string& name);
-  // VolumeAttachmentLane of the cached object; normal once it is gone.
-  kube::WorkQueue::Lane VolumeAttachmentLaneOf(const std::string& name) const;
+  kube::ReconcileResult SyncVolumeAttachment(
+      const std::string& name, const kube::Controller<kube::VolumeAttachment>::Ptr& va);
+  kube::ReconcileResult SyncPersistentVolume(
+      const std::string& name, const kube::Controller<kube::PersistentVolume>::Ptr& pv);
 
   const std::string driver_name_;
   const std::string finalizer_;
   Handler& handler_;
-  kube::Store<kube::VolumeAttachment>& va_store_;
-  kube::Store<kube::PersistentVolume>& pv_store_;
-  kube::Store<kube::CSINode>& csi_node_store_;
-  const ControllerOptions options_;
-  base::Clock& clock_;
-  kube::WorkerPool va_workers_;
-  kube::WorkerPool pv_workers_;
-  base::Notification synced_;  // the workers have started
+  kube::Controller<kube::VolumeAttachment> volume_attachments_;
+  kube::Controller<kube::PersistentVolume> persistent_volumes_;
 };
 
 }  // namespace attacher

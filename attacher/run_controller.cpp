@@ -16,7 +16,8 @@
 #include "base/log.h"
 #include "component/event_source.h"
 #include "csi/controller_client.h"
-#include "kube/runtime/lister_watcher.h"
+#include "kube/runtime/informer_set.h"
+#include "kube/runtime/run_controllers.h"
 #include "kube/tools/event_api.h"
 #include "kube/tools/event_recorder.h"
 
@@ -26,9 +27,17 @@ void RunController(const RunControllerOptions& options, const component::CsiDriv
   base::Clock& clock = base::Clock::Real();
   const csi::Capabilities& caps = driver.capabilities;
 
-  kube::Store<kube::VolumeAttachment> volume_attachments;
-  kube::Store<kube::PersistentVolume> persistent_volumes;
-  kube::Store<kube::CSINode> csi_nodes;
+  kube::ReflectorOptions reflector_options;
+  reflector_options.resync_period = options.controller.resync_period;
+  kube::InformerSet informers(client, reflector_options, clock);
+  kube::Store<kube::VolumeAttachment>& volume_attachments =
+      informers.StoreOf<kube::VolumeAttachment>();
+  kube::Store<kube::PersistentVolume>& persistent_volumes =
+      informers.StoreOf<kube::PersistentVolume>();
+  // Only a driver that attaches reads CSINodes (for node IDs).
+  kube::Store<kube::CSINode> no_csi_nodes;
+  kube::Store<kube::CSINode>& csi_nodes =
+      CanAttach(caps) ? informers.StoreOf<kube::CSINode>() : no_csi_nodes;
   KubernetesApiClient api(client);
   csi::ControllerClient controller_client(driver.connection);
   CsiVolumePublisher publisher(controller_client, options.timeout);
@@ -59,8 +68,8 @@ void RunController(const RunControllerOptions& options, const component::CsiDriv
         .With("driver", driver.name);
   }
 
-  Controller controller(driver.name, *handler, volume_attachments, persistent_volumes, csi_nodes,
-                        options.controller, clock, &attacher_metrics.volume_attachment_queue(),
+  Controller controller(driver.name, *handler, informers, options.controller, clock,
+                        &attacher_metrics.volume_attachment_queue(),
                         &attacher_metrics.persistent_volume_queue());
   component::ScrapeRegistrations gauges =
       attacher_metrics.WatchController(controller, volume_attachments, driver.name);
@@ -86,11 +95,8 @@ void RunController(const RunControllerOptions& options, const component::CsiDriv
     });
   }
 
-  kube::ClientListerWatcher<kube::VolumeAttachment> va_source(client, "");
-  kube::ClientListerWatcher<kube::PersistentVolume> pv_source(client, "");
-  kube::ClientListerWatcher<kube::CSINode> csi_node_source(client, "");
   LOG_INFO("Starting CSI attacher").With("driver", driver.name);
-  controller.Run(va_source, pv_source, CanAttach(caps) ? &csi_node_source : nullptr, stop);
+  kube::RunWithInformers(informers, stop, controller);
   if (reconciler_thread.joinable()) reconciler_thread.join();
   LOG_INFO("Shutting CSI attacher").With("driver", driver.name);
 }

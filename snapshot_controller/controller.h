@@ -1,11 +1,11 @@
-// Controller: the snapshot-controller's informers, work queues and workers
-// (docs/snapshots.md §4.2), composed from one KindPairLoop per pair of kinds
-// and read-only informers for what the handlers only look up.
+// Controller: the snapshot-controller's controllers (docs/snapshots.md
+// §4.2), one KindPairLoop per pair of kinds over the process's InformerSet,
+// which also keeps current what the handlers only look up.
 //
-// Run() keeps the stores current - VolumeSnapshots and contents, classes,
-// PersistentVolumeClaims, PersistentVolumes, Nodes when a Node source is
-// given, and the three group kinds when group sources and a GroupHandler are
-// - and runs the queues:
+// The informers - VolumeSnapshots and contents, classes,
+// PersistentVolumeClaims, PersistentVolumes, Nodes with distributed
+// snapshotting, and the three group kinds when a GroupHandler is given -
+// feed the queues:
 //   - "snapshot-controller-snapshot" and "snapshot-controller-content", the
 //     single snapshots' pair, synced by the ControllerHandler;
 //   - "snapshot-controller-group-snapshot" and
@@ -31,9 +31,10 @@
 #include "kube/api/core/v1/persistent_volume_claim.h"
 #include "kube/api/groupsnapshot/v1/volume_group_snapshot_class.h"
 #include "kube/api/snapshot/v1/volume_snapshot_class.h"
-#include "kube/runtime/lister_watcher.h"
+#include "kube/runtime/informer_set.h"
 #include "kube/runtime/store.h"
 #include "kube/runtime/work_queue.h"
+#include "snapshot_controller/caches.h"
 #include "snapshot_controller/controller_handler.h"
 #include "snapshot_controller/controller_options.h"
 #include "snapshot_controller/group_handler.h"
@@ -42,41 +43,11 @@
 
 namespace snapshot_controller {
 
-// The caches the Controller keeps current. They are the caller's, so the
-// handlers read the very stores (Caches) the informers fill.
-struct ControllerStores {
-  kube::Store<kube::VolumeSnapshot> snapshots;
-  kube::Store<kube::VolumeSnapshotContent> contents;
-  kube::Store<kube::VolumeSnapshotClass> classes;
-  kube::Store<kube::PersistentVolumeClaim> claims;
-  kube::Store<kube::PersistentVolume> volumes;
-  kube::Store<kube::Node> nodes;  // filled only when ControllerSources::nodes is set
-  // Filled only while group snapshots run (ControllerSources::groups set).
-  kube::Store<kube::VolumeGroupSnapshot> group_snapshots;
-  kube::Store<kube::VolumeGroupSnapshotContent> group_contents;
-  kube::Store<kube::VolumeGroupSnapshotClass> group_classes;
-};
-
-// Where the group informers list and watch; each must outlive Run().
-struct GroupSources {
-  kube::ListerWatcher<kube::VolumeGroupSnapshot>& group_snapshots;
-  kube::ListerWatcher<kube::VolumeGroupSnapshotContent>& group_contents;
-  kube::ListerWatcher<kube::VolumeGroupSnapshotClass>& group_classes;
-};
-
-// Where the informers list and watch; each must outlive Run().
-struct ControllerSources {
-  kube::ListerWatcher<kube::VolumeSnapshot>& snapshots;
-  kube::ListerWatcher<kube::VolumeSnapshotContent>& contents;
-  kube::ListerWatcher<kube::VolumeSnapshotClass>& classes;
-  kube::ListerWatcher<kube::PersistentVolumeClaim>& claims;
-  kube::ListerWatcher<kube::PersistentVolume>& volumes;
-  // With distributed snapshotting only: dynamic contents name the node of
-  // their volume (§4.3 createSnapshotContent step 3).
-  kube::ListerWatcher<kube::Node>* nodes = nullptr;
-  // While group snapshots run (§4.1); needs the Controller's GroupHandler.
-  const GroupSources* groups = nullptr;
-};
+// The stores of `informers` the handlers read (making their informers):
+// Nodes only `with_nodes`, the group kinds only `with_groups` (their storage
+// is `group_caches`, which must outlive the answer).
+Caches CachesOf(kube::InformerSet& informers, bool with_nodes, bool with_groups,
+                std::optional<GroupCaches>& group_caches);
 
 class Controller {
  public:
@@ -86,16 +57,15 @@ class Controller {
       GroupSnapshotKinds::kSnapshotQueueName;
   static constexpr std::string_view kGroupContentQueueName = GroupSnapshotKinds::kContentQueueName;
 
-  // `handler`, `group_handler` (null: no groups) and `stores` must outlive
-  // the controller.
-  Controller(ControllerHandler& handler, ControllerStores& stores, ControllerOptions options,
-             base::Clock& clock, GroupHandler* group_handler = nullptr);
+  // `handler`, `group_handler` (null: no groups) and `informers` must
+  // outlive the controller. The workers wait for Nodes too `with_nodes`.
+  Controller(ControllerHandler& handler, kube::InformerSet& informers, ControllerOptions options,
+             base::Clock& clock, bool with_nodes, GroupHandler* group_handler = nullptr);
 
-  // Blocks until `stop` is requested. Starts one reflector per kind, waits
-  // until every store holds a complete list, then starts the workers of every
-  // queue. On stop: no queue takes new work, in-flight syncs finish, the
-  // reflectors stop, Run returns.
-  void Run(const ControllerSources& sources, std::stop_token stop);
+  // Blocks until `stop` is requested: waits until every store holds a
+  // complete list, then runs the workers of every queue. On stop: no queue
+  // takes new work, in-flight syncs finish, Run returns.
+  void Run(std::stop_token stop);
 
   const kube::WorkQueue& snapshot_queue() const { return snapshots_.snapshot_queue(); }
   const kube::WorkQueue& content_queue() const { return snapshots_.content_queue(); }
@@ -107,9 +77,7 @@ class Controller {
   // Queues the members of a group snapshot deleted from the API.
   void QueueMembersOf(const kube::VolumeGroupSnapshot& group);
 
-  ControllerStores& stores_;
-  const ControllerOptions options_;
-  base::Clock& clock_;
+  kube::Store<kube::VolumeSnapshot>& snapshot_store_;
   KindPairLoop<SnapshotKinds> snapshots_;
   std::optional<KindPairLoop<GroupSnapshotKinds>> groups_;
 };

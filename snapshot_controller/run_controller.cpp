@@ -4,7 +4,8 @@
 
 #include "base/clock.h"
 #include "base/log.h"
-#include "kube/runtime/lister_watcher.h"
+#include "kube/runtime/informer_set.h"
+#include "kube/runtime/run_controllers.h"
 #include "kube/tools/event_api.h"
 #include "kube/tools/event_recorder.h"
 #include "snapshot_controller/caches.h"
@@ -19,22 +20,23 @@ namespace snapshot_controller {
 void RunController(const RunControllerOptions& options, const snapshotter::SnapshotClients& clients,
                    OperationMetrics& metrics, std::stop_token stop) {
   base::Clock& clock = base::Clock::Real();
-  ControllerStores stores;
-  const GroupCaches group_caches{.group_snapshots = stores.group_snapshots,
-                                 .group_contents = stores.group_contents,
-                                 .group_classes = stores.group_classes};
-  const Caches caches{
-      .snapshots = stores.snapshots,
-      .contents = stores.contents,
-      .classes = stores.classes,
-      .claims = stores.claims,
-      .volumes = stores.volumes,
-      .nodes = options.handler.enable_distributed_snapshotting ? &stores.nodes : nullptr,
-      // Off: nothing may consult a group cache (§9.13).
-      .groups = options.group_snapshots ? &group_caches : nullptr};
+  kube::ReflectorOptions reflector_options;
+  reflector_options.resync_period = options.controller.resync_period;
+  // Upstream's two clientsets: the built-in kinds on the core client's QPS
+  // budget, the snapshot kinds on the snapshot client's.
+  kube::Client& snapshots = *clients.snapshots;
+  kube::Client& core = *clients.core;
+  kube::InformerSet informers(
+      [&](const kube::KindFacts& kind) -> kube::Client& {
+        return kind.group().empty() ? core : snapshots;
+      },
+      reflector_options, clock);
+  const bool with_nodes = options.handler.enable_distributed_snapshotting;
+  std::optional<GroupCaches> group_caches;
+  const Caches caches = CachesOf(informers, with_nodes, options.group_snapshots, group_caches);
 
   ControllerApiClient api(clients);
-  kube::ClientEventApi event_api(*clients.core);
+  kube::ClientEventApi event_api(core);
   // Upstream's Events name the component and no host (§4.2).
   kube::EventRecorderOptions event_source;
   event_source.component = "snapshot-controller";
@@ -43,32 +45,11 @@ void RunController(const RunControllerOptions& options, const snapshotter::Snaps
   CommonHandler handler(api, caches, events, metrics, options.handler, clock);
   std::optional<GroupCommonHandler> group_handler;
   if (caches.groups) group_handler.emplace(api, caches, events, metrics, clock);
-  Controller controller(handler, stores, options.controller, clock,
+  Controller controller(handler, informers, options.controller, clock, with_nodes,
                         group_handler ? &*group_handler : nullptr);
 
-  kube::Client& snapshots = *clients.snapshots;
-  kube::Client& core = *clients.core;
-  kube::ClientListerWatcher<kube::VolumeSnapshot> snapshot_source(snapshots, "");
-  kube::ClientListerWatcher<kube::VolumeSnapshotContent> content_source(snapshots, "");
-  kube::ClientListerWatcher<kube::VolumeSnapshotClass> class_source(snapshots, "");
-  kube::ClientListerWatcher<kube::PersistentVolumeClaim> claim_source(core, "");
-  kube::ClientListerWatcher<kube::PersistentVolume> volume_source(core, "");
-  kube::ClientListerWatcher<kube::Node> node_source(core, "");
-  kube::ClientListerWatcher<kube::VolumeGroupSnapshot> group_source(snapshots, "");
-  kube::ClientListerWatcher<kube::VolumeGroupSnapshotContent> group_content_source(snapshots, "");
-  kube::ClientListerWatcher<kube::VolumeGroupSnapshotClass> group_class_source(snapshots, "");
-  const GroupSources group_sources{.group_snapshots = group_source,
-                                   .group_contents = group_content_source,
-                                   .group_classes = group_class_source};
   LOG_INFO("Starting snapshot controller").With("groupSnapshots", options.group_snapshots);
-  controller.Run({.snapshots = snapshot_source,
-                  .contents = content_source,
-                  .classes = class_source,
-                  .claims = claim_source,
-                  .volumes = volume_source,
-                  .nodes = caches.nodes ? &node_source : nullptr,
-                  .groups = caches.groups ? &group_sources : nullptr},
-                 stop);
+  kube::RunWithInformers(informers, stop, controller);
   LOG_INFO("Shutting snapshot controller");
 }
 

@@ -1,21 +1,23 @@
-// ContentControllerOf<Kind>: the csi-snapshotter's informers, work queue and
-// workers for one content kind (docs/snapshots.md §3.3, §3.8), composed from
-// kube::Informer and kube::WorkerPool; what is the sidecar's own is which
-// events (the kind's event filters), which lane, and the two requeue
-// cadences. Two kinds share it:
+// ContentControllerOf<Kind>: the csi-snapshotter's controller of one content
+// kind (docs/snapshots.md §3.3, §3.8); what is the sidecar's own is which
+// events (the kind's event filters), which lane, and the readiness cadence. Two kinds share it:
 //   - ContentController: VolumeSnapshotContents and VolumeSnapshotClasses,
 //     queue "csi-snapshotter-content" (content_event_filters.h);
 //   - GroupContentController: VolumeGroupSnapshotContents and
 //     VolumeGroupSnapshotClasses, queue
 //     "csi-snapshotter-groupsnapshotcontent" (group_content_event_filters.h).
 //
-// Run() keeps the content and class stores current, turns the content events
-// that matter into names on the queue, and runs worker_threads workers on
-// it. A worker hands the content of a name, as the store holds it when the
-// sync starts (the newest version this process knows; there is no second
-// store that could drop an update as stale, §9.12), to the handler; contents
-// of other drivers (IsDriverMatch) and contents gone from the store are
-// skipped. What the handler answers decides when the name comes back:
+// Built on the generic runtime (kube/runtime/controller.h): the content
+// informer (with the --node-deployment label selector) and the class
+// informer come from the process's InformerSet. The content events that
+// matter - adds, updates that count (the kind's event filters) and resyncs
+// of contents of this driver (IsDriverMatch, with the class from the
+// store), and deletions - queue the name; the class is only read. A
+// reconcile hands the content, as the store holds it when it starts (the
+// newest version this process knows; there is no second store that could
+// drop an update as stale, §9.12), to the handler; contents of other
+// drivers and contents gone from the store are done. What the handler
+// answers decides when the name comes back:
 //   - an error: after the error backoff, retry_interval_start doubling up to
 //     retry_interval_max (upstream's), in the lane the content then needs;
 //   - kPollReadiness: after the readiness cadence (§9.2), which starts at
@@ -37,6 +39,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <memory>
 #include <stop_token>
 #include <string>
 #include <string_view>
@@ -47,11 +50,10 @@
 #include "kube/api/groupsnapshot/v1/volume_group_snapshot_content.h"
 #include "kube/api/snapshot/v1/volume_snapshot_class.h"
 #include "kube/api/snapshot/v1/volume_snapshot_content.h"
-#include "kube/runtime/lister_watcher.h"
-#include "kube/runtime/rate_limiter.h"
+#include "kube/runtime/controller.h"
+#include "kube/runtime/informer_set.h"
 #include "kube/runtime/store.h"
 #include "kube/runtime/work_queue.h"
-#include "kube/runtime/worker_pool.h"
 #include "snapshotter/content_handler.h"
 
 namespace snapshotter {
@@ -72,7 +74,7 @@ struct ContentControllerOptions {
   uint32_t worker_threads = 10;                          // --worker-threads
   std::chrono::milliseconds retry_interval_start{1000};  // --retry-interval-start
   std::chrono::milliseconds retry_interval_max{300000};  // --retry-interval-max
-  std::chrono::milliseconds resync_period{900000};       // --resync-period; 0 = never
+  std::chrono::milliseconds resync_period{900000};  // --resync-period (the informers'); 0 = never
 };
 
 template <class Kind>
@@ -85,41 +87,33 @@ class ContentControllerOf {
   // The readiness cadence's cap, unless retry_interval_max is lower (§9.2).
   static constexpr std::chrono::milliseconds kReadinessPollCap{30000};
 
-  // `handler` must outlive the controller; so must `queue_metrics`, which may
-  // be null. The stores are the caller's, so the handler reads the very
-  // classes this controller keeps current; they must outlive it too.
+  // `handler` and `informers` must outlive the controller; so must
+  // `queue_metrics`, which may be null. Contents are watched with
+  // `label_selector`; the handler reads the classes from `informers` too.
   ContentControllerOf(std::string driver_name, ContentHandlerOf<Content>& handler,
-                      kube::Store<Content>& contents, kube::Store<Class>& classes,
-                      ContentControllerOptions options, base::Clock& clock,
-                      kube::WorkQueueMetrics* queue_metrics = nullptr);
+                      kube::InformerSet& informers, ContentControllerOptions options,
+                      base::Clock& clock, kube::WorkQueueMetrics* queue_metrics = nullptr,
+                      std::string_view label_selector = {});
 
-  // Blocks until `stop` is requested. Starts one reflector per kind, waits
-  // until both stores hold a complete list, then starts the workers. On
-  // stop: the queue takes no new work, in-flight syncs finish (their CSI
-  // calls included), the reflectors stop, Run returns.
-  void Run(kube::ListerWatcher<Content>& contents, kube::ListerWatcher<Class>& classes,
-           std::stop_token stop);
+  // Blocks until `stop` is requested: waits until the content and class
+  // stores hold a complete list, then runs the workers. On stop: the queue
+  // takes no new work, in-flight syncs finish (their CSI calls included),
+  // Run returns.
+  void Run(std::stop_token stop) { controller_.Run(stop); }
 
   // For the workqueue gauges read at scrape time.
-  const kube::WorkQueue& queue() const { return workers_.queue(); }
+  const kube::WorkQueue& queue() const { return controller_.queue(); }
 
  private:
-  class ContentChanges;
-
-  base::Status SyncContent(const std::string& name);
+  kube::ReconcileResult SyncContent(const std::string& name,
+                                    const std::shared_ptr<const Content>& content);
   // IsDriverMatch with the content's class from the store.
   bool IsOurs(const Content& content) const;
-  // ContentLane of the stored content; normal once it is gone.
-  kube::WorkQueue::Lane LaneOf(const std::string& name) const;
 
   const std::string driver_name_;
   ContentHandlerOf<Content>& handler_;
-  kube::Store<Content>& contents_;
   kube::Store<Class>& classes_;
-  const ContentControllerOptions options_;
-  base::Clock& clock_;
-  kube::ItemExponentialRateLimiter readiness_;  // per-name readiness cadence
-  kube::WorkerPool workers_;
+  kube::Controller<Content> controller_;
 };
 
 extern template class ContentControllerOf<SnapshotContentKind>;

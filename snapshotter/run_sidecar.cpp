@@ -9,8 +9,8 @@
 #include "kube/api/groupsnapshot/v1/volume_group_snapshot_content.h"
 #include "kube/api/snapshot/v1/volume_snapshot_class.h"
 #include "kube/api/snapshot/v1/volume_snapshot_content.h"
-#include "kube/runtime/lister_watcher.h"
-#include "kube/runtime/store.h"
+#include "kube/runtime/informer_set.h"
+#include "kube/runtime/run_controllers.h"
 #include "kube/tools/event_api.h"
 #include "kube/tools/event_recorder.h"
 #include "snapshotter/content_events.h"
@@ -29,41 +29,36 @@ namespace {
 class GroupSide {
  public:
   GroupSide(const RunSidecarOptions& options, const component::CsiDriver& driver,
-            kube::Client& snapshots, SnapshotApi& api, kube::EventRecorder& recorder,
+            kube::InformerSet& informers, SnapshotApi& api, kube::EventRecorder& recorder,
             SidecarMetrics& metrics, const std::string& selector, base::Clock& clock)
       : driver_(driver.connection, options.timeout),
         events_(recorder),
-        handler_(classes_, api, driver_, events_,
+        handler_(informers.StoreOf<kube::VolumeGroupSnapshotClass>(), api, driver_, events_,
                  {.group_snapshot_name_prefix = options.group_snapshot_name_prefix,
                   .group_snapshot_name_uuid_length = options.group_snapshot_name_uuid_length,
                   .extra_create_metadata = options.extra_create_metadata},
                  clock),
-        controller_(driver.name, handler_, contents_, classes_, options.controller, clock,
-                    &metrics.group_content_queue()),
-        content_source_(snapshots, "", selector),
-        class_source_(snapshots, "") {}
+        controller_(driver.name, handler_, informers, options.controller, clock,
+                    &metrics.group_content_queue(), selector) {}
 
-  const GroupContentController& controller() const { return controller_; }
-
-  // Runs the controller on a thread of its own until `stop`; Wait() returns
-  // once it has stopped.
-  void Start(std::stop_token stop) {
-    thread_ = std::jthread([this, stop] { controller_.Run(content_source_, class_source_, stop); });
-  }
-  void Wait() {
-    if (thread_.joinable()) thread_.join();
-  }
+  GroupContentController& controller() { return controller_; }
 
  private:
-  kube::Store<kube::VolumeGroupSnapshotContent> contents_;
-  kube::Store<kube::VolumeGroupSnapshotClass> classes_;
   CsiGroupSnapshotDriver driver_;
   RecordedGroupContentEvents events_;
   CsiGroupContentHandler handler_;
   GroupContentController controller_;
-  kube::ClientListerWatcher<kube::VolumeGroupSnapshotContent> content_source_;
-  kube::ClientListerWatcher<kube::VolumeGroupSnapshotClass> class_source_;
-  std::jthread thread_;  // last: joins before the rest goes
+};
+
+// Runs the content controller and, with groups on, the group one.
+struct Controllers {
+  void Run(std::stop_token stop) {
+    std::jthread group_thread;
+    if (groups) group_thread = std::jthread([this, stop] { groups->Run(stop); });
+    contents.Run(stop);
+  }
+  ContentController& contents;
+  GroupContentController* groups;
 };
 
 }  // namespace
@@ -72,8 +67,9 @@ void RunSidecar(const RunSidecarOptions& options, const component::CsiDriver& dr
                 const SnapshotClients& clients, SidecarMetrics& sidecar_metrics,
                 std::stop_token stop) {
   base::Clock& clock = base::Clock::Real();
-  kube::Store<kube::VolumeSnapshotContent> contents;
-  kube::Store<kube::VolumeSnapshotClass> classes;
+  kube::ReflectorOptions reflector_options;
+  reflector_options.resync_period = options.controller.resync_period;
+  kube::InformerSet informers(*clients.snapshots, reflector_options, clock);
 
   SnapshotApiClient api(clients);
   CsiSnapshotDriver snapshot_driver(driver.connection, options.timeout);
@@ -83,32 +79,31 @@ void RunSidecar(const RunSidecarOptions& options, const component::CsiDriver& dr
   event_source.component = "csi-snapshotter " + driver.name;
   kube::EventRecorder event_recorder(event_api, clock, std::move(event_source));
   RecordedContentEvents events(event_recorder);
-  CsiContentHandler handler(classes, api, snapshot_driver, events,
+  CsiContentHandler handler(informers.StoreOf<kube::VolumeSnapshotClass>(), api, snapshot_driver,
+                            events,
                             {.snapshot_name_prefix = options.snapshot_name_prefix,
                              .snapshot_name_uuid_length = options.snapshot_name_uuid_length,
                              .extra_create_metadata = options.extra_create_metadata},
                             clock);
-  ContentController controller(driver.name, handler, contents, classes, options.controller, clock,
-                               &sidecar_metrics.content_queue());
-
-  // Under --node-deployment upstream filters group contents by the same label.
+  // Under --node-deployment upstream filters contents and group contents by
+  // the node's label.
   const std::string selector =
       options.node_name.empty() ? "" : std::string(kManagedByLabel) + "=" + options.node_name;
+  ContentController controller(driver.name, handler, informers, options.controller, clock,
+                               &sidecar_metrics.content_queue(), selector);
+
   std::unique_ptr<GroupSide> groups;
   if (options.group_snapshots) {
-    groups = std::make_unique<GroupSide>(options, driver, *clients.snapshots, api, event_recorder,
+    groups = std::make_unique<GroupSide>(options, driver, informers, api, event_recorder,
                                          sidecar_metrics, selector, clock);
   }
+  GroupContentController* group_controller = groups ? &groups->controller() : nullptr;
   component::ScrapeRegistrations gauges =
-      sidecar_metrics.WatchController(controller, groups ? &groups->controller() : nullptr);
+      sidecar_metrics.WatchController(controller, group_controller);
 
-  kube::ClientListerWatcher<kube::VolumeSnapshotContent> content_source(*clients.snapshots, "",
-                                                                        selector);
-  kube::ClientListerWatcher<kube::VolumeSnapshotClass> class_source(*clients.snapshots, "");
   LOG_INFO("Starting CSI snapshotter");
-  if (groups) groups->Start(stop);
-  controller.Run(content_source, class_source, stop);
-  if (groups) groups->Wait();  // it stops on the same token
+  Controllers controllers{controller, group_controller};
+  kube::RunWithInformers(informers, stop, controllers);
   LOG_INFO("Shutting CSI snapshotter");
 }
 

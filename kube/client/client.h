@@ -9,6 +9,8 @@
 // retried after the server's Retry-After, at most kMaxRetries times. Kinds with a protobuf
 // decoder (VolumeAttachment, PersistentVolume) ask for protobuf answers, as client-go does, and
 // every answer is read in the encoding the server chose (DecodeAnswer); request bodies are JSON.
+// Every successful create, update and patch is reported to the calling thread's WriteObserver
+// (write_observer.h), so a controller can tell its own writes' events from others'.
 //
 // Thread-safe: one Client is shared by all workers and reflectors.
 #pragma once
@@ -31,6 +33,7 @@
 #include "kube/client/config.h"
 #include "kube/client/http_transport.h"
 #include "kube/client/token_bucket.h"
+#include "kube/client/write_observer.h"
 
 namespace kube {
 
@@ -93,14 +96,14 @@ class Client {
 
   template <class T>
   base::Result<T> Create(const T& object) {
-    return Decoded<T>(Request("POST", ResourcePath<T>(object.metadata.namespace_),
+    return Written<T>(Request("POST", ResourcePath<T>(object.metadata.namespace_),
                               EncodeObject(object), "application/json", kAcceptFor<T>));
   }
 
   // PUT; optimistic concurrency through object.metadata.resource_version.
   template <class T>
   base::Result<T> Update(const T& object) {
-    return Decoded<T>(Request("PUT",
+    return Written<T>(Request("PUT",
                               ResourcePath<T>(object.metadata.namespace_, object.metadata.name),
                               EncodeObject(object), "application/json", kAcceptFor<T>));
   }
@@ -109,7 +112,7 @@ class Client {
   template <class T>
   base::Result<T> UpdateStatus(const T& object) {
     static_assert(T::kFacts.status_subresource, "the kind has no status subresource");
-    return Decoded<T>(Request(
+    return Written<T>(Request(
         "PUT", ResourcePath<T>(object.metadata.namespace_, object.metadata.name) + "/status",
         EncodeObject(object), "application/json", kAcceptFor<T>));
   }
@@ -122,7 +125,7 @@ class Client {
                         std::string_view patch, std::string_view subresource = {}) {
     std::string path = ResourcePath<T>(ns, name);
     if (!subresource.empty()) path += "/" + std::string(subresource);
-    return Decoded<T>(Request("PATCH", path, patch, PatchContentType(type), kAcceptFor<T>));
+    return Written<T>(Request("PATCH", path, patch, PatchContentType(type), kAcceptFor<T>));
   }
 
   template <class T>
@@ -176,6 +179,13 @@ class Client {
   static base::Result<T> Decoded(base::Result<std::string> body) {
     if (!body.ok()) return body.error();
     return DecodeAnswer<T>(*body);
+  }
+  // Decoded, and the written object reported to this thread's WriteObserver.
+  template <class T>
+  static base::Result<T> Written(base::Result<std::string> body) {
+    base::Result<T> written = Decoded<T>(std::move(body));
+    if (written.ok()) ReportWrite(*written);
+    return written;
   }
 
   base::Status StreamRequest(const std::string& path, std::string_view accept,

@@ -31,20 +31,24 @@ class Informer {
  public:
   Informer(ListerWatcher<T>& source, Store<T>& store, ReflectorOptions options,
            base::Clock& clock = base::Clock::Real())
-      : reflector_(source, store, handlers_, options, clock) {}
+      : store_(store), reflector_(source, store, handlers_, options, clock) {}
   ~Informer() { Stop(); }
   Informer(const Informer&) = delete;
   Informer& operator=(const Informer&) = delete;
 
   void AddEventHandler(EventHandler<T>& handler) { handlers_.Add(handler); }
 
+  // An informer without handlers does not resync: there is nobody to tell.
   void Start() {
-    thread_ = std::jthread([this](std::stop_token stop) { reflector_.Run(stop); });
+    thread_ =
+        std::jthread([this](std::stop_token stop) { reflector_.Run(stop, handlers_.HasAny()); });
   }
   void Stop() {
     thread_.request_stop();
     if (thread_.joinable()) thread_.join();
   }
+
+  Store<T>& store() const { return store_; }
 
   bool HasSynced() const { return reflector_.HasSynced(); }
   // Blocks until HasSynced() or `stop`; returns HasSynced().
@@ -56,6 +60,7 @@ class Informer {
    public:
     using typename EventHandler<T>::Ptr;
     void Add(EventHandler<T>& handler) { handlers_.push_back(&handler); }
+    bool HasAny() const { return !handlers_.empty(); }
     void OnAdd(const Ptr& object) override {
       for (EventHandler<T>* handler : handlers_) handler->OnAdd(object);
     }
@@ -70,6 +75,7 @@ class Informer {
     std::vector<EventHandler<T>*> handlers_;  // fixed once the informer starts
   };
 
+  Store<T>& store_;
   Handlers handlers_;  // before reflector_, which holds a reference to it
   Reflector<T> reflector_;
   std::jthread thread_;  // last: stops and joins before the rest goes

@@ -61,10 +61,11 @@ class Reflector {
             ReflectorOptions options, base::Clock& clock = base::Clock::Real())
       : source_(source), store_(store), handler_(handler), options_(options), clock_(clock) {}
 
-  // Blocks until `stop` is requested.
-  void Run(std::stop_token stop) {
+  // Blocks until `stop` is requested. Without `resync`, no resync runs
+  // whatever the options say.
+  void Run(std::stop_token stop, bool resync_too = true) {
     std::jthread resync;
-    if (options_.resync_period.count() > 0) {
+    if (resync_too && options_.resync_period.count() > 0) {
       resync = std::jthread([this](std::stop_token s) { ResyncLoop(s); });
     }
     std::stop_callback stop_resync(stop, [&] { resync.request_stop(); });

@@ -32,6 +32,15 @@ struct ObjectKey {
 
   bool operator==(const ObjectKey&) const = default;
 
+  // "namespace/name", or "name" for cluster-scoped kinds: the queue key.
+  std::string ToString() const {
+    if (ns.empty()) return std::string(name);
+    std::string key;
+    key.reserve(ns.size() + 1 + name.size());
+    key.append(ns).append("/").append(name);
+    return key;
+  }
+
   // "namespace/name" or "name"; names and namespaces hold no '/'.
   static ObjectKey Parse(std::string_view key) {
     size_t slash = key.find('/');
@@ -56,11 +65,7 @@ class Store {
   using Map = std::unordered_map<ObjectKey, Ptr, ObjectKeyHash>;
 
   static std::string KeyOf(std::string_view ns, std::string_view name) {
-    if (ns.empty()) return std::string(name);
-    std::string key;
-    key.reserve(ns.size() + 1 + name.size());
-    key.append(ns).append("/").append(name);
-    return key;
+    return ObjectKey{ns, name}.ToString();
   }
   static std::string KeyOf(const T& object) {
     return KeyOf(object.metadata.namespace_, object.metadata.name);

@@ -31,7 +31,7 @@ constexpr std::string_view kPvPatchedLine = "PV finalizer added";
 // a patch of ours the API server refused.
 constexpr std::string_view kRefusedStatus = "status=422";
 constexpr std::string_view kVaUrl = "/volumeattachments/";
-// kube/runtime/worker_pool.cpp logs this for each sync that goes to backoff.
+// kube/runtime/reconcile_loop.cpp logs this for each sync that goes to backoff.
 constexpr std::string_view kBackoffLine = "Sync failed, retrying with backoff";
 
 // The lines of `log` containing both `a` and `b`.

@@ -9,6 +9,8 @@
 #include <thread>
 
 #include "controller_fakes.h"
+#include "kube/runtime/informer_set.h"
+#include "kube/runtime/run_controllers.h"
 
 namespace attacher {
 namespace {
@@ -28,7 +30,7 @@ using testing::MakeVa;
 // docs/attacher.md §5.1: informers, queues, workers.
 class ControllerTest : public ::testing::Test {
  protected:
-  // Starts Run() on its own thread with the scripted listers.
+  // Starts the informers and Run() on its own thread with the scripted listers.
   void Start(uint32_t workers, std::vector<VolumeAttachment> vas,
              std::vector<PersistentVolume> pvs = {}) {
     va_lister_.SetItems(std::move(vas));
@@ -37,10 +39,19 @@ class ControllerTest : public ::testing::Test {
                               .retry_interval_start = 1s,
                               .retry_interval_max = 5min,
                               .resync_period = resync_period_};
-    controller_.emplace(std::string(kDriver), handler_, va_store_, pv_store_, csi_node_store_,
-                        options, clock_, &va_metrics_, &pv_metrics_);
+    kube::ReflectorOptions reflector_options;
+    reflector_options.resync_period = resync_period_;
+    informers_.emplace(reflector_options, clock_);
+    informers_->UseSource(va_lister_);
+    informers_->UseSource(pv_lister_);
+    if (csi_node_lister_) {
+      informers_->UseSource(*csi_node_lister_);
+      informers_->StoreOf<CSINode>();  // as the CSI handler takes it
+    }
+    controller_.emplace(std::string(kDriver), handler_, *informers_, options, clock_, &va_metrics_,
+                        &pv_metrics_);
     run_ = std::jthread([this](std::stop_token stop) {
-      controller_->Run(va_lister_, pv_lister_, csi_node_lister_, stop);
+      kube::RunWithInformers(*informers_, stop, *controller_);
       if (on_run_returned_) on_run_returned_();
     });
   }
@@ -48,20 +59,20 @@ class ControllerTest : public ::testing::Test {
     run_.request_stop();
     run_.join();
   }
+  kube::Store<VolumeAttachment>& va_store() { return informers_->StoreOf<VolumeAttachment>(); }
+  kube::Store<CSINode>& csi_node_store() { return informers_->StoreOf<CSINode>(); }
 
   std::chrono::milliseconds resync_period_ = 0ms;  // none: no resync thread sleeps on clock_
   // Called on Run's thread the moment Run returns.
   std::function<void()> on_run_returned_;
   base::FakeClock clock_;
   FakeHandler handler_{clock_};
-  kube::Store<VolumeAttachment> va_store_;
-  kube::Store<PersistentVolume> pv_store_;
-  kube::Store<CSINode> csi_node_store_;
   FakeListerWatcher<VolumeAttachment> va_lister_;
   FakeListerWatcher<PersistentVolume> pv_lister_;
   FakeListerWatcher<CSINode>* csi_node_lister_ = nullptr;
   testing::CountingQueueMetrics va_metrics_;
   testing::CountingQueueMetrics pv_metrics_;
+  std::optional<kube::InformerSet> informers_;
   std::optional<Controller> controller_;
   std::jthread run_;  // last: stops and joins before the rest goes
 };
@@ -186,7 +197,7 @@ TEST_F(ControllerTest, SyncsOnlyDeletedPersistentVolumesWithOurFinalizer) {
 TEST_F(ControllerTest, VolumeAttachmentGoneFromCacheIsDropped) {
   Start(1, {});
   ASSERT_TRUE(controller_->WaitForCacheSync(run_.get_stop_token()));
-  va_store_.Upsert(std::make_shared<const VolumeAttachment>(MakeVa("va-1")));
+  va_store().Upsert(std::make_shared<const VolumeAttachment>(MakeVa("va-1")));
   controller_->EnqueueVolumeAttachment("never-existed");
   controller_->EnqueueVolumeAttachment("va-1");
   ASSERT_TRUE(handler_.AwaitFinishedVolumeAttachmentSyncs("va-1", 1));
@@ -220,7 +231,7 @@ TEST_F(ControllerTest, CsiNodesFillTheirStore) {
   ASSERT_TRUE(csi_nodes.AwaitDelivered(1));
   Stop();
   std::vector<std::string> node_ids;
-  for (const auto& csi_node : csi_node_store_.List()) {
+  for (const auto& csi_node : csi_node_store().List()) {
     node_ids.push_back(csi_node->metadata.name + "=" + csi_node->spec.drivers.at(0).node_id);
   }
   EXPECT_THAT(node_ids, ::testing::UnorderedElementsAre("node-1=id-1", "node-2=id-2"));

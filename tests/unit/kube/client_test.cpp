@@ -4,6 +4,7 @@
 // kube-apiserver in tests/integration/kube.
 #include "kube/client/client.h"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <thread>
@@ -12,6 +13,7 @@
 #include "kube/api/coordination/v1/lease.h"
 #include "kube/api/storage/v1/volume_attachment.h"
 #include "kube/client/api_error.h"
+#include "kube/client/write_observer.h"
 #include "tests/support/proto_writer.h"
 #include "tests/support/scripted_http_server.h"
 #include "tests/support/throttle_probe.h"
@@ -162,6 +164,37 @@ TEST_F(ClientTest, PatchUsesContentTypeAndSubresource) {
   EXPECT_EQ(r.target, "/apis/storage.k8s.io/v1/volumeattachments/va-1/status");
   EXPECT_EQ(r.headers["content-type"], "application/merge-patch+json");
   EXPECT_EQ(r.body, R"({"status":{"attached":true}})");
+}
+
+// Every successful write is reported to the writing thread's observer with
+// the answer's resourceVersion (docs/design.md §3.1); reads, deletes,
+// failed writes and other threads' writes are not.
+TEST_F(ClientTest, WritesAreReportedToTheWritingThreadsObserver) {
+  struct Recorder final : WriteObserver {
+    void OnWritten(const KindFacts* kind, std::string_view ns, std::string_view name,
+                   std::string_view resource_version) override {
+      written.push_back(std::string(kind->kind) + " " + std::string(ns) + "/" + std::string(name) +
+                        "@" + std::string(resource_version));
+    }
+    std::vector<std::string> written;
+  };
+  for (int i = 0; i < 3; ++i) server_.Script({200, {}, {std::string(kVa)}});
+  server_.Script({409, {}, {StatusBody(409, "Conflict", "the object has been modified")}});
+  server_.Script({200, {}, {std::string(kVa)}});
+  auto client = MakeClient();
+  Recorder recorder;
+  {
+    ScopedWriteObserver observe(recorder);
+    ASSERT_TRUE(client->Get<VolumeAttachment>("", "va-1").ok());
+    ASSERT_TRUE((client->Patch<VolumeAttachment>("", "va-1", PatchType::kMerge, "{}").ok()));
+    ASSERT_TRUE(client->Delete<VolumeAttachment>("", "va-1").ok());
+    EXPECT_FALSE((client->Patch<VolumeAttachment>("", "va-1", PatchType::kMerge, "{}").ok()));
+    std::thread([&] {
+      ASSERT_TRUE((client->Patch<VolumeAttachment>("", "va-1", PatchType::kMerge, "{}").ok()));
+    }).join();
+  }
+  EXPECT_EQ(ScopedWriteObserver::Current(), nullptr);
+  EXPECT_THAT(recorder.written, ::testing::ElementsAre("VolumeAttachment /va-1@7"));
 }
 
 TEST_F(ClientTest, ListAndWatchQueriesCarryOptions) {

@@ -15,6 +15,8 @@
 #include <utility>
 #include <vector>
 
+#include "kube/runtime/informer_set.h"
+#include "kube/runtime/run_controllers.h"
 #include "snapshot_controller/controller.h"
 #include "snapshotter/names.h"
 #include "tests/support/fake_lister_watcher.h"
@@ -55,7 +57,6 @@ class ControllerTest : public ::testing::Test {
                  std::vector<VolumeGroupSnapshotContent> contents = {}) {
     group_lister_.SetItems(std::move(groups));
     group_content_lister_.SetItems(std::move(contents));
-    sources_.groups = &group_sources_;
     group_handler_ = &handler_;
   }
 
@@ -64,14 +65,28 @@ class ControllerTest : public ::testing::Test {
              std::vector<VolumeSnapshotContent> contents = {}) {
     snapshot_lister_.SetItems(std::move(snapshots));
     content_lister_.SetItems(std::move(contents));
-    controller_.emplace(handler_, stores_,
+    kube::ReflectorOptions reflector_options;
+    reflector_options.resync_period = resync_period_;
+    informers_.emplace(reflector_options, clock_);
+    informers_->UseSource(snapshot_lister_);
+    informers_->UseSource(content_lister_);
+    informers_->UseSource(class_lister_);
+    informers_->UseSource(claim_lister_);
+    informers_->UseSource(volume_lister_);
+    if (node_lister_) informers_->UseSource(*node_lister_);
+    if (group_handler_) {
+      informers_->UseSource(group_lister_);
+      informers_->UseSource(group_content_lister_);
+      informers_->UseSource(group_class_lister_);
+    }
+    controller_.emplace(handler_, *informers_,
                         ControllerOptions{.worker_threads = workers,
                                           .retry_interval_start = std::chrono::seconds(1),
                                           .retry_interval_max = retry_interval_max_,
                                           .resync_period = resync_period_},
-                        clock_, group_handler_);
+                        clock_, node_lister_ != nullptr, group_handler_);
     run_ = std::jthread([this](std::stop_token stop) {
-      controller_->Run(sources_, stop);
+      kube::RunWithInformers(*informers_, stop, *controller_);
       if (on_run_returned_) on_run_returned_();
     });
   }
@@ -118,7 +133,6 @@ class ControllerTest : public ::testing::Test {
   base::FakeClock clock_;
   ScriptedControllerHandler handler_{clock_};
   GroupHandler* group_handler_ = nullptr;
-  ControllerStores stores_;
   testsupport::FakeListerWatcher<VolumeSnapshot> snapshot_lister_;
   testsupport::FakeListerWatcher<VolumeSnapshotContent> content_lister_;
   testsupport::FakeListerWatcher<kube::VolumeSnapshotClass> class_lister_;
@@ -127,14 +141,9 @@ class ControllerTest : public ::testing::Test {
   testsupport::FakeListerWatcher<VolumeGroupSnapshot> group_lister_;
   testsupport::FakeListerWatcher<VolumeGroupSnapshotContent> group_content_lister_;
   testsupport::FakeListerWatcher<kube::VolumeGroupSnapshotClass> group_class_lister_;
-  GroupSources group_sources_{.group_snapshots = group_lister_,
-                              .group_contents = group_content_lister_,
-                              .group_classes = group_class_lister_};
-  ControllerSources sources_{.snapshots = snapshot_lister_,
-                             .contents = content_lister_,
-                             .classes = class_lister_,
-                             .claims = claim_lister_,
-                             .volumes = volume_lister_};
+  // With distributed snapshotting: Nodes are listed and watched here.
+  testsupport::FakeListerWatcher<kube::Node>* node_lister_ = nullptr;
+  std::optional<kube::InformerSet> informers_;
   std::optional<Controller> controller_;
   std::jthread run_;  // last: stops and joins before the rest goes
 };

@@ -355,16 +355,16 @@ TEST_F(ControllerTest, WithANodeSourceNodesAreCachedBeforeTheFirstSync) {
   node.metadata.resource_version = "1";
   node_lister.SetItems({node});
   node_lister.FailLists(1);
-  sources_.nodes = &node_lister;
+  node_lister_ = &node_lister;
   Start(1, {MakeSnapshot("default", "s")}, {});
   // Only the Node reflector backs off, and the workers wait for it.
   ASSERT_TRUE(clock_.AwaitSleeperDeadlines({kStart + 800ms}, kTimerWait));
   EXPECT_TRUE(handler_.Calls().empty());
-  EXPECT_EQ(stores_.nodes.Size(), 0u);
+  EXPECT_EQ(informers_->StoreOf<kube::Node>().Size(), 0u);
   clock_.Advance(800ms);
   ASSERT_TRUE(handler_.snapshots().AwaitFinished("default/s", 1));
   Stop();
-  EXPECT_NE(stores_.nodes.Get("", "node-1"), nullptr);
+  EXPECT_NE(informers_->StoreOf<kube::Node>().Get("", "node-1"), nullptr);
 }
 
 TEST_F(ControllerTest, StopBeforeCachesSyncedReturns) {

@@ -83,7 +83,7 @@ TEST_F(ControllerTest, GroupsOffListNoGroupKindAndMembersSyncAsSnapshots) {
   Start(1, {MakeMember("default", "m", "group-1")});
   ASSERT_TRUE(handler_.snapshots().AwaitFinished("default/m", 1));
   Stop();
-  EXPECT_EQ(stores_.group_snapshots.Size(), 0u);
+  EXPECT_FALSE(informers_->Contains<VolumeGroupSnapshot>());
   for (const std::string& call : handler_.Calls()) EXPECT_EQ(call.find("group"), std::string::npos);
 }
 

@@ -20,6 +20,8 @@
 
 #include "base/clock.h"
 #include "kube/api/snapshot/v1/volume_snapshot_content.h"
+#include "kube/runtime/informer_set.h"
+#include "kube/runtime/run_controllers.h"
 #include "kube/runtime/work_queue.h"
 #include "snapshotter/content_controller.h"
 #include "snapshotter/content_handler.h"
@@ -128,14 +130,19 @@ class ControllerWorld : public ::testing::Test {
   void Start(uint32_t workers, std::vector<Content> contents, std::vector<Class> classes = {}) {
     content_lister_.SetItems(std::move(contents));
     class_lister_.SetItems(std::move(classes));
-    controller_.emplace(std::string(kSnapshotDriver), handler_, content_store_, class_store_,
+    kube::ReflectorOptions reflector_options;
+    reflector_options.resync_period = resync_period_;
+    informers_.emplace(reflector_options, clock_);
+    informers_->UseSource(content_lister_);
+    informers_->UseSource(class_lister_);
+    controller_.emplace(std::string(kSnapshotDriver), handler_, *informers_,
                         ContentControllerOptions{.worker_threads = workers,
                                                  .retry_interval_start = std::chrono::seconds(1),
                                                  .retry_interval_max = retry_interval_max_,
                                                  .resync_period = resync_period_},
                         clock_, &metrics_);
     run_ = std::jthread([this](std::stop_token stop) {
-      controller_->Run(content_lister_, class_lister_, stop);
+      kube::RunWithInformers(*informers_, stop, *controller_);
       if (on_run_returned_) on_run_returned_();
     });
   }
@@ -167,11 +174,10 @@ class ControllerWorld : public ::testing::Test {
   int sent_ = 0;
   base::FakeClock clock_;
   ScriptedContentHandlerOf<Content> handler_{clock_};
-  kube::Store<Content> content_store_;
-  kube::Store<Class> class_store_;
   testsupport::FakeListerWatcher<Content> content_lister_;
   testsupport::FakeListerWatcher<Class> class_lister_;
   CountingQueueMetrics metrics_;
+  std::optional<kube::InformerSet> informers_;
   std::optional<ContentControllerOf<Kind>> controller_;
   std::jthread run_;  // last: stops and joins before the rest goes
 };

@@ -56,10 +56,13 @@ TEST(SidecarMetricsTest, QueueGaugesAreReadWhileTheControllerIsWatched) {
   SidecarMetrics m;
   base::FakeClock clock;
   testing::ScriptedContentHandler handler(clock);
-  kube::Store<kube::VolumeSnapshotContent> contents;
-  kube::Store<kube::VolumeSnapshotClass> classes;
-  ContentController controller(std::string(testing::kSnapshotDriver), handler, contents, classes,
-                               {}, clock, &m.content_queue());
+  testsupport::FakeListerWatcher<kube::VolumeSnapshotContent> contents;
+  testsupport::FakeListerWatcher<kube::VolumeSnapshotClass> classes;
+  kube::InformerSet informers(kube::ReflectorOptions{}, clock);
+  informers.UseSource(contents);
+  informers.UseSource(classes);
+  ContentController controller(std::string(testing::kSnapshotDriver), handler, informers, {}, clock,
+                               &m.content_queue());
   {
     component::ScrapeRegistrations gauges = m.WatchController(controller);
     EXPECT_THAT(
@@ -79,14 +82,19 @@ TEST(SidecarMetricsTest, GroupQueueSeriesAppearWhenGroupsRun) {
   base::FakeClock clock;
   testing::ScriptedContentHandler handler(clock);
   testing::ScriptedContentHandlerOf<kube::VolumeGroupSnapshotContent> group_handler(clock);
-  kube::Store<kube::VolumeSnapshotContent> contents;
-  kube::Store<kube::VolumeSnapshotClass> classes;
-  kube::Store<kube::VolumeGroupSnapshotContent> group_contents;
-  kube::Store<kube::VolumeGroupSnapshotClass> group_classes;
-  ContentController controller(std::string(testing::kSnapshotDriver), handler, contents, classes,
-                               {}, clock, &m.content_queue());
-  GroupContentController groups(std::string(testing::kSnapshotDriver), group_handler,
-                                group_contents, group_classes, {}, clock, &m.group_content_queue());
+  testsupport::FakeListerWatcher<kube::VolumeSnapshotContent> contents;
+  testsupport::FakeListerWatcher<kube::VolumeSnapshotClass> classes;
+  testsupport::FakeListerWatcher<kube::VolumeGroupSnapshotContent> group_contents;
+  testsupport::FakeListerWatcher<kube::VolumeGroupSnapshotClass> group_classes;
+  kube::InformerSet informers(kube::ReflectorOptions{}, clock);
+  informers.UseSource(contents);
+  informers.UseSource(classes);
+  informers.UseSource(group_contents);
+  informers.UseSource(group_classes);
+  ContentController controller(std::string(testing::kSnapshotDriver), handler, informers, {}, clock,
+                               &m.content_queue());
+  GroupContentController groups(std::string(testing::kSnapshotDriver), group_handler, informers, {},
+                                clock, &m.group_content_queue());
   component::ScrapeRegistrations gauges = m.WatchController(controller, &groups);
   EXPECT_THAT(m.registry().Expose(),
               HasSubstr("workqueue_unfinished_work_seconds{name=\"csi-snapshotter-"

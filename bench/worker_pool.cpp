@@ -1,4 +1,4 @@
-#include "kube/runtime/worker_pool.h"
+#include "bench/worker_pool.h"
 
 #include <condition_variable>
 #include <mutex>
@@ -9,7 +9,7 @@
 
 #include "base/log.h"
 
-namespace kube {
+namespace bench {
 namespace {
 
 void WaitForStop(std::stop_token stop) {
@@ -60,4 +60,4 @@ void WorkerPool::Work() {
   }
 }
 
-}  // namespace kube
+}  // namespace bench

@@ -1,5 +1,7 @@
-// WorkerPool: a controller's work queue and the threads that sync its keys
-// (client-go's processNextWorkItem loop, kube-rs's Controller<K> runner).
+// WorkerPool: the floor controllers' work queue and the threads that sync its
+// keys: the plainest loop over a kube::WorkQueue (client-go's
+// processNextWorkItem), without the product runtime's own-write rule or
+// reconcile actions, so the floor measures the minimum work.
 //
 // Run() starts `workers` threads, each taking one key at a time from the queue
 // and passing it to the sync function. Success forgets the key's backoff; an
@@ -28,7 +30,12 @@
 #include "base/result.h"
 #include "kube/runtime/work_queue.h"
 
-namespace kube {
+namespace bench {
+using kube::WorkQueue;
+using kube::WorkQueueMetrics;
+}  // namespace bench
+
+namespace bench {
 
 struct WorkerPoolOptions {
   std::string queue_name;  // the `name` label of the workqueue metrics
@@ -62,4 +69,4 @@ class WorkerPool {
   WorkQueue queue_;
 };
 
-}  // namespace kube
+}  // namespace bench
