@@ -29,7 +29,7 @@ inline constexpr char kControllerManagedAttachDetach[] =
 std::string CsiVolumeName(const std::string& driver, const std::string& handle);
 
 struct NodeObject {
-  std::string name;
+  std::string name = {};
   // kubernetes.io/hostname=<name> and kubernetes.io/os=linux are added.
   std::map<std::string, std::string> labels = {};
   // status.volumesInUse (CsiVolumeName entries) in every version of the Node,
@@ -62,10 +62,10 @@ base::Status CreateCsiDriver(kube::Client& client, const std::string& driver, bo
 
 struct ClaimObject {
   std::string ns = "default";
-  std::string claim;   // the PersistentVolumeClaim
-  std::string volume;  // the PersistentVolume
-  std::string driver;
-  std::string handle;  // the CSI volume handle
+  std::string claim = {};   // the PersistentVolumeClaim
+  std::string volume = {};  // the PersistentVolume
+  std::string driver = {};
+  std::string handle = {};  // the CSI volume handle
   std::string access_mode = "ReadWriteOnce";
 };
 
@@ -80,11 +80,11 @@ base::Status CreateBoundClaim(kube::Client& client, const ClaimObject& claim,
 
 struct PodObject {
   std::string ns = "default";
-  std::string name;
+  std::string name = {};
   // spec.nodeName: the Pod is bound there at creation. Empty: left to a
   // scheduler.
-  std::string node;
-  std::vector<std::string> claims;  // one volume per claim
+  std::string node = {};
+  std::vector<std::string> claims = {};  // one volume per claim
 };
 
 // A Pod using the claims. Its container never runs (there is no kubelet);

@@ -65,7 +65,8 @@ struct ControlPlaneOptions {
   // kube-system ServiceAccount (--use-service-account-credentials), as in a
   // kubeadm cluster; leader election is off; flex volumes are looked for in
   // an empty folder of the work directory. Start returns once its /healthz
-  // lists both controllers as started.
+  // lists both controllers (each adds its check when it is built, just before
+  // it starts; each then waits for its informers before acting).
   bool controller_manager = false;
   // kube-scheduler as user system:kube-scheduler, leader election off; Start
   // returns once its /readyz answers ok (its informers have synced).
