@@ -26,8 +26,9 @@ using std::chrono::seconds;
 
 constexpr int kApiServerStartAttempts = 3;
 constexpr seconds kApiServerReadyTimeout{90};
-// Both controllers wait for the API server and then sync their informers
-// before their health checks pass; on 2 busy cores that took up to ~15 s.
+// kube-controller-manager took 0.3 s to list its controllers and
+// kube-scheduler 0.5 s to be ready on this 2-core machine; the rest is for a
+// machine busy with builds.
 constexpr seconds kComponentReadyTimeout{90};
 constexpr seconds kSetupStepTimeout{30};
 constexpr char kApiServer[] = "kube-apiserver";
@@ -92,8 +93,8 @@ std::vector<std::string> ApiServerArgs(const std::string& binary, const std::str
   return args;
 }
 
-// kube-controller-manager's /healthz?verbose once every controller asked for
-// has been started (each adds its check then).
+// kube-controller-manager's /healthz?verbose once it lists every controller
+// asked for (each adds its check when built, just before it starts).
 base::Status ControllersStarted(const std::string& body) {
   for (const char* controller : kControllers) {
     if (body.find(fmt::format("[+]{} ok", controller)) == std::string::npos) {
@@ -199,8 +200,8 @@ base::Status ControlPlane::StartControllers() {
     std::vector<std::string> args = {
         fmt::format("--controllers={}", fmt::join(kControllers, ",")),
         // Each controller as its own ServiceAccount with its bootstrap role,
-        // so their RBAC is the real one (the root identity may only list,
-        // watch and mint those accounts' tokens).
+        // as kubeadm runs it, so each is held to its own RBAC (the root
+        // identity's role mostly reads, and mints those accounts' tokens).
         "--use-service-account-credentials=true",
         // The default /usr/libexec/kubernetes/... is the host's: never probe it.
         "--flex-volume-plugin-dir=" + flex_dir,
