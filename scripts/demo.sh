@@ -1,17 +1,22 @@
 #!/usr/bin/env bash
 # The demo, driven with kubectl and the manifests of examples/: on a fresh
 # machine, installs what is missing, builds our binaries and the peers
-# (kubectl of the API server's version among them), starts a local control
-# plane (etcd + kube-apiserver with RBAC and real TLS, the snapshot CRDs), the
-# CSI mock driver (Kubernetes' e2e mock) and our csi-attacher,
-# snapshot-controller and csi-snapshotter, each as its own RBAC-limited
-# ServiceAccount. Then:
-#   1. attach: `kubectl apply -f examples/attach.yaml` (CSINode, PVs,
-#      VolumeAttachments), watched until every VolumeAttachment is attached;
-#   2. detach: deleting the VolumeAttachments waits for the attacher to detach
-#      and drop its finalizer; the PVs go the same way;
-#   3. snapshot: a bound PVC, a VolumeSnapshotClass and a VolumeSnapshot,
-#      watched until readyToUse;
+# (kubectl and kube-controller-manager of the API server's version among
+# them), starts a local control plane (etcd + kube-apiserver with RBAC and real
+# TLS, the snapshot CRDs, kube-controller-manager with its PersistentVolume
+# binder and attach-detach controller), the CSI mock driver (Kubernetes' e2e
+# mock) and our csi-attacher, snapshot-controller and csi-snapshotter, each as
+# its own RBAC-limited ServiceAccount. No kubelet runs. Then:
+#   1. attach, as in a cluster: `kubectl apply -f examples/attach.yaml` (a
+#      Node, its CSINode, the CSIDriver, PVs and claims the binder binds), then
+#      examples/attach-pod.yaml (a Pod on the Node using the claims): the
+#      attach-detach controller creates a VolumeAttachment per volume, watched
+#      until the attacher has attached each; the Node lists them;
+#   2. detach: deleting the Pod makes the controller delete the
+#      VolumeAttachments, which go once the attacher has detached and dropped
+#      its finalizer; the claims and PVs go next;
+#   3. snapshot: a PVC the binder binds, a VolumeSnapshotClass and a
+#      VolumeSnapshot, watched until readyToUse;
 #   4. a PVC restoring from the snapshot holds the snapshot's deletion
 #      (`kubectl describe` shows the controller's Event naming it); once the
 #      PVC is gone the snapshot, its content and the driver's snapshot go;
@@ -37,20 +42,21 @@ cleanup() {
   for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
   for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
   echo
-  echo "Everything stopped. Logs: $DEMO_DIR (attacher.log, snapshotter.log, snapshot-controller.log, csi-driver.log, cp/*.log)"
+  echo "Everything stopped. Logs: $DEMO_DIR (attacher.log, snapshotter.log, snapshot-controller.log, csi-driver.log, cp/*.log: etcd, kube-apiserver, kube-controller-manager)"
 }
 trap cleanup EXIT
 
 say "Installing packages and building (cached after the first run)"
 scripts/install-deps.sh
-PEERS=$(tools/peers/build.sh etcd kube kubectl csi-mock crds)
+PEERS=$(tools/peers/build.sh etcd kube kubectl controller-manager csi-mock crds)
 eval "$(grep -E '^[A-Z_]+_(BIN|DIR)=' <<<"$PEERS")"
-export ETCD_BIN KUBE_APISERVER_BIN
+export ETCD_BIN KUBE_APISERVER_BIN KUBE_CONTROLLER_MANAGER_BIN
 cmake --preset default >/dev/null
 cmake --build --preset default --target csi-attacher csi-snapshotter snapshot-controller local-control-plane
 
-say "Starting etcd + kube-apiserver (with the snapshot CRDs)"
-build/default/local-control-plane --dir "$DEMO_DIR/cp" --crds "$SNAPSHOT_CRDS_DIR" >"$DEMO_DIR/control-plane.out" 2>&1 &
+say "Starting etcd + kube-apiserver (with the snapshot CRDs) + kube-controller-manager (PV binder, attach-detach)"
+build/default/local-control-plane --dir "$DEMO_DIR/cp" --crds "$SNAPSHOT_CRDS_DIR" --controller-manager \
+  >"$DEMO_DIR/control-plane.out" 2>&1 &
 PIDS+=($!)
 for _ in $(seq 1 240); do
   grep -q '^ready' "$DEMO_DIR/control-plane.out" 2>/dev/null && break
@@ -127,28 +133,53 @@ echo "  csi-attacher        as default/csi-attacher,            metrics on :$ATT
 echo "  snapshot-controller as kube-system/snapshot-controller, metrics on :$CONTROLLER_PORT"
 echo "  csi-snapshotter     as default/csi-snapshotter,         metrics on :$SNAPSHOTTER_PORT"
 
-say "1. Attach: a CSINode, three PVs and a VolumeAttachment for each"
-watch_start va-watch.txt volumeattachments -l demo=attach
+# await_volumeattachments N: waits until N VolumeAttachments exist (the
+# attach-detach controller makes them; `kubectl wait` needs them to exist).
+await_volumeattachments() {
+  local deadline=$((SECONDS + 120))
+  until [ "$(kubectl get volumeattachments -o name | wc -l)" -ge "$1" ]; do
+    [ "$SECONDS" -lt "$deadline" ] || { echo "the attach-detach controller made no $1 VolumeAttachments; see $DEMO_DIR/cp/kube-controller-manager.log"; exit 1; }
+    sleep 0.5
+  done
+}
+VA_COLUMNS='NAME:.metadata.name,PV:.spec.source.persistentVolumeName,NODE:.spec.nodeName,ATTACHED:.status.attached,FINALIZERS:.metadata.finalizers,NODE-ID:.metadata.annotations.csi\.alpha\.kubernetes\.io/node-id'
+
+say "1. Attach, as in a cluster: a Node, its CSINode, the CSIDriver, three PVs and claims for them"
 run kubectl apply -f examples/attach.yaml
-run kubectl wait volumeattachments -l demo=attach --for=jsonpath='{.status.attached}'=true --timeout=$WAIT
-watch_show "volumeattachments -l demo=attach" va-watch.txt
-run kubectl get volumeattachments -l demo=attach \
-  -o custom-columns='NAME:.metadata.name,ATTACHED:.status.attached,FINALIZERS:.metadata.finalizers,NODE-ID:.metadata.annotations.csi\.alpha\.kubernetes\.io/node-id'
+run kubectl wait pvc -l demo=attach --for=jsonpath='{.status.phase}'=Bound --timeout=$WAIT
+run kubectl get pvc,pv -l demo=attach
+say "   ...and a Pod on the Node using the three claims: the attach-detach controller creates the VolumeAttachments"
+watch_start va-watch.txt volumeattachments
+run kubectl apply -f examples/attach-pod.yaml
+await_volumeattachments 3
+run kubectl wait volumeattachments --all --for=jsonpath='{.status.attached}'=true --timeout=$WAIT
+watch_show volumeattachments va-watch.txt
+run kubectl get volumeattachments -o custom-columns="$VA_COLUMNS"
 run kubectl get pv -l demo=attach -o custom-columns='NAME:.metadata.name,VOLUME:.spec.csi.volumeHandle,FINALIZERS:.metadata.finalizers'
+# The controller reports a volume attached once the attacher has attached it.
+deadline=$((SECONDS + 120))
+until [ "$(kubectl get node demo-node -o jsonpath='{range .status.volumesAttached[*]}{.name}{"\n"}{end}' | grep -c .)" -ge 3 ]; do
+  [ "$SECONDS" -lt "$deadline" ] || { echo "demo-node never listed its 3 volumes; see $DEMO_DIR/cp/kube-controller-manager.log"; exit 1; }
+  sleep 0.5
+done
+NODE_COLUMNS='NODE:.metadata.name,VOLUMES-ATTACHED:.status.volumesAttached[*].name'
+run kubectl get node demo-node -o custom-columns="$NODE_COLUMNS"
+run kubectl get events --field-selector involvedObject.name=demo-app
 scrape csi-attacher "$ATTACHER_PORT" '^csi_attacher_volumeattachments'
 
-say "2. Detach: deleting the VolumeAttachments waits for the attacher to detach and drop its finalizer"
-run kubectl delete volumeattachments -l demo=attach --wait --timeout=$WAIT
-say "   ...and the PVs: the attacher removes its PV finalizer"
+say "2. Detach: deleting the Pod makes the controller delete its VolumeAttachments, which go once the attacher has detached"
+# --force --grace-period=0: no kubelet will confirm the containers' end.
+run kubectl delete pod demo-app --force --grace-period=0
+run kubectl wait volumeattachments --all --for=delete --timeout=$WAIT
+run kubectl get volumeattachments
+run kubectl get node demo-node -o custom-columns="$NODE_COLUMNS"
+say "   ...then the claims and PVs: the attacher removes its PV finalizer"
+run kubectl delete pvc -l demo=attach --wait --timeout=$WAIT
 run kubectl delete pv -l demo=attach --wait --timeout=$WAIT
 
-say "3. Snapshot: a bound PVC, a VolumeSnapshotClass and a VolumeSnapshot of the PVC"
+say "3. Snapshot: a PVC the binder binds, a VolumeSnapshotClass and a VolumeSnapshot of the PVC"
 run kubectl apply -f examples/snapshot-source.yaml
-# No kube-controller-manager runs: the binding's last steps are ours.
-PVC_UID=$(kubectl get pvc demo-pvc -o jsonpath='{.metadata.uid}')
-run kubectl patch pv demo-snap-pv --type merge -p "{\"spec\":{\"claimRef\":{\"uid\":\"$PVC_UID\"}}}"
-run kubectl patch pv demo-snap-pv --subresource status --type merge -p '{"status":{"phase":"Bound"}}'
-run kubectl patch pvc demo-pvc --subresource status --type merge -p '{"status":{"phase":"Bound"}}'
+run kubectl wait pvc/demo-pvc --for=jsonpath='{.status.phase}'=Bound --timeout=$WAIT
 watch_start snap-watch.txt volumesnapshots
 run kubectl apply -f examples/volumesnapshotclass.yaml -f examples/volumesnapshot.yaml
 run kubectl wait volumesnapshot/demo-snapshot --for=jsonpath='{.status.readyToUse}'=true --timeout=$WAIT
@@ -159,7 +190,7 @@ run kubectl describe volumesnapshot demo-snapshot
 
 say "4. A PVC restoring from demo-snapshot holds its deletion"
 run kubectl apply -f examples/restore-pvc.yaml
-run kubectl patch pvc demo-restore --subresource status --type merge -p '{"status":{"phase":"Pending"}}'
+run kubectl wait pvc/demo-restore --for=jsonpath='{.status.phase}'=Pending --timeout=$WAIT
 run kubectl delete volumesnapshot demo-snapshot --wait=false
 delete_pending() {
   [ -n "$(kubectl get events --field-selector involvedObject.name=demo-snapshot,reason=SnapshotDeletePending -o name)" ]

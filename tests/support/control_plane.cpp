@@ -1,6 +1,7 @@
 #include "tests/support/control_plane.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <filesystem>
 #include <nlohmann/json.hpp>
@@ -25,9 +26,22 @@ using std::chrono::seconds;
 
 constexpr int kApiServerStartAttempts = 3;
 constexpr seconds kApiServerReadyTimeout{90};
+// kube-controller-manager took 0.3 s to list its controllers and
+// kube-scheduler 0.5 s to be ready on this 2-core machine; the rest is for a
+// machine busy with builds.
+constexpr seconds kComponentReadyTimeout{90};
 constexpr seconds kSetupStepTimeout{30};
 constexpr char kApiServer[] = "kube-apiserver";
 constexpr int kServiceAccountTokenSeconds = 86400;
+
+// The users the API server's bootstrap RBAC binds the system:kube-controller-manager
+// and system:kube-scheduler roles (and system:volume-scheduler) to.
+constexpr char kControllerManagerUser[] = "system:kube-controller-manager";
+constexpr char kSchedulerUser[] = "system:kube-scheduler";
+// kube-controller-manager's names for them (`--controllers`, and the
+// /healthz check of each).
+constexpr const char* kControllers[] = {"persistentvolume-binder-controller",
+                                        "persistentvolume-attach-detach-controller"};
 
 double SecondsSince(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -77,6 +91,22 @@ std::vector<std::string> ApiServerArgs(const std::string& binary, const std::str
   };
   args.insert(args.end(), extra.begin(), extra.end());
   return args;
+}
+
+// kube-controller-manager's /healthz?verbose once it lists every controller
+// asked for (each adds its check when built, just before it starts).
+base::Status ControllersStarted(const std::string& body) {
+  for (const char* controller : kControllers) {
+    if (body.find(fmt::format("[+]{} ok", controller)) == std::string::npos) {
+      return base::Error(fmt::format("/healthz does not list {} as ok yet", controller));
+    }
+  }
+  return {};
+}
+
+base::Status AnswersOk(const std::string& body) {
+  if (base::TrimSpace(body) != "ok") return base::Error("answered: " + body);
+  return {};
 }
 
 // deploy/kubernetes/csi-attacher/rbac.yaml (or `manifest`) for default/csi-attacher.
@@ -149,7 +179,122 @@ base::Status ControlPlane::Setup() {
   for (const std::string& dir : options_.crd_dirs) {
     if (auto status = InstallCrds(dir); !status.ok()) return status;
   }
+  return StartControllers();
+}
+
+base::Status ControlPlane::StartControllers() {
+  const std::string peers_log = work_dir_ + "/peers-build.log";
+  auto find = [&](const std::string& given, std::string_view variable,
+                  std::string_view peer) -> base::Result<std::string> {
+    if (!given.empty()) return given;
+    return FindPeer(variable, peer, peers_log);
+  };
+  if (options_.controller_manager) {
+    auto binary =
+        find(options_.controller_manager_bin, "KUBE_CONTROLLER_MANAGER_BIN", "controller-manager");
+    if (!binary.ok()) return binary.error();
+    const std::string flex_dir = work_dir_ + "/flexvolume";
+    std::error_code error;
+    fs::create_directories(flex_dir, error);
+    if (error) return base::Error("create " + flex_dir + ": " + error.message());
+    std::vector<std::string> args = {
+        fmt::format("--controllers={}", fmt::join(kControllers, ",")),
+        // Each controller as its own ServiceAccount with its bootstrap role,
+        // as kubeadm runs it, so each is held to its own RBAC (the root
+        // identity's role mostly reads, and mints those accounts' tokens).
+        "--use-service-account-credentials=true",
+        // The default /usr/libexec/kubernetes/... is the host's: never probe it.
+        "--flex-volume-plugin-dir=" + flex_dir,
+    };
+    args.insert(args.end(), options_.extra_controller_manager_args.begin(),
+                options_.extra_controller_manager_args.end());
+    auto step = std::chrono::steady_clock::now();
+    auto process = LaunchComponent({.name = "kube-controller-manager",
+                                    .binary = *binary,
+                                    .user = kControllerManagerUser,
+                                    .args = std::move(args),
+                                    .ready_path = "/healthz?verbose",
+                                    .ready = ControllersStarted});
+    if (!process.ok()) return process.error();
+    controller_manager_ = std::move(*process);
+    LOG_INFO("Started kube-controller-manager").With("seconds", SecondsSince(step));
+  }
+  if (options_.scheduler) {
+    auto binary = find(options_.scheduler_bin, "KUBE_SCHEDULER_BIN", "scheduler");
+    if (!binary.ok()) return binary.error();
+    auto step = std::chrono::steady_clock::now();
+    auto process = LaunchComponent({.name = "kube-scheduler",
+                                    .binary = *binary,
+                                    .user = kSchedulerUser,
+                                    .args = {},
+                                    .ready_path = "/readyz",
+                                    .ready = AnswersOk});
+    if (!process.ok()) return process.error();
+    scheduler_ = std::move(*process);
+    LOG_INFO("Started kube-scheduler").With("seconds", SecondsSince(step));
+  }
   return {};
+}
+
+base::Result<std::unique_ptr<Process>> ControlPlane::LaunchComponent(
+    const ComponentLaunch& launch) {
+  const std::string pki = work_dir_ + "/pki";
+  const std::string kubeconfig = work_dir_ + "/" + launch.name + ".kubeconfig";
+  if (auto status = WriteKubeconfig(kubeconfig, {.server = server_url_,
+                                                 .ca_file = ca_file_,
+                                                 .user = launch.user,
+                                                 .token = component_tokens_.at(launch.user)});
+      !status.ok()) {
+    return status.error();
+  }
+  // Its own serving certificate, so the readiness probe verifies TLS as
+  // every other client of this control plane does.
+  auto serving = IssueServingCertificate(ca_, launch.name, {"localhost"}, {"127.0.0.1"});
+  if (!serving.ok()) return serving.error();
+  const std::string cert = pki + "/" + launch.name + ".crt";
+  const std::string key = pki + "/" + launch.name + ".key";
+  for (const auto& [path, contents] :
+       {std::pair{cert, serving->cert_pem}, std::pair{key, serving->key_pem}}) {
+    if (auto status = WriteFile(path, contents); !status.ok()) return status.error();
+  }
+  kube::RestConfig probe_config;
+  probe_config.ca_pem = ca_.cert_pem;  // and no token: the health paths allow anyone
+
+  base::Status last;
+  for (int attempt = 1; attempt <= kApiServerStartAttempts; ++attempt) {
+    auto port = PickFreeLoopbackPort();
+    if (!port.ok()) return port.error();
+    std::vector<std::string> argv = {
+        launch.binary,
+        "--kubeconfig=" + kubeconfig,
+        "--bind-address=127.0.0.1",
+        fmt::format("--secure-port={}", *port),
+        "--tls-cert-file=" + cert,
+        "--tls-private-key-file=" + key,
+        // One instance: nobody to elect, and no Lease to wait for.
+        "--leader-elect=false",
+        "--v=2",
+    };
+    argv.insert(argv.end(), launch.args.begin(), launch.args.end());
+    auto process =
+        Process::Spawn({.argv = argv, .log_file = work_dir_ + "/" + launch.name + ".log"});
+    if (!process.ok()) return process.error().Wrap("start " + launch.name);
+    probe_config.server = fmt::format("https://127.0.0.1:{}", *port);
+    auto probe = SetupClient(probe_config);
+    if (!probe.ok()) return probe.error().Wrap(launch.name + " health client");
+    last = WaitFor(launch.name, "GET " + launch.ready_path + " to pass", **process,
+                   kComponentReadyTimeout, [&]() -> base::Status {
+                     auto body = (*probe)->Request("GET", launch.ready_path, {}, {}, "text/plain");
+                     if (!body.ok()) return body.error().Wrap("GET " + launch.ready_path);
+                     return launch.ready(*body);
+                   });
+    if (last.ok()) return std::move(*process);
+    if (!ExitedOnPortConflict(**process)) return last.error();
+    LOG_WARNING("A controller lost its port to another process, retrying on another port")
+        .With("controller", launch.name)
+        .With("attempt", attempt);
+  }
+  return last.error();
 }
 
 base::Status ControlPlane::WriteCredentials() {
@@ -166,11 +311,21 @@ base::Status ControlPlane::WriteCredentials() {
   if (!service_account_key.ok()) return service_account_key.error();
   auto admin_token = RandomToken();
   if (!admin_token.ok()) return admin_token.error();
+  // Written whether or not the controllers are asked for: the API server
+  // reads tokens.csv only when it starts.
+  for (const char* user : {kControllerManagerUser, kSchedulerUser}) {
+    auto token = RandomToken();
+    if (!token.ok()) return token.error();
+    component_tokens_[user] = *token;
+  }
 
   ca_file_ = pki + "/ca.crt";
   admin_kubeconfig_ = work_dir_ + "/admin.kubeconfig";
   // Columns: token,user,uid,"groups". system:masters bypasses RBAC.
-  const std::string tokens = *admin_token + ",admin,admin-uid,\"system:masters\"\n";
+  std::string tokens = *admin_token + ",admin,admin-uid,\"system:masters\"\n";
+  for (const auto& [user, token] : component_tokens_) {
+    tokens += fmt::format("{},{},{}-uid\n", token, user, user);
+  }
   for (const auto& [path, contents] : std::vector<std::pair<std::string, std::string>>{
            {ca_file_, ca->cert_pem},
            {pki + "/ca.key", ca->key_pem},
@@ -184,6 +339,7 @@ base::Status ControlPlane::WriteCredentials() {
   }
   // The admin kubeconfig needs the port; keep the token until it is written.
   admin_token_ = *admin_token;
+  ca_ = std::move(*ca);
   return {};
 }
 
@@ -323,6 +479,9 @@ void ControlPlane::Stop() {
   if (stopped_) return;
   stopped_ = true;
   admin_.reset();
+  // Controllers first, so none logs the API server's going as a failure.
+  if (scheduler_) scheduler_->Stop();
+  if (controller_manager_) controller_manager_->Stop();
   if (apiserver_) apiserver_->Stop();
   if (etcd_) etcd_->Stop();
   if (owns_work_dir_) {

@@ -6,6 +6,8 @@
 //
 //   ETCD_BIN, KUBE_APISERVER_BIN          (build.sh etcd kube)
 //   KUBECTL_BIN                           (build.sh kubectl)
+//   KUBE_CONTROLLER_MANAGER_BIN           (build.sh controller-manager)
+//   KUBE_SCHEDULER_BIN                    (build.sh scheduler)
 //   CSI_MOCK_BIN                          (build.sh csi-mock)
 //   UPSTREAM_ATTACHER_BIN                 (build.sh upstream)
 //   UPSTREAM_SNAPSHOTTER_BIN,

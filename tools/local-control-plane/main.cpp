@@ -2,17 +2,20 @@
 // RBAC and the attacher's identity) for shell scripts such as the demo and the
 // benchmarks, so they run the very launcher the C++ tests use.
 //
-//   local-control-plane --dir DIR [--crds CRD_DIR]...
+//   local-control-plane --dir DIR [--crds CRD_DIR]... [--controller-manager] [--scheduler]
 //
 // Keeps its files in DIR (created if missing, kept afterwards), installs the
 // CRDs of every --crds directory (e.g. $SNAPSHOT_CRDS_DIR), sets up the
 // snapshot stack's ServiceAccounts (tests/support/snapshot_service_accounts.h),
+// starts kube-controller-manager (PV binder and attach-detach controller
+// only) with --controller-manager and kube-scheduler with --scheduler,
 // writes DIR/env with shell-sourceable SERVER, ADMIN_KUBECONFIG,
 // ATTACHER_KUBECONFIG, SNAPSHOTTER_KUBECONFIG, SNAPSHOT_CONTROLLER_KUBECONFIG
 // and CA_FILE lines, prints "ready" on stdout, then runs until SIGTERM or
-// SIGINT and stops both peers. A failed start prints the error on stderr and
-// exits 1; bad usage exits 2. Peer binaries come from $ETCD_BIN /
-// $KUBE_APISERVER_BIN or tools/peers/build.sh.
+// SIGINT and stops every peer. Each peer logs to DIR/<peer>.log. A failed
+// start prints the error on stderr and exits 1; bad usage exits 2. Peer
+// binaries come from $ETCD_BIN, $KUBE_APISERVER_BIN,
+// $KUBE_CONTROLLER_MANAGER_BIN, $KUBE_SCHEDULER_BIN or tools/peers/build.sh.
 #include <signal.h>
 
 #include <algorithm>
@@ -71,7 +74,9 @@ std::string EnvFile(const testsupport::ControlPlane& plane, const SnapshotKubeco
 }
 
 int Usage() {
-  std::fprintf(stderr, "usage: local-control-plane --dir DIR [--crds CRD_DIR]...\n");
+  std::fprintf(stderr,
+               "usage: local-control-plane --dir DIR [--crds CRD_DIR]... [--controller-manager] "
+               "[--scheduler]\n");
   return 2;
 }
 
@@ -88,6 +93,8 @@ int main(int argc, char** argv) {
 
   std::string dir;
   std::vector<std::string> crd_dirs;
+  bool controller_manager = false;
+  bool scheduler = false;
   for (int i = 1; i < argc; ++i) {
     std::string_view arg = argv[i];
     if (arg == "--dir" && i + 1 < argc) {
@@ -98,6 +105,10 @@ int main(int argc, char** argv) {
       crd_dirs.emplace_back(argv[++i]);
     } else if (arg.starts_with("--crds=")) {
       crd_dirs.emplace_back(arg.substr(7));
+    } else if (arg == "--controller-manager") {
+      controller_manager = true;
+    } else if (arg == "--scheduler") {
+      scheduler = true;
     } else {
       return Usage();
     }
@@ -109,8 +120,11 @@ int main(int argc, char** argv) {
   // A script polling for DIR/env must not pick up a previous run's.
   std::error_code ignored;
   std::filesystem::remove(dir + "/env", ignored);
-  auto plane = testsupport::ControlPlane::Start(
-      {.work_dir = dir, .keep_work_dir = true, .crd_dirs = crd_dirs});
+  auto plane = testsupport::ControlPlane::Start({.work_dir = dir,
+                                                 .keep_work_dir = true,
+                                                 .crd_dirs = crd_dirs,
+                                                 .controller_manager = controller_manager,
+                                                 .scheduler = scheduler});
   if (!plane.ok()) {
     std::fprintf(stderr, "local-control-plane: %s\n", plane.error().message.c_str());
     return 1;

@@ -55,6 +55,13 @@ TEST_F(ControlPlaneTest, AttacherIsTheCsiAttacherServiceAccount) {
   EXPECT_EQ(user["username"], "system:serviceaccount:default:csi-attacher");
 }
 
+// The cluster's controllers cost a start only to the tests that ask for them
+// (tests/integration/kube/controllers_test.cpp).
+TEST_F(ControlPlaneTest, StartsNoControllersUnlessAskedTo) {
+  EXPECT_EQ(plane_->controller_manager_pid(), 0);
+  EXPECT_EQ(plane_->scheduler_pid(), 0);
+}
+
 TEST_F(ControlPlaneTest, KubeconfigsVerifyTlsAgainstOurCa) {
   for (const auto& config : {plane_->AdminConfig(), plane_->AttacherConfig()}) {
     ASSERT_TRUE(config.ok()) << config.error().message;

@@ -4,11 +4,18 @@
 // csi-driver-host-path (403), and this is the driver Kubernetes' own e2e suite
 // attaches against. Its node ID is its driver name.
 //
-// Two additions to the mock service, for the snapshot tests:
+// Additions to the mock service:
 //   - CreateSnapshot reports size_bytes = the source volume's capacity, as real
 //     drivers do (the mock leaves it 0, so no restoreSize would ever appear);
 //   - every call is logged as "csi-mock call <method>: <code>" (never the
-//     request, which may carry secrets), so tests can tell what the driver saw.
+//     request, which may carry secrets), so tests can tell what the driver saw;
+//     ControllerPublishVolume and ControllerUnpublishVolume also log
+//     "csi-mock start <method> volume=<id> node=<id>" when they begin and add
+//     " volume=<id> node=<id>" to that line, so a test can order them per node;
+//   - --node-ids: the mock knows one node (its name); each further node ID
+//     gets a mock service of its own, named after it, holding the same volumes,
+//     that serves the Controller(Un)publishVolume calls for it. A volume's
+//     publication is thus the mock's own per node, as in a multi-node cluster.
 package main
 
 import (
@@ -35,6 +42,8 @@ func main() {
 	attachLimit := flag.Int64("attach-limit", 0, "maximum volumes per node (0 = unlimited)")
 	createVolumes := flag.Int("create-volumes", 0, "volumes to create at start, named vol-1..vol-N "+
 		"(the driver also has three built-in volumes with IDs 1, 2, 3; created ones get IDs 4, 5, ...)")
+	nodeIDs := flag.String("node-ids", "", "comma-separated further node IDs to publish volumes to "+
+		"(each gets a mock of its own with the same volumes)")
 	flag.Parse()
 
 	path := strings.TrimPrefix(*endpoint, "unix://")
@@ -43,26 +52,36 @@ func main() {
 	if err != nil {
 		log.Fatalf("listen %s: %v", path, err)
 	}
-	driver := service.New(service.Config{
-		DriverName:    *name,
-		DisableAttach: *disableAttach,
-		AttachLimit:   *attachLimit,
-	})
-	for i := 1; i <= *createVolumes; i++ {
-		_, err := driver.CreateVolume(context.Background(), &csi.CreateVolumeRequest{
-			Name: fmt.Sprintf("vol-%d", i),
-			VolumeCapabilities: []*csi.VolumeCapability{{
-				AccessType: &csi.VolumeCapability_Mount{Mount: &csi.VolumeCapability_MountVolume{}},
-				AccessMode: &csi.VolumeCapability_AccessMode{Mode: csi.VolumeCapability_AccessMode_SINGLE_NODE_WRITER},
-			}},
+	newMock := func(nodeID string) service.Service {
+		mock := service.New(service.Config{
+			DriverName:    nodeID, // the mock's node ID is its driver name
+			DisableAttach: *disableAttach,
+			AttachLimit:   *attachLimit,
 		})
-		if err != nil {
-			log.Fatalf("create volume %d: %v", i, err)
+		for i := 1; i <= *createVolumes; i++ {
+			_, err := mock.CreateVolume(context.Background(), &csi.CreateVolumeRequest{
+				Name: fmt.Sprintf("vol-%d", i),
+				VolumeCapabilities: []*csi.VolumeCapability{{
+					AccessType: &csi.VolumeCapability_Mount{Mount: &csi.VolumeCapability_MountVolume{}},
+					AccessMode: &csi.VolumeCapability_AccessMode{Mode: csi.VolumeCapability_AccessMode_SINGLE_NODE_WRITER},
+				}},
+			})
+			if err != nil {
+				log.Fatalf("create volume %d: %v", i, err)
+			}
+		}
+		return mock
+	}
+	driver := newMock(*name)
+	nodes := multiNode{Service: sizedSnapshots{driver}, nodes: map[string]service.Service{}}
+	for _, id := range strings.Split(*nodeIDs, ",") {
+		if id != "" && id != *name {
+			nodes.nodes[id] = newMock(id)
 		}
 	}
 	server := grpc.NewServer(grpc.UnaryInterceptor(logCall))
 	csi.RegisterIdentityServer(server, driver)
-	csi.RegisterControllerServer(server, sizedSnapshots{driver})
+	csi.RegisterControllerServer(server, nodes)
 	csi.RegisterNodeServer(server, driver)
 
 	signals := make(chan os.Signal, 1)
@@ -74,10 +93,69 @@ func main() {
 	}
 }
 
+// volumeOnNode is what ControllerPublishVolume and ControllerUnpublishVolume
+// requests have in common.
+type volumeOnNode interface {
+	GetVolumeId() string
+	GetNodeId() string
+}
+
 func logCall(ctx context.Context, req any, info *grpc.UnaryServerInfo,
 	handler grpc.UnaryHandler) (any, error) {
+	target := ""
+	if r, ok := req.(volumeOnNode); ok {
+		target = fmt.Sprintf(" volume=%s node=%s", r.GetVolumeId(), r.GetNodeId())
+		log.Printf("csi-mock start %s%s", info.FullMethod, target)
+	}
 	resp, err := handler(ctx, req)
-	log.Printf("csi-mock call %s: %s", info.FullMethod, status.Code(err))
+	log.Printf("csi-mock call %s: %s%s", info.FullMethod, status.Code(err), target)
+	return resp, err
+}
+
+// multiNode sends each Controller(Un)publishVolume call to the mock of its
+// node ID (the main one for its own ID and unknown ones, which it refuses
+// with NotFound as before), and every volume's creation and deletion to all
+// mocks, so they keep the same volumes with the same IDs.
+type multiNode struct {
+	service.Service
+	nodes map[string]service.Service
+}
+
+func (m multiNode) ControllerPublishVolume(ctx context.Context,
+	req *csi.ControllerPublishVolumeRequest) (*csi.ControllerPublishVolumeResponse, error) {
+	if node, ok := m.nodes[req.GetNodeId()]; ok {
+		return node.ControllerPublishVolume(ctx, req)
+	}
+	return m.Service.ControllerPublishVolume(ctx, req)
+}
+
+func (m multiNode) ControllerUnpublishVolume(ctx context.Context,
+	req *csi.ControllerUnpublishVolumeRequest) (*csi.ControllerUnpublishVolumeResponse, error) {
+	if node, ok := m.nodes[req.GetNodeId()]; ok {
+		return node.ControllerUnpublishVolume(ctx, req)
+	}
+	return m.Service.ControllerUnpublishVolume(ctx, req)
+}
+
+func (m multiNode) CreateVolume(ctx context.Context,
+	req *csi.CreateVolumeRequest) (*csi.CreateVolumeResponse, error) {
+	resp, err := m.Service.CreateVolume(ctx, req)
+	if err == nil {
+		for _, node := range m.nodes {
+			_, _ = node.CreateVolume(ctx, req)
+		}
+	}
+	return resp, err
+}
+
+func (m multiNode) DeleteVolume(ctx context.Context,
+	req *csi.DeleteVolumeRequest) (*csi.DeleteVolumeResponse, error) {
+	resp, err := m.Service.DeleteVolume(ctx, req)
+	if err == nil {
+		for _, node := range m.nodes {
+			_, _ = node.DeleteVolume(ctx, req)
+		}
+	}
 	return resp, err
 }
 
