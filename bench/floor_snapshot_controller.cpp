@@ -33,12 +33,14 @@ FloorSnapshotController::FloorSnapshotController(const snapshotter::SnapshotClie
                                                  int workers)
     : snapshot_client_(*clients.snapshots),
       core_client_(*clients.core),
-      pool_({.queue_name = "floor-snapshots",
-             .kind = "VolumeSnapshot",
-             .workers = static_cast<uint32_t>(workers),
-             .retry_start = std::chrono::milliseconds(5),
-             .retry_max = std::chrono::milliseconds(1000)},
-            base::Clock::Real(), [this](const std::string& key) { return Sync(key); }) {}
+      pool_(
+          {.name = "floor-snapshots",
+           .workers = static_cast<uint32_t>(workers),
+           .retry_start = std::chrono::milliseconds(5),
+           .retry_max = std::chrono::milliseconds(1000)},
+          kube::VolumeSnapshot::kFacts, base::Clock::Real(),
+          [this](const std::string& key) { return kube::DoneOr(Sync(key)); },
+          [](const std::string&) { return kube::WorkQueue::Lane::kNormal; }) {}
 
 base::Result<std::unique_ptr<FloorSnapshotController>> FloorSnapshotController::Start(
     const snapshotter::SnapshotClients& clients, int workers) {

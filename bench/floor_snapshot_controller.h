@@ -28,13 +28,13 @@
 #include "base/result.h"
 #include "bench/floor_cache.h"
 #include "bench/object_watch.h"
-#include "bench/worker_pool.h"
 #include "kube/api/core/v1/persistent_volume.h"
 #include "kube/api/core/v1/persistent_volume_claim.h"
 #include "kube/api/snapshot/v1/volume_snapshot.h"
 #include "kube/api/snapshot/v1/volume_snapshot_class.h"
 #include "kube/api/snapshot/v1/volume_snapshot_content.h"
 #include "kube/client/client.h"
+#include "kube/runtime/reconcile_loop.h"
 #include "snapshotter/snapshot_clients.h"
 
 namespace bench {
@@ -69,7 +69,7 @@ class FloorSnapshotController {
   FloorCache<kube::PersistentVolume> volumes_;                          // by name
   std::mutex mu_;
   std::unordered_set<std::string> deleting_;  // contents deleted; guarded by mu_
-  bench::WorkerPool pool_;
+  kube::ReconcileLoop pool_;
   std::jthread runner_;
   std::unique_ptr<ObjectWatch<kube::PersistentVolumeClaim>> claim_watch_;
   std::unique_ptr<ObjectWatch<kube::PersistentVolume>> volume_watch_;

@@ -30,12 +30,14 @@ FloorSnapshotSidecar::FloorSnapshotSidecar(kube::Client& client, FloorSidecarOpt
       options_(std::move(options)),
       csi_(csi::v1::Controller::NewStub(grpc::CreateChannel("unix://" + options_.csi_socket,
                                                             grpc::InsecureChannelCredentials()))),
-      pool_({.queue_name = "floor-contents",
-             .kind = "VolumeSnapshotContent",
-             .workers = static_cast<uint32_t>(options_.workers),
-             .retry_start = std::chrono::milliseconds(5),
-             .retry_max = std::chrono::milliseconds(1000)},
-            base::Clock::Real(), [this](const std::string& name) { return Sync(name); }) {}
+      pool_(
+          {.name = "floor-contents",
+           .workers = static_cast<uint32_t>(options_.workers),
+           .retry_start = std::chrono::milliseconds(5),
+           .retry_max = std::chrono::milliseconds(1000)},
+          kube::VolumeSnapshotContent::kFacts, base::Clock::Real(),
+          [this](const std::string& name) { return kube::DoneOr(Sync(name)); },
+          [](const std::string&) { return kube::WorkQueue::Lane::kNormal; }) {}
 
 base::Result<std::unique_ptr<FloorSnapshotSidecar>> FloorSnapshotSidecar::Start(
     kube::Client& client, FloorSidecarOptions options) {

@@ -24,11 +24,11 @@
 #include "base/result.h"
 #include "bench/floor_cache.h"
 #include "bench/object_watch.h"
-#include "bench/worker_pool.h"
 #include "csi/proto/csi.grpc.pb.h"
 #include "kube/api/json_patch.h"
 #include "kube/api/snapshot/v1/volume_snapshot_content.h"
 #include "kube/client/client.h"
+#include "kube/runtime/reconcile_loop.h"
 #include "snapshotter/content_status.h"
 
 namespace bench {
@@ -66,7 +66,7 @@ class FloorSnapshotSidecar {
   std::mutex mu_;
   std::unordered_map<std::string, std::chrono::steady_clock::time_point>
       next_poll_;  // guarded by mu_
-  bench::WorkerPool pool_;
+  kube::ReconcileLoop pool_;
   std::jthread runner_;
   std::unique_ptr<ObjectWatch<kube::VolumeSnapshotContent>> watch_;
 };
