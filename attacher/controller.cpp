@@ -86,12 +86,11 @@ void Controller::Run(std::stop_token stop) {
   volume_attachments_.Run(stop);
 }
 
-bool Controller::HasSynced() const {
-  return volume_attachments_.HasSynced() && persistent_volumes_.HasSynced();
-}
+// The VolumeAttachment controller waits for both stores (it reads PVs).
+bool Controller::HasSynced() const { return volume_attachments_.HasSynced(); }
 
 bool Controller::WaitForCacheSync(std::stop_token stop) const {
-  return volume_attachments_.WaitForCacheSync(stop) && persistent_volumes_.WaitForCacheSync(stop);
+  return volume_attachments_.WaitForCacheSync(stop);
 }
 
 void Controller::EnqueueVolumeAttachment(const std::string& name) {

@@ -69,7 +69,7 @@ class Controller {
   // finish, Run returns.
   void Run(std::stop_token stop);
 
-  // Whether Run() has seen both stores complete and started the workers.
+  // Whether Run() has seen both stores complete and started the VolumeAttachment workers.
   bool HasSynced() const;
   // Blocks until HasSynced() or `stop`; returns HasSynced(). Lets whatever
   // reads the stores on its own (the reconciler) start on complete caches.
