@@ -29,7 +29,7 @@ void DropFinalizer(kube::ObjectMeta& meta, std::string_view finalizer) {
 
 }  // namespace
 
-FloorSnapshotController::FloorSnapshotController(const snapshotter::SnapshotClients& clients,
+FloorSnapshotController::FloorSnapshotController(const snapshot::SnapshotClients& clients,
                                                  int workers)
     : snapshot_client_(*clients.snapshots),
       core_client_(*clients.core),
@@ -41,7 +41,7 @@ FloorSnapshotController::FloorSnapshotController(const snapshotter::SnapshotClie
             base::Clock::Real(), [this](const std::string& key) { return Sync(key); }) {}
 
 base::Result<std::unique_ptr<FloorSnapshotController>> FloorSnapshotController::Start(
-    const snapshotter::SnapshotClients& clients, int workers) {
+    const snapshot::SnapshotClients& clients, int workers) {
   std::unique_ptr<FloorSnapshotController> floor(new FloorSnapshotController(clients, workers));
   auto classes = clients.snapshots->List<kube::VolumeSnapshotClass>("");
   if (!classes.ok()) return classes.error().Wrap("listing VolumeSnapshotClasses");

@@ -35,7 +35,7 @@
 #include "kube/api/snapshot/v1/volume_snapshot_content.h"
 #include "kube/client/client.h"
 #include "kube/runtime/worker_pool.h"
-#include "snapshotter/snapshot_clients.h"
+#include "snapshot/snapshot_clients.h"
 
 namespace bench {
 
@@ -43,11 +43,11 @@ class FloorSnapshotController {
  public:
   // `clients` carry the controller's identity and QPS/burst; they must outlive this.
   static base::Result<std::unique_ptr<FloorSnapshotController>> Start(
-      const snapshotter::SnapshotClients& clients, int workers);
+      const snapshot::SnapshotClients& clients, int workers);
   ~FloorSnapshotController();  // stops the watches, then the workers
 
  private:
-  FloorSnapshotController(const snapshotter::SnapshotClients& clients, int workers);
+  FloorSnapshotController(const snapshot::SnapshotClients& clients, int workers);
   base::Status StartWatches();
   base::Status Sync(const std::string& key);
   base::Status AddSnapshotFinalizers(kube::VolumeSnapshot& snapshot);

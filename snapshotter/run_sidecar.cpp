@@ -69,7 +69,7 @@ class GroupSide {
 }  // namespace
 
 void RunSidecar(const RunSidecarOptions& options, const component::CsiDriver& driver,
-                const SnapshotClients& clients, SidecarMetrics& sidecar_metrics,
+                const snapshot::SnapshotClients& clients, SidecarMetrics& sidecar_metrics,
                 std::stop_token stop) {
   base::Clock& clock = base::Clock::Real();
   kube::Store<kube::VolumeSnapshotContent> contents;

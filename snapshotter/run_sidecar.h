@@ -15,9 +15,9 @@
 #include <string>
 
 #include "component/sidecar_startup.h"
+#include "snapshot/snapshot_clients.h"
 #include "snapshotter/content_controller.h"
 #include "snapshotter/sidecar_metrics.h"
-#include "snapshotter/snapshot_clients.h"
 
 namespace snapshotter {
 
@@ -40,7 +40,7 @@ struct RunSidecarOptions {
 };
 
 void RunSidecar(const RunSidecarOptions& options, const component::CsiDriver& driver,
-                const SnapshotClients& clients, SidecarMetrics& sidecar_metrics,
+                const snapshot::SnapshotClients& clients, SidecarMetrics& sidecar_metrics,
                 std::stop_token stop);
 
 }  // namespace snapshotter

@@ -22,11 +22,11 @@
 #include "component/run_leading.h"
 #include "component/shutdown_signals.h"
 #include "component/sidecar_startup.h"
-#include "snapshotter/feature_gates.h"
+#include "snapshot/feature_gates.h"
+#include "snapshot/snapshot_clients.h"
 #include "snapshotter/names.h"
 #include "snapshotter/run_sidecar.h"
 #include "snapshotter/sidecar_metrics.h"
-#include "snapshotter/snapshot_clients.h"
 #include "snapshotter/startup_checks.h"
 
 namespace csisnapshotter {
@@ -112,8 +112,8 @@ int Serve(const std::string& program, const Options& options, const component::F
   // One client per upstream clientset, each with its own QPS limiter; leader
   // election's, a third, RunLeading makes from the core one (docs/snapshots.md
   // §3.2 step 1).
-  base::Result<snapshotter::SnapshotClients> clients =
-      snapshotter::SnapshotClients::Create(std::move(*config));
+  base::Result<snapshot::SnapshotClients> clients =
+      snapshot::SnapshotClients::Create(std::move(*config));
   if (!clients.ok()) return Fail(clients.error().message);
 
   std::string node_name;
@@ -157,7 +157,7 @@ int Serve(const std::string& program, const Options& options, const component::F
     if (!snapshotter::CheckSnapshotSupport(driver)) return component::kExitFailure;
     LogSidecarOptions(options, driver.name);
     snapshotter::GroupSnapshotsStart groups = snapshotter::StartGroupSnapshots(
-        {.enabled = gates.Enabled(snapshotter::kCSIVolumeGroupSnapshot),
+        {.enabled = gates.Enabled(snapshot::kCSIVolumeGroupSnapshot),
          .name_prefix = options.groupsnapshot_name_prefix,
          .timeout = options.timeout},
         *clients->snapshots, driver);
@@ -181,7 +181,7 @@ int Run(const std::vector<std::string>& args, RunEnvironment env) {
   Options options;
   base::FlagSet flags(component::ProgramName(args, "csi-snapshotter"), env.err);
   RegisterFlags(flags, options);
-  component::FeatureGates gates(snapshotter::KnownFeatureSpecs());
+  component::FeatureGates gates(snapshot::KnownFeatureSpecs());
   if (std::optional<int> exit = component::ParseCommandLine(args, flags, options, gates, *env.out,
                                                             component::BadFeatureGates::kFatal)) {
     return *exit;

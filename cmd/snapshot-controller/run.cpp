@@ -21,11 +21,11 @@
 #include "component/run_leading.h"
 #include "component/shutdown_signals.h"
 #include "metrics/registry.h"
+#include "snapshot/feature_gates.h"
+#include "snapshot/snapshot_clients.h"
 #include "snapshot_controller/crd_check.h"
 #include "snapshot_controller/operation_metrics.h"
 #include "snapshot_controller/run_controller.h"
-#include "snapshotter/feature_gates.h"
-#include "snapshotter/snapshot_clients.h"
 
 namespace snapshotcontroller {
 namespace {
@@ -84,8 +84,8 @@ int Serve(const std::string& program, const Options& options, const component::F
   // One client per upstream clientset, each with its own QPS limiter; leader
   // election's, a third, RunLeading makes from the core one (docs/snapshots.md
   // §3.2 step 1).
-  base::Result<snapshotter::SnapshotClients> clients =
-      snapshotter::SnapshotClients::Create(std::move(*config));
+  base::Result<snapshot::SnapshotClients> clients =
+      snapshot::SnapshotClients::Create(std::move(*config));
   if (!clients.ok()) return Fail(clients.error().message);
 
   // Its own registry, served only with --http-endpoint (§4.6).
@@ -102,7 +102,7 @@ int Serve(const std::string& program, const Options& options, const component::F
     return *exit;
   }
   const snapshot_controller::GroupSnapshotsCheck groups = snapshot_controller::StartGroupSnapshots(
-      gates.Enabled(snapshotter::kCSIVolumeGroupSnapshot), *clients->snapshots, crd_wait);
+      gates.Enabled(snapshot::kCSIVolumeGroupSnapshot), *clients->snapshots, crd_wait);
   if (groups.exit) return *groups.exit;
   LOG_V(2, fmt::format("Start NewCSISnapshotController with kubeconfig [{}] resyncPeriod [{}]",
                        options.kubeconfig, base::FormatDuration(options.resync_period)));
@@ -128,7 +128,7 @@ int Run(const std::vector<std::string>& args, RunEnvironment env) {
   Options options;
   base::FlagSet flags(component::ProgramName(args, "snapshot-controller"), env.err);
   RegisterFlags(flags, options);
-  component::FeatureGates gates(snapshotter::KnownFeatureSpecs());
+  component::FeatureGates gates(snapshot::KnownFeatureSpecs());
   if (std::optional<int> exit = component::ParseCommandLine(args, flags, options, gates, *env.out,
                                                             component::BadFeatureGates::kFatal)) {
     return *exit;

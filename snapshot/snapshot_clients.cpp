@@ -1,8 +1,8 @@
-#include "snapshotter/snapshot_clients.h"
+#include "snapshot/snapshot_clients.h"
 
 #include <utility>
 
-namespace snapshotter {
+namespace snapshot {
 
 base::Result<SnapshotClients> SnapshotClients::Create(kube::RestConfig config, base::Clock& clock) {
   base::Result<std::unique_ptr<kube::Client>> core = kube::Client::Create(std::move(config), clock);
@@ -13,4 +13,4 @@ base::Result<SnapshotClients> SnapshotClients::Create(kube::RestConfig config, b
   return clients;
 }
 
-}  // namespace snapshotter
+}  // namespace snapshot

@@ -15,7 +15,7 @@
 #include "kube/client/client.h"
 #include "kube/client/config.h"
 
-namespace snapshotter {
+namespace snapshot {
 
 struct SnapshotClients {
   std::unique_ptr<kube::Client> core;
@@ -26,4 +26,4 @@ struct SnapshotClients {
                                               base::Clock& clock = base::Clock::Real());
 };
 
-}  // namespace snapshotter
+}  // namespace snapshot
