@@ -8,10 +8,10 @@
 #include "kube/api/merge_patch.h"
 #include "kube/api/metadata_patch.h"
 #include "kube/client/api_error.h"
+#include "snapshot/names.h"
 #include "snapshot_controller/claim_finalizer.h"
 #include "snapshot_controller/names.h"
 #include "snapshotter/dynamic_content.h"
-#include "snapshotter/names.h"
 #include "snapshotter/snapshot_status.h"
 
 namespace bench {
@@ -167,8 +167,7 @@ base::Status FloorSnapshotController::Delete(
   if (content) {
     if (!content->metadata.deletion_timestamp.empty()) return {};  // its deletion requeues us
     kube::JsonPatch annotate;
-    kube::SetAnnotationOps(content->metadata, snapshotter::kBeingDeletedAnnotation, "yes",
-                           annotate);
+    kube::SetAnnotationOps(content->metadata, snapshot::kBeingDeletedAnnotation, "yes", annotate);
     if (!annotate.empty()) {
       auto patched = snapshot_client_.Patch<kube::VolumeSnapshotContent>(
           "", content->metadata.name, kube::PatchType::kJson, annotate.Serialize());

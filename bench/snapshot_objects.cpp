@@ -12,7 +12,6 @@
 #include "snapshot_controller/names.h"
 #include "snapshotter/content_status.h"
 #include "snapshotter/dynamic_content.h"
-#include "snapshotter/names.h"
 #include "snapshotter/snapshot_status.h"
 #include "tests/support/test_objects.h"
 

@@ -4,9 +4,9 @@
 
 #include "kube/api/core/v1/event.h"
 #include "kube/api/metadata_patch.h"
+#include "snapshot/names.h"
 #include "snapshot_controller/content_patches.h"
 #include "snapshot_controller/snapshot_predicates.h"
-#include "snapshotter/names.h"
 #include "snapshotter/snapshot_status.h"
 
 namespace snapshot_controller {
@@ -25,7 +25,7 @@ base::Result<ContentSyncOutcome> ContentSync::Sync(const kube::VolumeSnapshotCon
   if (ref.uid.empty()) return ContentSyncOutcome::kDone;
 
   if (content.metadata.deletion_timestamp.empty() &&
-      !kube::HasFinalizer(content.metadata, snapshotter::kContentFinalizer)) {
+      !kube::HasFinalizer(content.metadata, snapshot::kContentFinalizer)) {
     if (auto added = AddContentFinalizer(api_, content); !added.ok()) return added.error();
   }
 

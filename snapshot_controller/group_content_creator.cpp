@@ -6,10 +6,10 @@
 #include "base/strconv.h"
 #include "kube/api/core/v1/event.h"
 #include "kube/client/api_error.h"
+#include "snapshot/names.h"
 #include "snapshot_controller/group_membership.h"
 #include "snapshot_controller/group_volumes.h"
 #include "snapshotter/default_snapshot_class.h"
-#include "snapshotter/names.h"
 #include "snapshotter/secret_references.h"
 
 namespace snapshot_controller {
@@ -112,10 +112,9 @@ base::Result<VolumeGroupSnapshotContent> GroupContentCreator::ContentToCreate(
   content.spec.deletion_policy = group_class->deletion_policy;
   content.spec.driver = group_class->driver;
   if (secret->has_value()) {
-    content.metadata.annotations[std::string(snapshotter::kGroupDeletionSecretNameAnnotation)] =
+    content.metadata.annotations[std::string(snapshot::kGroupDeletionSecretNameAnnotation)] =
         (*secret)->name;
-    content.metadata
-        .annotations[std::string(snapshotter::kGroupDeletionSecretNamespaceAnnotation)] =
+    content.metadata.annotations[std::string(snapshot::kGroupDeletionSecretNamespaceAnnotation)] =
         (*secret)->namespace_;
   }
   return content;

@@ -5,9 +5,9 @@
 #include <array>
 #include <variant>
 
+#include "snapshot/names.h"
 #include "snapshot_controller/group_membership.h"
 #include "snapshot_controller/names.h"
-#include "snapshotter/names.h"
 
 namespace snapshot_controller {
 namespace {
@@ -59,7 +59,7 @@ kube::VolumeSnapshotContent MemberContentFor(const kube::VolumeGroupSnapshot& gr
                                              const std::optional<kube::SecretReference>& secret) {
   kube::VolumeSnapshotContent member;
   member.metadata.name = MemberContentName(group.metadata.uid.str(), info.volume_handle);
-  member.metadata.annotations[std::string(snapshotter::kGroupSnapshotHandleAnnotation)] =
+  member.metadata.annotations[std::string(snapshot::kGroupSnapshotHandleAnnotation)] =
       content.status->volume_group_snapshot_handle.value_or("");
   kube::ObjectReference& ref = member.spec.volume_snapshot_ref;
   ref.kind = std::string(kube::VolumeSnapshot::kFacts.kind);
@@ -72,9 +72,9 @@ kube::VolumeSnapshotContent MemberContentFor(const kube::VolumeGroupSnapshot& gr
     member.spec.source_volume_mode = volume->spec.volume_mode;
   }
   if (secret) {
-    member.metadata.annotations[std::string(snapshotter::kDeletionSecretNameAnnotation)] =
+    member.metadata.annotations[std::string(snapshot::kDeletionSecretNameAnnotation)] =
         secret->name;
-    member.metadata.annotations[std::string(snapshotter::kDeletionSecretNamespaceAnnotation)] =
+    member.metadata.annotations[std::string(snapshot::kDeletionSecretNamespaceAnnotation)] =
         secret->namespace_;
   }
   return member;

@@ -1,8 +1,8 @@
 #include "snapshotter/content_event_filters.h"
 
 #include "kube/runtime/update_filter.h"
+#include "snapshot/names.h"
 #include "snapshotter/content_state.h"
-#include "snapshotter/names.h"
 
 namespace snapshotter {
 namespace {
@@ -49,12 +49,12 @@ bool IsDriverMatch(const kube::VolumeGroupSnapshotContent& content, std::string_
 
 bool ShouldEnqueueContentUpdate(const kube::VolumeSnapshotContent& old_content,
                                 const kube::VolumeSnapshotContent& new_content) {
-  return ChangedBeyondOwnWrites(old_content, new_content, kBeingCreatedAnnotation);
+  return ChangedBeyondOwnWrites(old_content, new_content, snapshot::kBeingCreatedAnnotation);
 }
 
 bool ShouldEnqueueContentUpdate(const kube::VolumeGroupSnapshotContent& old_content,
                                 const kube::VolumeGroupSnapshotContent& new_content) {
-  return ChangedBeyondOwnWrites(old_content, new_content, kGroupBeingCreatedAnnotation);
+  return ChangedBeyondOwnWrites(old_content, new_content, snapshot::kGroupBeingCreatedAnnotation);
 }
 
 kube::WorkQueue::Lane ContentLane(const kube::VolumeSnapshotContent& content) {

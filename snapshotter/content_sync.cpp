@@ -6,19 +6,20 @@
 #include "base/log.h"
 #include "base/strconv.h"
 #include "kube/api/meta_time.h"
+#include "snapshot/names.h"
 #include "snapshotter/content_state.h"
 #include "snapshotter/content_status.h"
 #include "snapshotter/credentials.h"
 #include "snapshotter/kind_words.h"
-#include "snapshotter/names.h"
 
 namespace snapshotter {
 namespace {
 
 // Each kind's names, and upstream's words in the errors and Events of the
 // shared steps.
-constexpr KindWords kBeingCreated = {kBeingCreatedAnnotation, kGroupBeingCreatedAnnotation};
-constexpr KindWords kFinalizer = {kContentFinalizer, kGroupContentFinalizer};
+constexpr KindWords kBeingCreated = {snapshot::kBeingCreatedAnnotation,
+                                     snapshot::kGroupBeingCreatedAnnotation};
+constexpr KindWords kFinalizer = {snapshot::kContentFinalizer, snapshot::kGroupContentFinalizer};
 constexpr KindWords kCreateFailed = {"Failed to create snapshot: ",
                                      "Failed to create group snapshot: "};
 constexpr KindWords kCheckFailed = {"Failed to check and update snapshot content: ",

@@ -13,11 +13,11 @@
 #include "kube/runtime/store.h"
 #include "kube/tools/event_api.h"
 #include "kube/tools/event_recorder.h"
+#include "snapshot/names.h"
 #include "snapshotter/content_events.h"
 #include "snapshotter/csi_content_handler.h"
 #include "snapshotter/csi_group_content_handler.h"
 #include "snapshotter/group_snapshot_driver.h"
-#include "snapshotter/names.h"
 #include "snapshotter/snapshot_api.h"
 #include "snapshotter/snapshot_driver.h"
 
@@ -93,7 +93,8 @@ void RunSidecar(const RunSidecarOptions& options, const component::CsiDriver& dr
 
   // Under --node-deployment upstream filters group contents by the same label.
   const std::string selector =
-      options.node_name.empty() ? "" : std::string(kManagedByLabel) + "=" + options.node_name;
+      options.node_name.empty() ? ""
+                                : std::string(snapshot::kManagedByLabel) + "=" + options.node_name;
   std::unique_ptr<GroupSide> groups;
   if (options.group_snapshots) {
     groups = std::make_unique<GroupSide>(options, driver, *clients.snapshots, api, event_recorder,

@@ -34,7 +34,7 @@ struct RunSidecarOptions {
   std::string group_snapshot_name_prefix = "groupsnapshot";
   int group_snapshot_name_uuid_length = -1;
   // With --node-deployment, this node's name: only the contents (and group
-  // contents) labelled as managed by it are watched (kManagedByLabel).
+  // contents) labelled as managed by it are watched (snapshot::kManagedByLabel).
   // Empty: all contents.
   std::string node_name;
 };

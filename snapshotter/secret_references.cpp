@@ -6,7 +6,7 @@
 
 #include "base/strconv.h"
 #include "kube/api/names.h"
-#include "snapshotter/names.h"
+#include "snapshot/names.h"
 
 namespace snapshotter {
 namespace {
@@ -110,15 +110,15 @@ struct SecretTemplateKeys {
   std::string_view object = "volumesnapshot";
 };
 constexpr SecretTemplateKeys kSnapshotterSecretKeys = {
-    kSnapshotterSecretNameKey, kSnapshotterSecretNamespaceKey, "Snapshotter"};
-constexpr SecretTemplateKeys kListSecretKeys = {kListSecretNameKey, kListSecretNamespaceKey,
-                                                "SnapshotterList"};
+    snapshot::kSnapshotterSecretNameKey, snapshot::kSnapshotterSecretNamespaceKey, "Snapshotter"};
+constexpr SecretTemplateKeys kListSecretKeys = {
+    snapshot::kListSecretNameKey, snapshot::kListSecretNamespaceKey, "SnapshotterList"};
 constexpr SecretTemplateKeys kGroupSnapshotterSecretKeys = {
-    kGroupSnapshotterSecretNameKey, kGroupSnapshotterSecretNamespaceKey, "GroupSnapshotter",
-    "volumegroupsnapshot"};
-constexpr SecretTemplateKeys kGroupGetSecretKeys = {kGroupSnapshotterGetSecretNameKey,
-                                                    kGroupSnapshotterGetSecretNamespaceKey,
-                                                    "GroupSnapshotterGet", "volumegroupsnapshot"};
+    snapshot::kGroupSnapshotterSecretNameKey, snapshot::kGroupSnapshotterSecretNamespaceKey,
+    "GroupSnapshotter", "volumegroupsnapshot"};
+constexpr SecretTemplateKeys kGroupGetSecretKeys = {
+    snapshot::kGroupSnapshotterGetSecretNameKey, snapshot::kGroupSnapshotterGetSecretNamespaceKey,
+    "GroupSnapshotterGet", "volumegroupsnapshot"};
 
 // The Secret named by the templates under `keys` (§3.5). The namespace may
 // use the content's name and the (group) snapshot's namespace, the name also
@@ -182,13 +182,14 @@ base::Result<Ref> AnnotatedSecretOf(const kube::ObjectMeta& content, std::string
 }  // namespace
 
 base::Result<Ref> DeletionSecretOf(const kube::VolumeSnapshotContent& content) {
-  return AnnotatedSecretOf(content.metadata, kDeletionSecretNameAnnotation,
-                           kDeletionSecretNamespaceAnnotation, "snapshot content");
+  return AnnotatedSecretOf(content.metadata, snapshot::kDeletionSecretNameAnnotation,
+                           snapshot::kDeletionSecretNamespaceAnnotation, "snapshot content");
 }
 
 base::Result<Ref> DeletionSecretOf(const kube::VolumeGroupSnapshotContent& content) {
-  return AnnotatedSecretOf(content.metadata, kGroupDeletionSecretNameAnnotation,
-                           kGroupDeletionSecretNamespaceAnnotation, "group snapshot content");
+  return AnnotatedSecretOf(content.metadata, snapshot::kGroupDeletionSecretNameAnnotation,
+                           snapshot::kGroupDeletionSecretNamespaceAnnotation,
+                           "group snapshot content");
 }
 
 base::Result<Ref> ListSecretOf(const kube::StringMap& parameters, std::string_view content_name) {

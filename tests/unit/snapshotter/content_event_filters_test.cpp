@@ -5,7 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "content_controller_fakes.h"
-#include "snapshotter/names.h"
+#include "snapshot/names.h"
 
 namespace snapshotter {
 namespace {
@@ -51,7 +51,7 @@ TEST(IsDriverMatchTest, ClassOfTheDriverMatches) {
 class UpdateFilterTest : public ::testing::Test {
  protected:
   UpdateFilterTest() : old_(MakeContent("c")), new_(old_) {
-    old_.metadata.finalizers = {std::string(kContentFinalizer)};
+    old_.metadata.finalizers = {std::string(snapshot::kContentFinalizer)};
     old_.metadata.has_finalizers_field = true;
     new_ = old_;
     new_.metadata.resource_version = "2";
@@ -88,13 +88,13 @@ TEST_F(UpdateFilterTest, TurningReadyDoesNotCount) {
 }
 
 TEST_F(UpdateFilterTest, BeingCreatedAnnotationAddedDoesNotCount) {
-  new_.metadata.annotations[kBeingCreatedAnnotation] = "yes";
+  new_.metadata.annotations[snapshot::kBeingCreatedAnnotation] = "yes";
   EXPECT_FALSE(Enqueued());
 }
 
 TEST_F(UpdateFilterTest, BeingCreatedAnnotationRemovedDoesNotCount) {
-  old_.metadata.annotations[kBeingCreatedAnnotation] = "yes";
-  new_.metadata.annotations.erase(kBeingCreatedAnnotation);
+  old_.metadata.annotations[snapshot::kBeingCreatedAnnotation] = "yes";
+  new_.metadata.annotations.erase(snapshot::kBeingCreatedAnnotation);
   EXPECT_FALSE(Enqueued());
 }
 
@@ -116,7 +116,7 @@ TEST_F(UpdateFilterTest, DeletionTimestampCounts) {
 }
 
 TEST_F(UpdateFilterTest, BeingDeletedAnnotationCounts) {
-  new_.metadata.annotations[kBeingDeletedAnnotation] = "yes";
+  new_.metadata.annotations[snapshot::kBeingDeletedAnnotation] = "yes";
   EXPECT_TRUE(Enqueued());
 }
 
@@ -138,7 +138,7 @@ TEST_F(UpdateFilterTest, SpecChangeCounts) {
 TEST_F(UpdateFilterTest, OwnWriteTogetherWithADeletionCounts) {
   new_.status.emplace();
   new_.status->ready_to_use = true;
-  new_.metadata.annotations[kBeingCreatedAnnotation] = "yes";
+  new_.metadata.annotations[snapshot::kBeingCreatedAnnotation] = "yes";
   new_.metadata.deletion_timestamp = "2024-01-01T00:00:00Z";
   EXPECT_TRUE(Enqueued());
 }

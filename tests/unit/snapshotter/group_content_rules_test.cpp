@@ -5,6 +5,7 @@
 // parameters and the Secrets of groups.
 #include <gtest/gtest.h>
 
+#include "snapshot/names.h"
 #include "snapshotter/content_event_filters.h"
 #include "snapshotter/content_state.h"
 #include "snapshotter/content_status.h"
@@ -59,14 +60,14 @@ TEST(GroupUpdateFilter, ResyncAlwaysCounts) {
 TEST(GroupUpdateFilter, OwnWritesDoNotCount) {
   EXPECT_FALSE(UpdateEnqueued([](auto& c) {
     c.status = kube::VolumeGroupSnapshotContentStatus{.ready_to_use = true};
-    c.metadata.annotations[kGroupBeingCreatedAnnotation] = "yes";
+    c.metadata.annotations[snapshot::kGroupBeingCreatedAnnotation] = "yes";
     c.metadata.finalizers.clear();
   }));
 }
 
 TEST(GroupUpdateFilter, DeletionAndTheControllersAnnotationCount) {
   EXPECT_TRUE(UpdateEnqueued(
-      [](auto& c) { c.metadata.annotations[kGroupBeingDeletedAnnotation] = "yes"; }));
+      [](auto& c) { c.metadata.annotations[snapshot::kGroupBeingDeletedAnnotation] = "yes"; }));
   EXPECT_TRUE(
       UpdateEnqueued([](auto& c) { c.metadata.deletion_timestamp = std::string(kDeleted); }));
 }
@@ -98,7 +99,7 @@ TEST(GroupShouldDelete, NeedsTheControllersAnnotationUnlessImportedAndUnbound) {
 TEST(GroupShouldDelete, BeingCreatedHoldsDeletion) {
   VolumeGroupSnapshotContent content = GroupContent([](auto& c) {
     MarkGroupDeleted(c);
-    c.metadata.annotations[kGroupBeingCreatedAnnotation] = "yes";
+    c.metadata.annotations[snapshot::kGroupBeingCreatedAnnotation] = "yes";
   });
   EXPECT_FALSE(ShouldDelete(content));
 }
@@ -245,10 +246,10 @@ TEST(GroupCreateParameters, ExtraMetadataNamesTheGroupAndItsContent) {
 
 TEST(GroupDeletionSecretOf, TheGroupAnnotationsNameTheSecret) {
   VolumeGroupSnapshotContent content = GroupContent([](auto& c) {
-    c.metadata.annotations[kGroupDeletionSecretNameAnnotation] = "creds";
-    c.metadata.annotations[kGroupDeletionSecretNamespaceAnnotation] = "ns";
+    c.metadata.annotations[snapshot::kGroupDeletionSecretNameAnnotation] = "creds";
+    c.metadata.annotations[snapshot::kGroupDeletionSecretNamespaceAnnotation] = "ns";
     // A single content's annotations mean nothing on a group.
-    c.metadata.annotations[kDeletionSecretNameAnnotation] = "other";
+    c.metadata.annotations[snapshot::kDeletionSecretNameAnnotation] = "other";
   });
   auto ref = DeletionSecretOf(content);
   ASSERT_TRUE(ref.ok());
@@ -258,8 +259,8 @@ TEST(GroupDeletionSecretOf, TheGroupAnnotationsNameTheSecret) {
 
 TEST(GroupDeletionSecretOf, AnEmptyValueIsAnError) {
   VolumeGroupSnapshotContent content = GroupContent([](auto& c) {
-    c.metadata.annotations[kGroupDeletionSecretNameAnnotation] = "";
-    c.metadata.annotations[kGroupDeletionSecretNamespaceAnnotation] = "ns";
+    c.metadata.annotations[snapshot::kGroupDeletionSecretNameAnnotation] = "";
+    c.metadata.annotations[snapshot::kGroupDeletionSecretNamespaceAnnotation] = "ns";
   });
   auto ref = DeletionSecretOf(content);
   ASSERT_FALSE(ref.ok());
@@ -269,24 +270,26 @@ TEST(GroupDeletionSecretOf, AnEmptyValueIsAnError) {
 }
 
 TEST(GroupGetSecretOf, ContentNameTokenResolvesOthersAreInvalid) {
-  auto ref = GroupGetSecretOf(
-      {{std::string(kGroupSnapshotterGetSecretNameKey), "get-${volumegroupsnapshotcontent.name}"},
-       {std::string(kGroupSnapshotterGetSecretNamespaceKey), "ns"}},
-      "gc-1");
+  auto ref =
+      GroupGetSecretOf({{std::string(snapshot::kGroupSnapshotterGetSecretNameKey),
+                         "get-${volumegroupsnapshotcontent.name}"},
+                        {std::string(snapshot::kGroupSnapshotterGetSecretNamespaceKey), "ns"}},
+                       "gc-1");
   ASSERT_TRUE(ref.ok()) << ref.error().message;
   ASSERT_TRUE(*ref);
   EXPECT_EQ(**ref, (kube::SecretReference{.name = "get-gc-1", .namespace_ = "ns"}));
 
   auto bad = GroupGetSecretOf(
-      {{std::string(kGroupSnapshotterGetSecretNameKey), "${volumegroupsnapshot.name}"},
-       {std::string(kGroupSnapshotterGetSecretNamespaceKey), "ns"}},
+      {{std::string(snapshot::kGroupSnapshotterGetSecretNameKey), "${volumegroupsnapshot.name}"},
+       {std::string(snapshot::kGroupSnapshotterGetSecretNamespaceKey), "ns"}},
       "gc-1");
   ASSERT_FALSE(bad.ok());
   EXPECT_EQ(bad.error().message,
             R"(error resolving value "${volumegroupsnapshot.name}": invalid tokens: )"
             R"(["volumegroupsnapshot.name"])");
 
-  auto half = GroupGetSecretOf({{std::string(kGroupSnapshotterGetSecretNameKey), "x"}}, "gc-1");
+  auto half =
+      GroupGetSecretOf({{std::string(snapshot::kGroupSnapshotterGetSecretNameKey), "x"}}, "gc-1");
   ASSERT_FALSE(half.ok());
   EXPECT_EQ(half.error().message,
             "failed to get name and namespace template from params: either name and namespace "

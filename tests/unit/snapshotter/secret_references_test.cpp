@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "snapshotter/names.h"
+#include "snapshot/names.h"
 
 namespace snapshotter {
 namespace {
@@ -23,13 +23,14 @@ kube::VolumeSnapshotContent Annotated(kube::StringMap annotations) {
 }
 
 kube::StringMap ListParameters(std::string name, std::string ns) {
-  return {{std::string(kListSecretNameKey), std::move(name)},
-          {std::string(kListSecretNamespaceKey), std::move(ns)}};
+  return {{std::string(snapshot::kListSecretNameKey), std::move(name)},
+          {std::string(snapshot::kListSecretNamespaceKey), std::move(ns)}};
 }
 
 TEST(DeletionSecretOf, BothAnnotationsNameTheSecret) {
-  auto ref = DeletionSecretOf(Annotated({{std::string(kDeletionSecretNameAnnotation), "creds"},
-                                         {std::string(kDeletionSecretNamespaceAnnotation), "ns"}}));
+  auto ref = DeletionSecretOf(
+      Annotated({{std::string(snapshot::kDeletionSecretNameAnnotation), "creds"},
+                 {std::string(snapshot::kDeletionSecretNamespaceAnnotation), "ns"}}));
   ASSERT_TRUE(ref.ok()) << ref.error().message;
   ASSERT_TRUE(ref->has_value());
   EXPECT_EQ(**ref, (kube::SecretReference{.name = "creds", .namespace_ = "ns"}));
@@ -37,8 +38,9 @@ TEST(DeletionSecretOf, BothAnnotationsNameTheSecret) {
 
 TEST(DeletionSecretOf, NoneOrOnlyOneAnnotationMeansNoSecret) {
   for (const kube::StringMap& annotations :
-       {kube::StringMap{}, kube::StringMap{{std::string(kDeletionSecretNameAnnotation), "creds"}},
-        kube::StringMap{{std::string(kDeletionSecretNamespaceAnnotation), "ns"}}}) {
+       {kube::StringMap{},
+        kube::StringMap{{std::string(snapshot::kDeletionSecretNameAnnotation), "creds"}},
+        kube::StringMap{{std::string(snapshot::kDeletionSecretNamespaceAnnotation), "ns"}}}) {
     auto ref = DeletionSecretOf(Annotated(annotations));
     ASSERT_TRUE(ref.ok()) << ref.error().message;
     EXPECT_FALSE(ref->has_value());
@@ -46,8 +48,9 @@ TEST(DeletionSecretOf, NoneOrOnlyOneAnnotationMeansNoSecret) {
 }
 
 TEST(DeletionSecretOf, AnEmptyValueIsAnError) {
-  auto ref = DeletionSecretOf(Annotated({{std::string(kDeletionSecretNameAnnotation), ""},
-                                         {std::string(kDeletionSecretNamespaceAnnotation), "ns"}}));
+  auto ref = DeletionSecretOf(
+      Annotated({{std::string(snapshot::kDeletionSecretNameAnnotation), ""},
+                 {std::string(snapshot::kDeletionSecretNamespaceAnnotation), "ns"}}));
   ASSERT_FALSE(ref.ok());
   EXPECT_EQ(ref.error().message,
             "cannot retrieve secrets for snapshot content \"content-1\", err: secret name or "
@@ -104,7 +107,7 @@ TEST(ListSecretOf, ExpansionFollowsGoOsExpand) {
 }
 
 TEST(ListSecretOf, HalfSetOrEmptyParametersAreErrors) {
-  auto ref = ListSecretOf({{std::string(kListSecretNameKey), "creds"}}, "content-1");
+  auto ref = ListSecretOf({{std::string(snapshot::kListSecretNameKey), "creds"}}, "content-1");
   ASSERT_FALSE(ref.ok());
   EXPECT_EQ(ref.error().message,
             "failed to get name and namespace template from params: either name and namespace "
@@ -223,9 +226,10 @@ TEST(SnapshotterSecretOf, FollowsTheTemplateRulesOfTheController) {
   for (const SnapshotterSecretCase& c : cases) {
     SCOPED_TRACE(c.rule);
     kube::StringMap parameters = {{"tier", "gold"}};
-    if (c.name_template) parameters[std::string(kSnapshotterSecretNameKey)] = *c.name_template;
+    if (c.name_template)
+      parameters[std::string(snapshot::kSnapshotterSecretNameKey)] = *c.name_template;
     if (c.namespace_template) {
-      parameters[std::string(kSnapshotterSecretNamespaceKey)] = *c.namespace_template;
+      parameters[std::string(snapshot::kSnapshotterSecretNamespaceKey)] = *c.namespace_template;
     }
     auto ref = SnapshotterSecretOf(parameters, "snapcontent-42", snapshot);
     if (!c.error.empty()) {
@@ -252,9 +256,10 @@ TEST(GroupSnapshotterSecretOf, GroupTokensResolveAndOnlyTheContentsWithoutTheGro
   group.metadata.namespace_ = "team-a";
   group.metadata.name = "group-1";
   const kube::StringMap parameters = {
-      {std::string(kGroupSnapshotterSecretNameKey),
+      {std::string(snapshot::kGroupSnapshotterSecretNameKey),
        "${volumegroupsnapshot.name}.${volumegroupsnapshotcontent.name}"},
-      {std::string(kGroupSnapshotterSecretNamespaceKey), "${volumegroupsnapshot.namespace}"}};
+      {std::string(snapshot::kGroupSnapshotterSecretNamespaceKey),
+       "${volumegroupsnapshot.namespace}"}};
 
   auto ref = GroupSnapshotterSecretOf(parameters, "groupsnapcontent-42", &group);
   ASSERT_TRUE(ref.ok()) << ref.error().message;
@@ -269,8 +274,9 @@ TEST(GroupSnapshotterSecretOf, GroupTokensResolveAndOnlyTheContentsWithoutTheGro
 }
 
 TEST(GroupSnapshotterSecretOf, HalfSetIsAnErrorNamingGroupSnapshotter) {
-  auto ref = GroupSnapshotterSecretOf({{std::string(kGroupSnapshotterSecretNameKey), "creds"}},
-                                      "groupsnapcontent-42", nullptr);
+  auto ref =
+      GroupSnapshotterSecretOf({{std::string(snapshot::kGroupSnapshotterSecretNameKey), "creds"}},
+                               "groupsnapcontent-42", nullptr);
   ASSERT_FALSE(ref.ok());
   EXPECT_EQ(ref.error().message,
             "failed to get name and namespace template from params: either name and namespace "
