@@ -10,9 +10,9 @@
 #include "kube/client/api_error.h"
 #include "snapshot/names.h"
 #include "snapshot_controller/claim_finalizer.h"
+#include "snapshot_controller/dynamic_content.h"
 #include "snapshot_controller/names.h"
-#include "snapshotter/dynamic_content.h"
-#include "snapshotter/snapshot_status.h"
+#include "snapshot_controller/snapshot_status.h"
 
 namespace bench {
 namespace {
@@ -101,7 +101,7 @@ FloorSnapshotController::~FloorSnapshotController() {
 base::Status FloorSnapshotController::Sync(const std::string& key) {
   auto snapshot = snapshots_.Get(key);
   if (!snapshot || !snapshot->spec.source.persistent_volume_claim_name) return {};
-  auto content = contents_.Get(snapshotter::DynamicContentNameFor(*snapshot));
+  auto content = contents_.Get(snapshot_controller::DynamicContentNameFor(*snapshot));
   if (!snapshot->metadata.deletion_timestamp.empty()) return Delete(*snapshot, content);
   if (auto status = AddSnapshotFinalizers(*snapshot); !status.ok()) return status;
   if (!content) return CreateContent(*snapshot);
@@ -139,8 +139,8 @@ base::Status FloorSnapshotController::CreateContent(const kube::VolumeSnapshot& 
   if (!volume) return base::Error("volume " + claim->spec.volume_name + " not in the cache");
   auto snapshot_class = classes_.find(snapshot.spec.volume_snapshot_class_name.value_or(""));
   if (snapshot_class == classes_.end()) return base::Error("the snapshot names no known class");
-  auto content = snapshotter::DynamicContentFor(snapshot, snapshot_class->second, *volume,
-                                                {.prevent_volume_mode_conversion = true});
+  auto content = snapshot_controller::DynamicContentFor(snapshot, snapshot_class->second, *volume,
+                                                        {.prevent_volume_mode_conversion = true});
   if (!content.ok()) return content.error();
   auto created = snapshot_client_.Create(*content);
   if (!created.ok()) return created.error();
@@ -150,7 +150,7 @@ base::Status FloorSnapshotController::CreateContent(const kube::VolumeSnapshot& 
 
 base::Status FloorSnapshotController::MarkReady(const kube::VolumeSnapshot& snapshot,
                                                 const kube::VolumeSnapshotContent& content) {
-  if (auto change = snapshotter::SnapshotStatusFromContent(snapshot, content, "")) {
+  if (auto change = snapshot_controller::SnapshotStatusFromContent(snapshot, content, "")) {
     nlohmann::json status = change->status;
     auto patched = snapshot_client_.PatchStatus<kube::VolumeSnapshot>(
         snapshot.metadata.namespace_, snapshot.metadata.name, kube::PatchType::kMerge,

@@ -7,9 +7,9 @@
 // threads issues exactly these writes per dynamic snapshot:
 //   create: 1 JSON Patch adding both VolumeSnapshot finalizers; 1 PUT adding
 //     the claim's finalizer (the controller's RBAC grants no patch on
-//     claims); 1 POST of the content (snapshotter::DynamicContentFor, its
+//     claims); 1 POST of the content (snapshot_controller::DynamicContentFor, its
 //     finalizer already in it); once the content is ready, 1 merge patch of
-//     the snapshot's status (snapshotter::SnapshotStatusFromContent: bound,
+//     the snapshot's status (snapshot_controller::SnapshotStatusFromContent: bound,
 //     created, ready, size at once) and 1 PUT removing the claim's finalizer;
 //   delete: 1 JSON Patch annotating the content being-deleted, 1 DELETE of
 //     it and, once it is gone, 1 merge patch removing both finalizers.

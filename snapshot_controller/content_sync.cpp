@@ -7,7 +7,7 @@
 #include "snapshot/names.h"
 #include "snapshot_controller/content_patches.h"
 #include "snapshot_controller/snapshot_predicates.h"
-#include "snapshotter/snapshot_status.h"
+#include "snapshot_controller/snapshot_status.h"
 
 namespace snapshot_controller {
 
@@ -36,9 +36,8 @@ base::Result<ContentSyncOutcome> ContentSync::Sync(const kube::VolumeSnapshotCon
   if (IsDeletionCandidate(*snapshot)) {
     if (auto marked = MarkContentBeingDeleted(api_, content); !marked.ok()) return marked.error();
   }
-  return snapshotter::SnapshotStatusLagsContent(*snapshot, content)
-             ? ContentSyncOutcome::kSyncSnapshot
-             : ContentSyncOutcome::kDone;
+  return SnapshotStatusLagsContent(*snapshot, content) ? ContentSyncOutcome::kSyncSnapshot
+                                                       : ContentSyncOutcome::kDone;
 }
 
 }  // namespace snapshot_controller

@@ -7,9 +7,9 @@
 #include "kube/api/core/v1/event.h"
 #include "kube/client/api_error.h"
 #include "snapshot/names.h"
+#include "snapshot_controller/default_snapshot_class.h"
 #include "snapshot_controller/group_membership.h"
 #include "snapshot_controller/group_volumes.h"
-#include "snapshotter/default_snapshot_class.h"
 #include "snapshotter/secret_references.h"
 
 namespace snapshot_controller {
@@ -39,8 +39,7 @@ base::Result<std::string> GroupContentCreator::DefaultClassOf(const VolumeGroupS
     return base::Error("snapshotting non-CSI volumes is not supported, group snapshot:" +
                        GroupKey(group));
   }
-  auto found =
-      snapshotter::DefaultGroupSnapshotClassFor(caches_.groups->group_classes.List(), csi->driver);
+  auto found = DefaultGroupSnapshotClassFor(caches_.groups->group_classes.List(), csi->driver);
   if (!found.ok()) return found.error();
   return (*found)->metadata.name;
 }

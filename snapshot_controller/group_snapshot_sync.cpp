@@ -253,7 +253,7 @@ base::Result<VolumeGroupSnapshotContent> GroupSnapshotSync::Bind(
 
 base::Status GroupSnapshotSync::CopyStatus(GroupSnapshotWriter& writer,
                                            const VolumeGroupSnapshotContent& content) {
-  std::vector<snapshotter::SnapshotNormalEvent> changes;
+  std::vector<SnapshotNormalEvent> changes;
   auto written = writer.WriteStatus(
       [&](const VolumeGroupSnapshot& current) -> std::optional<kube::VolumeGroupSnapshotStatus> {
         // After a conflict this runs again on the fresh object: only the
@@ -266,7 +266,7 @@ base::Status GroupSnapshotSync::CopyStatus(GroupSnapshotWriter& writer,
       });
   if (!written.ok()) return written;
   const VolumeGroupSnapshot& group = writer.object();
-  for (const snapshotter::SnapshotNormalEvent& change : changes) {
+  for (const SnapshotNormalEvent& change : changes) {
     metrics_.Record(change.reason == "GroupSnapshotCreated" ? kCreateGroupSnapshotOperation
                                                             : kCreateGroupSnapshotAndReadyOperation,
                     group.metadata.uid.str(), OperationStatus::kSuccess, content.spec.driver);

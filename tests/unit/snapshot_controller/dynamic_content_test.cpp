@@ -1,6 +1,6 @@
 // docs/snapshots.md §4.3 createSnapshotContent step 3: the content the
 // controller creates for a dynamic VolumeSnapshot.
-#include "snapshotter/dynamic_content.h"
+#include "snapshot_controller/dynamic_content.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -10,7 +10,7 @@
 
 #include "snapshot/names.h"
 
-namespace snapshotter {
+namespace snapshot_controller {
 namespace {
 
 kube::VolumeSnapshot Snapshot() {
@@ -139,4 +139,4 @@ TEST(DynamicContentFor, APvWithoutCsiSourceIsAnError) {
 }
 
 }  // namespace
-}  // namespace snapshotter
+}  // namespace snapshot_controller

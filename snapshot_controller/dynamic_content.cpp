@@ -1,4 +1,4 @@
-#include "snapshotter/dynamic_content.h"
+#include "snapshot_controller/dynamic_content.h"
 
 #include <variant>
 
@@ -6,7 +6,7 @@
 #include "snapshot/names.h"
 #include "snapshotter/secret_references.h"
 
-namespace snapshotter {
+namespace snapshot_controller {
 
 std::string DynamicContentNameFor(const kube::VolumeSnapshot& snapshot) {
   return "snapcontent-" + snapshot.metadata.uid.str();
@@ -22,7 +22,7 @@ base::Result<kube::VolumeSnapshotContent> DynamicContentFor(
     const kube::PersistentVolume& volume, const DynamicContentOptions& options) {
   const std::string name = DynamicContentNameFor(snapshot);
   // Upstream resolves the Secret before it looks at the PV's source.
-  auto secret = SnapshotterSecretOf(snapshot_class.parameters, name, snapshot);
+  auto secret = snapshotter::SnapshotterSecretOf(snapshot_class.parameters, name, snapshot);
   if (!secret.ok()) return CreateInputError(snapshot, secret.error());
   const auto* csi = std::get_if<kube::CSIPersistentVolumeSource>(&volume.spec.source);
   if (csi == nullptr) {
@@ -55,4 +55,4 @@ base::Result<kube::VolumeSnapshotContent> DynamicContentFor(
   return content;
 }
 
-}  // namespace snapshotter
+}  // namespace snapshot_controller
