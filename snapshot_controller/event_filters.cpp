@@ -5,9 +5,9 @@
 #include "kube/api/metadata_patch.h"
 #include "kube/runtime/store.h"
 #include "kube/runtime/update_filter.h"
+#include "snapshot/content_lane.h"
 #include "snapshot/names.h"
 #include "snapshot_controller/names.h"
-#include "snapshotter/content_event_filters.h"
 
 namespace snapshot_controller {
 namespace {
@@ -51,7 +51,7 @@ kube::WorkQueue::Lane ContentLane(const VolumeSnapshotContent& content) {
   const bool awaits_finalizer = !content.spec.volume_snapshot_ref.uid.empty() &&
                                 content.metadata.deletion_timestamp.empty() &&
                                 !kube::HasFinalizer(content.metadata, snapshot::kContentFinalizer);
-  return awaits_finalizer ? kube::WorkQueue::Lane::kUrgent : snapshotter::ContentLane(content);
+  return awaits_finalizer ? kube::WorkQueue::Lane::kUrgent : snapshot::ContentLane(content);
 }
 
 std::optional<std::string> SnapshotKeyOf(const VolumeSnapshotContent& content) {

@@ -5,6 +5,7 @@
 #include "kube/api/metadata_patch.h"
 #include "kube/runtime/store.h"
 #include "kube/runtime/update_filter.h"
+#include "snapshot/content_lane.h"
 #include "snapshot/names.h"
 #include "snapshot_controller/names.h"
 
@@ -45,12 +46,10 @@ Lane SnapshotLane(const VolumeGroupSnapshot& group) {
 }
 
 Lane ContentLane(const VolumeGroupSnapshotContent& content) {
-  const bool deleting = !content.metadata.deletion_timestamp.empty();
-  const bool ready = content.status && content.status->ready_to_use.value_or(false);
   const bool awaits_finalizer =
       !content.spec.volume_group_snapshot_ref.uid.empty() &&
       !kube::HasFinalizer(content.metadata, snapshot::kGroupContentFinalizer);
-  return deleting || !ready || awaits_finalizer ? Lane::kUrgent : Lane::kNormal;
+  return awaits_finalizer ? Lane::kUrgent : snapshot::ContentLane(content);
 }
 
 std::optional<std::string> SnapshotKeyOf(const VolumeGroupSnapshotContent& content) {

@@ -7,6 +7,7 @@
 #include "base/log.h"
 #include "kube/runtime/event_handler.h"
 #include "kube/runtime/informer.h"
+#include "snapshot/content_lane.h"
 #include "snapshotter/content_event_filters.h"
 #include "snapshotter/content_state.h"
 
@@ -28,7 +29,7 @@ class ContentControllerOf<Kind>::ContentChanges final : public kube::EventHandle
 
   explicit ContentChanges(ContentControllerOf& controller) : controller_(controller) {}
 
-  void OnAdd(const Ptr& content) override { Enqueue(*content, ContentLane(*content)); }
+  void OnAdd(const Ptr& content) override { Enqueue(*content, snapshot::ContentLane(*content)); }
 
   void OnUpdate(const Ptr& old_content, const Ptr& new_content) override {
     if (!ShouldEnqueueContentUpdate(*old_content, *new_content)) {
@@ -36,7 +37,7 @@ class ContentControllerOf<Kind>::ContentChanges final : public kube::EventHandle
           .With(KindOf<Content>(), new_content->metadata.name);
       return;
     }
-    Enqueue(*new_content, ContentLane(*new_content));
+    Enqueue(*new_content, snapshot::ContentLane(*new_content));
   }
 
   // The sync finds it gone and forgets its cadences.
@@ -121,7 +122,7 @@ base::Status ContentControllerOf<Kind>::SyncContent(const std::string& name) {
       readiness_.Forget(name);
       break;
     case SyncOutcome::kPollReadiness:
-      workers_.queue().AddAfter(name, readiness_.When(name), ContentLane(*content));
+      workers_.queue().AddAfter(name, readiness_.When(name), snapshot::ContentLane(*content));
       break;
   }
   return {};
@@ -139,7 +140,7 @@ bool ContentControllerOf<Kind>::IsOurs(const Content& content) const {
 template <class Kind>
 kube::WorkQueue::Lane ContentControllerOf<Kind>::LaneOf(const std::string& name) const {
   std::shared_ptr<const Content> content = contents_.GetByKey(name);
-  return content ? ContentLane(*content) : kube::WorkQueue::Lane::kNormal;
+  return content ? snapshot::ContentLane(*content) : kube::WorkQueue::Lane::kNormal;
 }
 
 template class ContentControllerOf<SnapshotContentKind>;

@@ -26,7 +26,7 @@
 //     sync that succeeded;
 //   - kDone: both are forgotten; the name comes back on its next change or
 //     resync.
-// Contents that need action take the urgent lane (ContentLane, §9.5). The
+// Contents that need action take the urgent lane (snapshot::ContentLane, §9.5). The
 // queue never hands one name to two workers at once.
 //
 // Both kinds are instantiated in content_controller.cpp; no other.

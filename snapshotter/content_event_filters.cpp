@@ -2,7 +2,6 @@
 
 #include "kube/runtime/update_filter.h"
 #include "snapshot/names.h"
-#include "snapshotter/content_state.h"
 
 namespace snapshotter {
 namespace {
@@ -23,12 +22,6 @@ bool ChangedBeyondOwnWrites(const Content& old_content, const Content& new_conte
     masked.metadata.has_finalizers_field = old.metadata.has_finalizers_field;
     kube::RestoreAnnotation(old.metadata, being_created_annotation, masked.metadata);
   });
-}
-
-template <class Content>
-kube::WorkQueue::Lane LaneOf(const Content& content) {
-  const bool needs_action = !content.metadata.deletion_timestamp.empty() || !IsReady(content);
-  return needs_action ? kube::WorkQueue::Lane::kUrgent : kube::WorkQueue::Lane::kNormal;
 }
 
 }  // namespace
@@ -55,14 +48,6 @@ bool ShouldEnqueueContentUpdate(const kube::VolumeSnapshotContent& old_content,
 bool ShouldEnqueueContentUpdate(const kube::VolumeGroupSnapshotContent& old_content,
                                 const kube::VolumeGroupSnapshotContent& new_content) {
   return ChangedBeyondOwnWrites(old_content, new_content, snapshot::kGroupBeingCreatedAnnotation);
-}
-
-kube::WorkQueue::Lane ContentLane(const kube::VolumeSnapshotContent& content) {
-  return LaneOf(content);
-}
-
-kube::WorkQueue::Lane ContentLane(const kube::VolumeGroupSnapshotContent& content) {
-  return LaneOf(content);
 }
 
 }  // namespace snapshotter

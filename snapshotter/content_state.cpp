@@ -67,14 +67,6 @@ bool NamesBackendSnapshot(const kube::VolumeGroupSnapshotContent& content) {
   return content.status && content.status->volume_group_snapshot_handle;
 }
 
-bool IsReady(const kube::VolumeSnapshotContent& content) {
-  return content.status && content.status->ready_to_use.value_or(false);
-}
-
-bool IsReady(const kube::VolumeGroupSnapshotContent& content) {
-  return content.status && content.status->ready_to_use.value_or(false);
-}
-
 bool IsGroupMember(const kube::VolumeSnapshotContent& content) {
   return HasAnnotation(content, snapshot::kGroupSnapshotHandleAnnotation);
 }

@@ -1,5 +1,6 @@
-// docs/snapshots.md §3.3 (isDriverMatch, the update filter), §9.3 (no sync on
-// the sidecar's own writes) and §9.5 (lanes), one rule per test.
+// docs/snapshots.md §3.3 (isDriverMatch, the update filter) and §9.3 (no sync on
+// the sidecar's own writes), one rule per test; the lanes (§9.5) are
+// tests/unit/snapshot/content_lane_test.cpp.
 #include "snapshotter/content_event_filters.h"
 
 #include <gtest/gtest.h>
@@ -11,11 +12,9 @@ namespace snapshotter {
 namespace {
 
 using kube::VolumeSnapshotContent;
-using kube::WorkQueue;
 using testing::kSnapshotDriver;
 using testing::MakeClass;
 using testing::MakeContent;
-using testing::MakeReadyContent;
 
 TEST(IsDriverMatchTest, DynamicContentOfTheDriverMatches) {
   EXPECT_TRUE(IsDriverMatch(MakeContent("c"), kSnapshotDriver, nullptr));
@@ -141,26 +140,6 @@ TEST_F(UpdateFilterTest, OwnWriteTogetherWithADeletionCounts) {
   new_.metadata.annotations[snapshot::kBeingCreatedAnnotation] = "yes";
   new_.metadata.deletion_timestamp = "2024-01-01T00:00:00Z";
   EXPECT_TRUE(Enqueued());
-}
-
-TEST(ContentLaneTest, ContentWithoutStatusIsUrgent) {
-  EXPECT_EQ(ContentLane(MakeContent("c")), WorkQueue::Lane::kUrgent);
-}
-
-TEST(ContentLaneTest, UnreadyContentIsUrgent) {
-  VolumeSnapshotContent content = MakeReadyContent("c");
-  content.status->ready_to_use = false;
-  EXPECT_EQ(ContentLane(content), WorkQueue::Lane::kUrgent);
-}
-
-TEST(ContentLaneTest, ReadyContentIsNormal) {
-  EXPECT_EQ(ContentLane(MakeReadyContent("c")), WorkQueue::Lane::kNormal);
-}
-
-TEST(ContentLaneTest, ReadyContentBeingDeletedIsUrgent) {
-  VolumeSnapshotContent content = MakeReadyContent("c");
-  content.metadata.deletion_timestamp = "2024-01-01T00:00:00Z";
-  EXPECT_EQ(ContentLane(content), WorkQueue::Lane::kUrgent);
 }
 
 }  // namespace

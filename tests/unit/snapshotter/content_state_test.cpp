@@ -86,15 +86,6 @@ TEST(Branches, FirstCreateListCheckAndGroupMembership) {
   EXPECT_TRUE(ChecksThroughList(imported));
 }
 
-TEST(IsReady, OnlyAnExplicitTrue) {
-  kube::VolumeSnapshotContent content = Dynamic();
-  EXPECT_FALSE(IsReady(content));
-  content.status = kube::VolumeSnapshotContentStatus{};
-  EXPECT_FALSE(IsReady(content));
-  content.status->ready_to_use = true;
-  EXPECT_TRUE(IsReady(content));
-}
-
 TEST(IsCreateAbandoned, SnapshotBeingDeletedFailedCreateNothingInFlightNothingMade) {
   kube::VolumeSnapshotContent content = Dynamic();
   content.metadata.annotations[snapshot::kBeingDeletedAnnotation] = "yes";

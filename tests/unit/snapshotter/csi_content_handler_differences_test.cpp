@@ -15,6 +15,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "snapshot/content_lane.h"
 #include "snapshot/names.h"
 #include "snapshotter/content_state.h"
 #include "tests/unit/csi/fake_driver.h"
@@ -150,7 +151,7 @@ TEST_F(CsiContentHandlerDifferences, UnreadySnapshotIsPolledNeverDoneNorError) {
   auto ready = Sync(Stored());
   ASSERT_TRUE(ready.ok()) << ready.error().message;
   EXPECT_EQ(*ready, SyncOutcome::kDone);
-  EXPECT_TRUE(IsReady(Stored()));
+  EXPECT_TRUE(snapshot::IsReady(Stored()));
 }
 
 // §9.4: polling a snapshot the status already names needs no annotation;
@@ -187,7 +188,7 @@ TEST_F(CsiContentHandlerDifferences, StatusConflictRefreshesOnceAndRetries) {
   EXPECT_THAT(api_.calls(),
               ElementsAre(WriteStatus("10", {{"readyToUse", true}}), GetContent("content-1"),
                           WriteStatus("11", {{"readyToUse", true}})));
-  EXPECT_TRUE(IsReady(Stored()));
+  EXPECT_TRUE(snapshot::IsReady(Stored()));
 }
 
 TEST_F(CsiContentHandlerDifferences, StatusConflictWhoseRefreshNeedsNoChangeWritesNoMore) {

@@ -1,6 +1,6 @@
-// docs/snapshots.md §3.8 (and §3.3, §3.5, §9.3, §9.5, §9.11 for groups): the
+// docs/snapshots.md §3.8 (and §3.3, §3.5, §9.3, §9.11 for groups): the
 // pure rules of the group content handler and controller, one per test -
-// which group contents are ours, which updates sync, their lanes, what a sync
+// which group contents are ours, which updates sync, what a sync
 // decides from the fields, the status each answer leaves, the create
 // parameters and the Secrets of groups.
 #include <gtest/gtest.h>
@@ -18,7 +18,6 @@ namespace snapshotter::testing {
 namespace {
 
 using kube::VolumeGroupSnapshotContent;
-using kube::WorkQueue;
 
 // --- Which group contents are ours (§3.3) ---
 
@@ -70,17 +69,6 @@ TEST(GroupUpdateFilter, DeletionAndTheControllersAnnotationCount) {
       [](auto& c) { c.metadata.annotations[snapshot::kGroupBeingDeletedAnnotation] = "yes"; }));
   EXPECT_TRUE(
       UpdateEnqueued([](auto& c) { c.metadata.deletion_timestamp = std::string(kDeleted); }));
-}
-
-// --- Lanes (§9.5) ---
-
-TEST(GroupContentLane, UrgentUntilReadyThenNormalUnlessDeleted) {
-  EXPECT_EQ(ContentLane(GroupContent()), WorkQueue::Lane::kUrgent);
-  VolumeGroupSnapshotContent ready = GroupContent(
-      [](auto& c) { c.status = kube::VolumeGroupSnapshotContentStatus{.ready_to_use = true}; });
-  EXPECT_EQ(ContentLane(ready), WorkQueue::Lane::kNormal);
-  ready.metadata.deletion_timestamp = std::string(kDeleted);
-  EXPECT_EQ(ContentLane(ready), WorkQueue::Lane::kUrgent);
 }
 
 // --- What a sync decides (§3.8) ---
