@@ -4,7 +4,7 @@
 
 #include "base/strconv.h"
 #include "snapshot/names.h"
-#include "snapshotter/secret_references.h"
+#include "snapshot_controller/secret_references.h"
 
 namespace snapshot_controller {
 
@@ -22,7 +22,7 @@ base::Result<kube::VolumeSnapshotContent> DynamicContentFor(
     const kube::PersistentVolume& volume, const DynamicContentOptions& options) {
   const std::string name = DynamicContentNameFor(snapshot);
   // Upstream resolves the Secret before it looks at the PV's source.
-  auto secret = snapshotter::SnapshotterSecretOf(snapshot_class.parameters, name, snapshot);
+  auto secret = SnapshotterSecretOf(snapshot_class.parameters, name, snapshot);
   if (!secret.ok()) return CreateInputError(snapshot, secret.error());
   const auto* csi = std::get_if<kube::CSIPersistentVolumeSource>(&volume.spec.source);
   if (csi == nullptr) {

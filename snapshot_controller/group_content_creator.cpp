@@ -10,7 +10,7 @@
 #include "snapshot_controller/default_snapshot_class.h"
 #include "snapshot_controller/group_membership.h"
 #include "snapshot_controller/group_volumes.h"
-#include "snapshotter/secret_references.h"
+#include "snapshot_controller/secret_references.h"
 
 namespace snapshot_controller {
 namespace {
@@ -82,7 +82,7 @@ base::Result<VolumeGroupSnapshotContent> GroupContentCreator::ContentToCreate(
   auto volumes = GroupVolumesOf(group, caches_, api_);
   if (!volumes.ok()) return input_error(volumes.error());
   const std::string name = DynamicGroupContentNameFor(group);
-  auto secret = snapshotter::GroupSnapshotterSecretOf(group_class->parameters, name, &group);
+  auto secret = GroupSnapshotterSecretOf(group_class->parameters, name, &group);
   if (!secret.ok()) return input_error(secret.error());
 
   VolumeGroupSnapshotContent content;

@@ -1,33 +1,18 @@
 // The strings of the csi-snapshotter sidecar alone, which a drop-in must use
-// exactly as upstream does (docs/snapshots.md §3.2, §3.4): the reserved class
-// parameter keys, the extra create metadata, the name of the snapshot
+// exactly as upstream does (docs/snapshots.md §3.2, §3.4): the extra create
+// metadata keys, the name of the snapshot
 // CreateSnapshot is asked for, and the Lease. The names the sidecar shares
 // with the snapshot-controller are in snapshot/names.h.
 #pragma once
 
-#include <array>
 #include <string>
 #include <string_view>
 
-#include "snapshot/names.h"
-
 namespace snapshotter {
 
-// Class parameters under this prefix are the sidecars' own and never reach
-// the driver, except the extra create metadata keys below.
-inline constexpr std::string_view kReservedParameterPrefix = "csi.storage.k8s.io/";
-// The reserved keys upstream knows: dropped from the parameters (§3.4 create step 4).
-inline constexpr std::array<std::string_view, 8> kKnownReservedParameterKeys = {
-    snapshot::kSnapshotterSecretNameKey,
-    snapshot::kSnapshotterSecretNamespaceKey,
-    snapshot::kListSecretNameKey,
-    snapshot::kListSecretNamespaceKey,
-    snapshot::kGroupSnapshotterSecretNameKey,
-    snapshot::kGroupSnapshotterSecretNamespaceKey,
-    snapshot::kGroupSnapshotterGetSecretNameKey,
-    snapshot::kGroupSnapshotterGetSecretNamespaceKey,
-};
-// Added with --extra-create-metadata (§3.4 create step 5).
+// Class parameter keys the sidecar adds with --extra-create-metadata (§3.4
+// create step 5), under the reserved prefix (csi_params/reserved_parameters.h).
+
 inline constexpr std::string_view kVolumeSnapshotNameKey = "csi.storage.k8s.io/volumesnapshot/name";
 inline constexpr std::string_view kVolumeSnapshotNamespaceKey =
     "csi.storage.k8s.io/volumesnapshot/namespace";
