@@ -1,8 +1,7 @@
 #include "snapshot_controller/dynamic_content.h"
 
-#include <variant>
-
 #include "base/strconv.h"
+#include "csi_params/volumes.h"
 #include "snapshot/names.h"
 #include "snapshot_controller/secret_references.h"
 
@@ -24,7 +23,7 @@ base::Result<kube::VolumeSnapshotContent> DynamicContentFor(
   // Upstream resolves the Secret before it looks at the PV's source.
   auto secret = SnapshotterSecretOf(snapshot_class.parameters, name, snapshot);
   if (!secret.ok()) return CreateInputError(snapshot, secret.error());
-  const auto* csi = std::get_if<kube::CSIPersistentVolumeSource>(&volume.spec.source);
+  const auto* csi = csi_params::CsiSourceOf(volume);
   if (csi == nullptr) {
     return base::Error("cannot find CSI PersistentVolumeSource for volume " + volume.metadata.name);
   }

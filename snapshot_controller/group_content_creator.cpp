@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "base/strconv.h"
+#include "csi_params/volumes.h"
 #include "kube/api/core/v1/event.h"
 #include "kube/client/api_error.h"
 #include "snapshot/names.h"
@@ -34,7 +35,7 @@ base::Result<std::string> GroupContentCreator::DefaultClassOf(const VolumeGroupS
   auto volumes = GroupVolumesOf(group, caches_, api_);
   if (!volumes.ok()) return volumes.error();
   // Upstream takes the first volume's driver.
-  const auto* csi = std::get_if<kube::CSIPersistentVolumeSource>(&volumes->front().spec.source);
+  const auto* csi = csi_params::CsiSourceOf(volumes->front());
   if (csi == nullptr) {
     return base::Error("snapshotting non-CSI volumes is not supported, group snapshot:" +
                        GroupKey(group));
@@ -87,7 +88,7 @@ base::Result<VolumeGroupSnapshotContent> GroupContentCreator::ContentToCreate(
 
   VolumeGroupSnapshotContent content;
   for (const kube::PersistentVolume& volume : *volumes) {
-    const auto* csi = std::get_if<kube::CSIPersistentVolumeSource>(&volume.spec.source);
+    const auto* csi = csi_params::CsiSourceOf(volume);
     if (csi == nullptr) {
       events_.Record(kube::ReferenceTo(group), kube::kEventTypeWarning,
                      "CreateGroupSnapshotContentFailed",

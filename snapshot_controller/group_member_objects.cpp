@@ -5,6 +5,7 @@
 #include <array>
 #include <variant>
 
+#include "csi_params/volumes.h"
 #include "snapshot/names.h"
 #include "snapshot_controller/group_membership.h"
 #include "snapshot_controller/names.h"
@@ -44,7 +45,7 @@ std::shared_ptr<const kube::PersistentVolume> VolumeOfHandle(
     std::string_view volume_handle) {
   std::shared_ptr<const kube::PersistentVolume> found;
   for (auto& volume : volumes.List()) {
-    const auto* csi = std::get_if<kube::CSIPersistentVolumeSource>(&volume->spec.source);
+    const auto* csi = csi_params::CsiSourceOf(*volume);
     if (csi == nullptr || csi->driver != driver || csi->volume_handle != volume_handle) continue;
     if (found) return nullptr;
     found = std::move(volume);

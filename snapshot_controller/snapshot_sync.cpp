@@ -4,6 +4,7 @@
 #include <variant>
 #include <vector>
 
+#include "csi_params/volumes.h"
 #include "kube/api/json_patch.h"
 #include "snapshot_controller/default_snapshot_class.h"
 #include "snapshot_controller/driver_of.h"
@@ -98,7 +99,7 @@ base::Status SnapshotSync::EnsureClass(SnapshotWriter& writer) {
   auto default_class = [&]() -> base::Result<SnapshotClassPtr> {
     auto volume = SourceVolumeOf(snapshot, caches_, api_);
     if (!volume.ok()) return volume.error();
-    const auto* csi = std::get_if<kube::CSIPersistentVolumeSource>(&volume->spec.source);
+    const auto* csi = csi_params::CsiSourceOf(*volume);
     if (csi == nullptr) {
       return base::Error("snapshotting non-CSI volumes is not supported, snapshot:" +
                          KeyOf(snapshot));
