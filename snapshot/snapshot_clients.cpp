@@ -2,6 +2,8 @@
 
 #include <utility>
 
+#include "component/kube_config.h"
+
 namespace snapshot {
 
 base::Result<SnapshotClients> SnapshotClients::Create(kube::RestConfig config, base::Clock& clock) {
@@ -11,6 +13,14 @@ base::Result<SnapshotClients> SnapshotClients::Create(kube::RestConfig config, b
   clients.snapshots = (*core)->WithOwnTokenBucket();
   clients.core = std::move(core).value();
   return clients;
+}
+
+base::Result<SnapshotClients> SnapshotClients::FromFlags(
+    const component::KubeClientOptions& options, std::string_view program) {
+  base::Result<kube::RestConfig> config = component::LoadKubeConfig(options, program);
+  if (!config.ok()) return config.error();
+  if (base::Status s = component::ApplyRateLimits(options, *config); !s.ok()) return s.error();
+  return Create(std::move(*config));
 }
 
 }  // namespace snapshot

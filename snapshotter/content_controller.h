@@ -43,6 +43,7 @@
 
 #include "base/clock.h"
 #include "base/result.h"
+#include "component/loop_options.h"
 #include "kube/api/groupsnapshot/v1/volume_group_snapshot_class.h"
 #include "kube/api/groupsnapshot/v1/volume_group_snapshot_content.h"
 #include "kube/api/snapshot/v1/volume_snapshot_class.h"
@@ -68,12 +69,9 @@ struct GroupContentKind {
   static constexpr std::string_view kQueueName = "csi-snapshotter-groupsnapshotcontent";
 };
 
-struct ContentControllerOptions {
-  uint32_t worker_threads = 10;                          // --worker-threads
-  std::chrono::milliseconds retry_interval_start{1000};  // --retry-interval-start
-  std::chrono::milliseconds retry_interval_max{300000};  // --retry-interval-max
-  std::chrono::milliseconds resync_period{900000};       // --resync-period; 0 = never
-};
+// --worker-threads, --retry-interval-start, --retry-interval-max and
+// --resync-period (0 = never).
+using ContentControllerOptions = component::LoopOptions;
 
 template <class Kind>
 class ContentControllerOf {

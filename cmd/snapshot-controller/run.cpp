@@ -2,8 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <algorithm>
-#include <chrono>
 #include <memory>
 #include <optional>
 
@@ -15,9 +13,9 @@
 #include "component/command_line.h"
 #include "component/exit_codes.h"
 #include "component/http_endpoint.h"
-#include "component/kube_config.h"
 #include "component/leader_election.h"
 #include "component/leader_identity.h"
+#include "component/loop_options.h"
 #include "component/run_leading.h"
 #include "component/shutdown_signals.h"
 #include "metrics/registry.h"
@@ -35,19 +33,11 @@ using component::Fail;
 // docs/snapshots.md §4.1.
 constexpr char kLeaseName[] = "snapshot-controller-leader";
 
-std::chrono::milliseconds Millis(std::chrono::nanoseconds d) {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(d);
-}
-
 snapshot_controller::RunControllerOptions ControllerOptionsFrom(const Options& options,
                                                                 bool group_snapshots) {
   snapshot_controller::RunControllerOptions out;
-  // Upstream starts no worker for a count below one; neither does a pool of 0.
-  out.controller.worker_threads =
-      static_cast<uint32_t>(std::max<int64_t>(options.worker_threads, 0));
-  out.controller.retry_interval_start = Millis(options.retry_interval_start);
-  out.controller.retry_interval_max = Millis(options.retry_interval_max);
-  out.controller.resync_period = Millis(options.resync_period);
+  out.controller =
+      component::LoopOptionsFrom(options.worker_threads, options, options.resync_period);
   out.handler.prevent_volume_mode_conversion = options.prevent_volume_mode_conversion;
   out.handler.enable_distributed_snapshotting = options.enable_distributed_snapshotting;
   out.group_snapshots = group_snapshots;
@@ -71,22 +61,17 @@ std::optional<int> StartHttpEndpoint(const Options& options, component::HttpEndp
 // endpoint, then the controller until `env.stop`.
 int Serve(const std::string& program, const Options& options, const component::FeatureGates& gates,
           const RunEnvironment& env) {
-  base::Result<kube::RestConfig> config = component::LoadKubeConfig(options, program);
-  if (!config.ok()) return Fail(config.error().message);
-  if (base::Status s = component::ApplyRateLimits(options, *config); !s.ok()) {
-    return Fail(s.error().message);
-  }
+  // One client per upstream clientset, each with its own QPS limiter; leader
+  // election's, a third, RunLeading makes from the core one (docs/snapshots.md
+  // §3.2 step 1).
+  base::Result<snapshot::SnapshotClients> clients =
+      snapshot::SnapshotClients::FromFlags(options, program);
+  if (!clients.ok()) return Fail(clients.error().message);
   // Upstream finds bad lease durations only when it starts electing; a
   // configuration error is better reported before the CRDs are waited for.
   if (base::Status s = component::CheckLeaderElection(options); !s.ok()) {
     return Fail("Failed to initialize leader election", s.error());
   }
-  // One client per upstream clientset, each with its own QPS limiter; leader
-  // election's, a third, RunLeading makes from the core one (docs/snapshots.md
-  // §3.2 step 1).
-  base::Result<snapshot::SnapshotClients> clients =
-      snapshot::SnapshotClients::Create(std::move(*config));
-  if (!clients.ok()) return Fail(clients.error().message);
 
   // Its own registry, served only with --http-endpoint (§4.6).
   metrics::Registry registry;
