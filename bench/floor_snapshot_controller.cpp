@@ -8,11 +8,11 @@
 #include "kube/api/merge_patch.h"
 #include "kube/api/metadata_patch.h"
 #include "kube/client/api_error.h"
+#include "snapshot/names.h"
 #include "snapshot_controller/claim_finalizer.h"
+#include "snapshot_controller/dynamic_content.h"
 #include "snapshot_controller/names.h"
-#include "snapshotter/dynamic_content.h"
-#include "snapshotter/names.h"
-#include "snapshotter/snapshot_status.h"
+#include "snapshot_controller/snapshot_status.h"
 
 namespace bench {
 namespace {
@@ -29,7 +29,7 @@ void DropFinalizer(kube::ObjectMeta& meta, std::string_view finalizer) {
 
 }  // namespace
 
-FloorSnapshotController::FloorSnapshotController(const snapshotter::SnapshotClients& clients,
+FloorSnapshotController::FloorSnapshotController(const snapshot::SnapshotClients& clients,
                                                  int workers)
     : snapshot_client_(*clients.snapshots),
       core_client_(*clients.core),
@@ -43,7 +43,7 @@ FloorSnapshotController::FloorSnapshotController(const snapshotter::SnapshotClie
           [](const std::string&) { return kube::WorkQueue::Lane::kNormal; }) {}
 
 base::Result<std::unique_ptr<FloorSnapshotController>> FloorSnapshotController::Start(
-    const snapshotter::SnapshotClients& clients, int workers) {
+    const snapshot::SnapshotClients& clients, int workers) {
   std::unique_ptr<FloorSnapshotController> floor(new FloorSnapshotController(clients, workers));
   auto classes = clients.snapshots->List<kube::VolumeSnapshotClass>("");
   if (!classes.ok()) return classes.error().Wrap("listing VolumeSnapshotClasses");
@@ -103,7 +103,7 @@ FloorSnapshotController::~FloorSnapshotController() {
 base::Status FloorSnapshotController::Sync(const std::string& key) {
   auto snapshot = snapshots_.Get(key);
   if (!snapshot || !snapshot->spec.source.persistent_volume_claim_name) return {};
-  auto content = contents_.Get(snapshotter::DynamicContentNameFor(*snapshot));
+  auto content = contents_.Get(snapshot_controller::DynamicContentNameFor(*snapshot));
   if (!snapshot->metadata.deletion_timestamp.empty()) return Delete(*snapshot, content);
   if (auto status = AddSnapshotFinalizers(*snapshot); !status.ok()) return status;
   if (!content) return CreateContent(*snapshot);
@@ -141,8 +141,8 @@ base::Status FloorSnapshotController::CreateContent(const kube::VolumeSnapshot& 
   if (!volume) return base::Error("volume " + claim->spec.volume_name + " not in the cache");
   auto snapshot_class = classes_.find(snapshot.spec.volume_snapshot_class_name.value_or(""));
   if (snapshot_class == classes_.end()) return base::Error("the snapshot names no known class");
-  auto content = snapshotter::DynamicContentFor(snapshot, snapshot_class->second, *volume,
-                                                {.prevent_volume_mode_conversion = true});
+  auto content = snapshot_controller::DynamicContentFor(snapshot, snapshot_class->second, *volume,
+                                                        {.prevent_volume_mode_conversion = true});
   if (!content.ok()) return content.error();
   auto created = snapshot_client_.Create(*content);
   if (!created.ok()) return created.error();
@@ -152,7 +152,7 @@ base::Status FloorSnapshotController::CreateContent(const kube::VolumeSnapshot& 
 
 base::Status FloorSnapshotController::MarkReady(const kube::VolumeSnapshot& snapshot,
                                                 const kube::VolumeSnapshotContent& content) {
-  if (auto change = snapshotter::SnapshotStatusFromContent(snapshot, content, "")) {
+  if (auto change = snapshot_controller::SnapshotStatusFromContent(snapshot, content, "")) {
     nlohmann::json status = change->status;
     auto patched = snapshot_client_.PatchStatus<kube::VolumeSnapshot>(
         snapshot.metadata.namespace_, snapshot.metadata.name, kube::PatchType::kMerge,
@@ -169,8 +169,7 @@ base::Status FloorSnapshotController::Delete(
   if (content) {
     if (!content->metadata.deletion_timestamp.empty()) return {};  // its deletion requeues us
     kube::JsonPatch annotate;
-    kube::SetAnnotationOps(content->metadata, snapshotter::kBeingDeletedAnnotation, "yes",
-                           annotate);
+    kube::SetAnnotationOps(content->metadata, snapshot::kBeingDeletedAnnotation, "yes", annotate);
     if (!annotate.empty()) {
       auto patched = snapshot_client_.Patch<kube::VolumeSnapshotContent>(
           "", content->metadata.name, kube::PatchType::kJson, annotate.Serialize());

@@ -7,9 +7,9 @@
 // threads issues exactly these writes per dynamic snapshot:
 //   create: 1 JSON Patch adding both VolumeSnapshot finalizers; 1 PUT adding
 //     the claim's finalizer (the controller's RBAC grants no patch on
-//     claims); 1 POST of the content (snapshotter::DynamicContentFor, its
+//     claims); 1 POST of the content (snapshot_controller::DynamicContentFor, its
 //     finalizer already in it); once the content is ready, 1 merge patch of
-//     the snapshot's status (snapshotter::SnapshotStatusFromContent: bound,
+//     the snapshot's status (snapshot_controller::SnapshotStatusFromContent: bound,
 //     created, ready, size at once) and 1 PUT removing the claim's finalizer;
 //   delete: 1 JSON Patch annotating the content being-deleted, 1 DELETE of
 //     it and, once it is gone, 1 merge patch removing both finalizers.
@@ -35,7 +35,7 @@
 #include "kube/api/snapshot/v1/volume_snapshot_content.h"
 #include "kube/client/client.h"
 #include "kube/runtime/reconcile_loop.h"
-#include "snapshotter/snapshot_clients.h"
+#include "snapshot/snapshot_clients.h"
 
 namespace bench {
 
@@ -43,11 +43,11 @@ class FloorSnapshotController {
  public:
   // `clients` carry the controller's identity and QPS/burst; they must outlive this.
   static base::Result<std::unique_ptr<FloorSnapshotController>> Start(
-      const snapshotter::SnapshotClients& clients, int workers);
+      const snapshot::SnapshotClients& clients, int workers);
   ~FloorSnapshotController();  // stops the watches, then the workers
 
  private:
-  FloorSnapshotController(const snapshotter::SnapshotClients& clients, int workers);
+  FloorSnapshotController(const snapshot::SnapshotClients& clients, int workers);
   base::Status StartWatches();
   base::Status Sync(const std::string& key);
   base::Status AddSnapshotFinalizers(kube::VolumeSnapshot& snapshot);

@@ -10,6 +10,7 @@
 #include "kube/api/json_patch.h"
 #include "kube/api/metadata_patch.h"
 #include "kube/client/api_error.h"
+#include "snapshot/names.h"
 #include "snapshotter/names.h"
 
 namespace bench {
@@ -74,7 +75,7 @@ base::Status FloorSnapshotSidecar::Sync(const std::string& name) {
 base::Status FloorSnapshotSidecar::Create(kube::VolumeSnapshotContent content) {
   if (!content.status) {
     kube::JsonPatch annotate;
-    kube::SetAnnotationOps(content.metadata, snapshotter::kBeingCreatedAnnotation, "yes", annotate);
+    kube::SetAnnotationOps(content.metadata, snapshot::kBeingCreatedAnnotation, "yes", annotate);
     if (auto status = PatchContent(content, annotate); !status.ok()) return status;
   }
   auto facts = CreateSnapshot(content);
@@ -88,9 +89,8 @@ base::Status FloorSnapshotSidecar::Create(kube::VolumeSnapshotContent content) {
     contents_.Upsert(patched->metadata.name, *patched);
     content = *patched;
   }
-  if (HasAnnotation(content, snapshotter::kBeingCreatedAnnotation)) {
-    auto remove =
-        kube::RemoveAnnotationPatch(content.metadata, snapshotter::kBeingCreatedAnnotation);
+  if (HasAnnotation(content, snapshot::kBeingCreatedAnnotation)) {
+    auto remove = kube::RemoveAnnotationPatch(content.metadata, snapshot::kBeingCreatedAnnotation);
     if (auto status = PatchContent(content, remove); !status.ok()) return status;
   }
   if (!facts->ready_to_use) {
@@ -108,8 +108,8 @@ bool FloorSnapshotSidecar::PollDue(const std::string& name) {
 }
 
 base::Status FloorSnapshotSidecar::Delete(const kube::VolumeSnapshotContent& content) {
-  if (!HasAnnotation(content, snapshotter::kBeingDeletedAnnotation) ||
-      !kube::HasFinalizer(content.metadata, snapshotter::kContentFinalizer)) {
+  if (!HasAnnotation(content, snapshot::kBeingDeletedAnnotation) ||
+      !kube::HasFinalizer(content.metadata, snapshot::kContentFinalizer)) {
     return {};
   }
   if (content.status && content.status->snapshot_handle) {
@@ -122,7 +122,7 @@ base::Status FloorSnapshotSidecar::Delete(const kube::VolumeSnapshotContent& con
       return CsiError("DeleteSnapshot", status);
     }
   }
-  auto patch = kube::RemoveFinalizerPatch(content.metadata, snapshotter::kContentFinalizer);
+  auto patch = kube::RemoveFinalizerPatch(content.metadata, snapshot::kContentFinalizer);
   auto patched = client_.Patch<kube::VolumeSnapshotContent>(
       "", content.metadata.name, kube::PatchType::kJson, patch.Serialize());
   if (!patched.ok() && !kube::IsNotFound(patched.error())) return patched.error();

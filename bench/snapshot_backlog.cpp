@@ -8,7 +8,7 @@
 #include "bench/parallel.h"
 #include "bench/snapshot_objects.h"
 #include "bench/snapshot_workload.h"
-#include "snapshotter/dynamic_content.h"
+#include "snapshot_controller/dynamic_content.h"
 
 namespace bench {
 namespace {
@@ -27,7 +27,7 @@ class SnapshotBacklog : public SnapshotWorkload {
     return ForEachParallel(names_.size(), threads_, [&](size_t i) -> base::Status {
       auto snapshot = CreateVolumeSnapshot(admin, names_[i], names_[i]);
       if (!snapshot.ok()) return snapshot.error();
-      contents_[i] = snapshotter::DynamicContentNameFor(*snapshot);
+      contents_[i] = snapshot_controller::DynamicContentNameFor(*snapshot);
       return {};
     });
   }

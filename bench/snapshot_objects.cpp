@@ -9,11 +9,10 @@
 #include "kube/api/core/v1/persistent_volume_claim.h"
 #include "kube/api/snapshot/v1/volume_snapshot_class.h"
 #include "kube/api/snapshot/v1/volume_snapshot_content.h"
+#include "snapshot_controller/dynamic_content.h"
 #include "snapshot_controller/names.h"
+#include "snapshot_controller/snapshot_status.h"
 #include "snapshotter/content_status.h"
-#include "snapshotter/dynamic_content.h"
-#include "snapshotter/names.h"
-#include "snapshotter/snapshot_status.h"
 #include "tests/support/test_objects.h"
 
 namespace bench {
@@ -96,9 +95,9 @@ base::Status CreateReadySnapshot(kube::Client& admin, const std::string& name) {
   auto created = admin.Create(snapshot);
   if (!created.ok()) return created.error().Wrap("creating VolumeSnapshot " + name);
 
-  auto content = snapshotter::DynamicContentFor(*created, SnapshotClass(),
-                                                SourceVolume(name, "volume-" + name, ""),
-                                                {.prevent_volume_mode_conversion = true});
+  auto content = snapshot_controller::DynamicContentFor(*created, SnapshotClass(),
+                                                        SourceVolume(name, "volume-" + name, ""),
+                                                        {.prevent_volume_mode_conversion = true});
   if (!content.ok()) return content.error();
   auto stored = admin.Create(*content);
   if (!stored.ok()) return stored.error().Wrap("creating content " + content->metadata.name);
@@ -113,7 +112,7 @@ base::Status CreateReadySnapshot(kube::Client& admin, const std::string& name) {
       "", stored->metadata.name, kube::PatchType::kMerge, StatusMergePatch(*status));
   if (!ready.ok()) return ready.error().Wrap("marking content " + stored->metadata.name + " ready");
 
-  auto copied = snapshotter::SnapshotStatusFromContent(*created, *ready, "");
+  auto copied = snapshot_controller::SnapshotStatusFromContent(*created, *ready, "");
   if (!copied) return base::Error("no status to copy to VolumeSnapshot " + name);
   auto bound = admin.PatchStatus<kube::VolumeSnapshot>(
       kSnapshotNamespace, name, kube::PatchType::kMerge, StatusMergePatch(copied->status));

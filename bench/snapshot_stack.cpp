@@ -10,7 +10,7 @@
 #include "bench/snapshot_objects.h"
 #include "bench/snapshot_workload.h"
 #include "kube/client/config.h"
-#include "snapshotter/snapshot_clients.h"
+#include "snapshot/snapshot_clients.h"
 #include "tests/support/snapshot_service_accounts.h"
 
 namespace bench {
@@ -21,13 +21,13 @@ constexpr size_t kVolumesArgBytes = 64 * 1024;
 
 // One client per clientset upstream builds: core and snapshot, each with
 // its own QPS limiter (docs/snapshots.md §3.2 step 1).
-base::Result<snapshotter::SnapshotClients> ClientsFor(const std::string& kubeconfig,
-                                                      const BenchOptions& options) {
+base::Result<snapshot::SnapshotClients> ClientsFor(const std::string& kubeconfig,
+                                                   const BenchOptions& options) {
   auto config = kube::LoadKubeconfig(kubeconfig);
   if (!config.ok()) return config.error();
   config->qps = options.qps;
   config->burst = options.burst;
-  return snapshotter::SnapshotClients::Create(*config);
+  return snapshot::SnapshotClients::Create(*config);
 }
 
 // The floor's two halves and their clients (declared first: they outlive
@@ -59,8 +59,8 @@ class SnapshotFloor : public InProcessFloor {
  private:
   SnapshotFloor() = default;
 
-  snapshotter::SnapshotClients controller_clients_;
-  snapshotter::SnapshotClients sidecar_clients_;
+  snapshot::SnapshotClients controller_clients_;
+  snapshot::SnapshotClients sidecar_clients_;
   std::unique_ptr<FloorSnapshotController> controller_;
   std::unique_ptr<FloorSnapshotSidecar> sidecar_;
 };

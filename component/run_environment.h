@@ -26,4 +26,10 @@ struct RunEnvironment {
   std::function<void()> on_connection_loss;
 };
 
+// A real process's environment (main): stdout and stderr, signal handling,
+// and /dev/termination-log unless the environment variable
+// `termination_log_env` names another file - a test hook only, as
+// integration tests cannot write /dev/termination-log.
+RunEnvironment ProcessEnvironment(const char* termination_log_env);
+
 }  // namespace component

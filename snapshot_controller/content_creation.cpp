@@ -2,9 +2,9 @@
 
 #include "kube/api/core/v1/event.h"
 #include "kube/client/api_error.h"
+#include "snapshot_controller/dynamic_content.h"
 #include "snapshot_controller/managed_by_node.h"
 #include "snapshot_controller/source_volume.h"
-#include "snapshotter/dynamic_content.h"
 
 namespace snapshot_controller {
 namespace {
@@ -46,23 +46,23 @@ base::Result<kube::VolumeSnapshotContent> ContentCreation::ContentFor(
     const kube::VolumeSnapshot& snapshot) {
   const auto& class_name = snapshot.spec.volume_snapshot_class_name;
   if (!class_name) {
-    return snapshotter::CreateInputError(
-        snapshot, base::Error("failed to take snapshot " + snapshot.metadata.name +
-                              " without a snapshot class"));
+    return CreateInputError(snapshot,
+                            base::Error("failed to take snapshot " + snapshot.metadata.name +
+                                        " without a snapshot class"));
   }
   auto snapshot_class = caches_.classes.Get("", *class_name);
   if (!snapshot_class) {
-    return snapshotter::CreateInputError(snapshot, SnapshotClassNotFound(*class_name));
+    return CreateInputError(snapshot, SnapshotClassNotFound(*class_name));
   }
   auto volume = SourceVolumeOf(snapshot, caches_, api_);
-  if (!volume.ok()) return snapshotter::CreateInputError(snapshot, volume.error());
+  if (!volume.ok()) return CreateInputError(snapshot, volume.error());
 
-  snapshotter::DynamicContentOptions options{.prevent_volume_mode_conversion =
-                                                 options_.prevent_volume_mode_conversion};
+  DynamicContentOptions options{.prevent_volume_mode_conversion =
+                                    options_.prevent_volume_mode_conversion};
   if (options_.enable_distributed_snapshotting && caches_.nodes) {
     options.managed_by_node = ManagedByNode(*volume, *caches_.nodes);
   }
-  return snapshotter::DynamicContentFor(snapshot, *snapshot_class, *volume, options);
+  return DynamicContentFor(snapshot, *snapshot_class, *volume, options);
 }
 
 }  // namespace snapshot_controller

@@ -2,13 +2,13 @@
 // VolumeSnapshot that has none yet (docs/snapshots.md §4.3
 // syncUnreadySnapshot): the source claim's pvc-as-source-protection
 // finalizer first (ClaimFinalizer), then the content built from the
-// snapshot, its class and its source volume (snapshotter::DynamicContentFor,
+// snapshot, its class and its source volume (DynamicContentFor,
 // with the volume's mode and managing node as the flags ask), its POST and
 // the Normal Event CreatingSnapshot. A content that exists already (an
 // earlier sync's POST whose answer was lost) counts as created. A failed
 // POST is also a Warning CreateSnapshotContentFailed. Errors read as
 // upstream's: what is missing to build the content is wrapped as
-// snapshotter::CreateInputError, a failed POST reads "snapshot controller
+// CreateInputError, a failed POST reads "snapshot controller
 // failed to update <namespace>/<name> on API server: <error>".
 //
 // Thread-safe: it keeps no state of its own.

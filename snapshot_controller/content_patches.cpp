@@ -6,7 +6,7 @@
 
 #include "kube/api/metadata_patch.h"
 #include "kube/client/patch_from_cache.h"
-#include "snapshotter/names.h"
+#include "snapshot/names.h"
 
 namespace snapshot_controller {
 namespace {
@@ -69,19 +69,19 @@ base::Status MarkBeingDeleted(ControllerApi& api, const Content& cached,
 }  // namespace
 
 base::Status AddContentFinalizer(ControllerApi& api, const VolumeSnapshotContent& cached) {
-  return AddFinalizer(api, cached, snapshotter::kContentFinalizer);
+  return AddFinalizer(api, cached, snapshot::kContentFinalizer);
 }
 
 base::Status AddContentFinalizer(ControllerApi& api, const VolumeGroupSnapshotContent& cached) {
-  return AddFinalizer(api, cached, snapshotter::kGroupContentFinalizer);
+  return AddFinalizer(api, cached, snapshot::kGroupContentFinalizer);
 }
 
 base::Status MarkContentBeingDeleted(ControllerApi& api, const VolumeSnapshotContent& cached) {
-  return MarkBeingDeleted(api, cached, snapshotter::kBeingDeletedAnnotation);
+  return MarkBeingDeleted(api, cached, snapshot::kBeingDeletedAnnotation);
 }
 
 base::Status MarkContentBeingDeleted(ControllerApi& api, const VolumeGroupSnapshotContent& cached) {
-  return MarkBeingDeleted(api, cached, snapshotter::kGroupBeingDeletedAnnotation);
+  return MarkBeingDeleted(api, cached, snapshot::kGroupBeingDeletedAnnotation);
 }
 
 }  // namespace snapshot_controller

@@ -4,10 +4,10 @@
 
 #include "kube/api/core/v1/event.h"
 #include "kube/api/metadata_patch.h"
+#include "snapshot/names.h"
 #include "snapshot_controller/content_patches.h"
 #include "snapshot_controller/snapshot_predicates.h"
-#include "snapshotter/names.h"
-#include "snapshotter/snapshot_status.h"
+#include "snapshot_controller/snapshot_status.h"
 
 namespace snapshot_controller {
 
@@ -25,7 +25,7 @@ base::Result<ContentSyncOutcome> ContentSync::Sync(const kube::VolumeSnapshotCon
   if (ref.uid.empty()) return ContentSyncOutcome::kDone;
 
   if (content.metadata.deletion_timestamp.empty() &&
-      !kube::HasFinalizer(content.metadata, snapshotter::kContentFinalizer)) {
+      !kube::HasFinalizer(content.metadata, snapshot::kContentFinalizer)) {
     if (auto added = AddContentFinalizer(api_, content); !added.ok()) return added.error();
   }
 
@@ -36,9 +36,8 @@ base::Result<ContentSyncOutcome> ContentSync::Sync(const kube::VolumeSnapshotCon
   if (IsDeletionCandidate(*snapshot)) {
     if (auto marked = MarkContentBeingDeleted(api_, content); !marked.ok()) return marked.error();
   }
-  return snapshotter::SnapshotStatusLagsContent(*snapshot, content)
-             ? ContentSyncOutcome::kSyncSnapshot
-             : ContentSyncOutcome::kDone;
+  return SnapshotStatusLagsContent(*snapshot, content) ? ContentSyncOutcome::kSyncSnapshot
+                                                       : ContentSyncOutcome::kDone;
 }
 
 }  // namespace snapshot_controller

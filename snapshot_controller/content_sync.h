@@ -10,7 +10,7 @@
 //      UID: being deleted with a finalizer of the deletion flow left
 //      (IsDeletionCandidate) -> the content is marked being deleted;
 //   5. kSyncSnapshot when that snapshot's status lags the content's
-//      (snapshotter::SnapshotStatusLagsContent).
+//      (SnapshotStatusLagsContent).
 // Our own writes bring no new sync (§9.3), so steps 4 and 5 follow step 3's
 // write in the same call where upstream waits for the update. A snapshot
 // missing from the cache (or one of another UID under the same name) never

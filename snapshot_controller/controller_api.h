@@ -28,8 +28,8 @@
 #include "kube/api/snapshot/v1/volume_snapshot.h"
 #include "kube/api/snapshot/v1/volume_snapshot_content.h"
 #include "kube/client/client.h"
+#include "snapshot/snapshot_clients.h"
 #include "snapshot_controller/written_claims.h"
-#include "snapshotter/snapshot_clients.h"
 
 namespace snapshot_controller {
 
@@ -98,7 +98,7 @@ class ControllerApi {
 
 class ControllerApiClient final : public ControllerApi {
  public:
-  explicit ControllerApiClient(const snapshotter::SnapshotClients& clients)
+  explicit ControllerApiClient(const snapshot::SnapshotClients& clients)
       : snapshots_(*clients.snapshots), core_(*clients.core) {}
 
   base::Result<kube::VolumeSnapshot> GetSnapshot(const std::string& ns,

@@ -2,16 +2,12 @@
 // (docs/snapshots.md §4.1, §4.2): the same for every queue.
 #pragma once
 
-#include <chrono>
-#include <cstdint>
+#include "component/loop_options.h"
 
 namespace snapshot_controller {
 
-struct ControllerOptions {
-  uint32_t worker_threads = 10;                          // --worker-threads, per queue
-  std::chrono::milliseconds retry_interval_start{1000};  // --retry-interval-start
-  std::chrono::milliseconds retry_interval_max{300000};  // --retry-interval-max
-  std::chrono::milliseconds resync_period{900000};       // --resync-period; 0 = never
-};
+// --worker-threads (per queue), --retry-interval-start, --retry-interval-max
+// and --resync-period (0 = never).
+using ControllerOptions = component::LoopOptions;
 
 }  // namespace snapshot_controller

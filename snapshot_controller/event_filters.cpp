@@ -5,9 +5,9 @@
 #include "kube/api/metadata_patch.h"
 #include "kube/runtime/store.h"
 #include "kube/runtime/update_filter.h"
+#include "snapshot/content_lane.h"
+#include "snapshot/names.h"
 #include "snapshot_controller/names.h"
-#include "snapshotter/content_event_filters.h"
-#include "snapshotter/names.h"
 
 namespace snapshot_controller {
 namespace {
@@ -32,11 +32,10 @@ bool ShouldSyncContentUpdate(const VolumeSnapshotContent& old_content,
   return kube::UpdateNeedsSync(
       old_content, new_content,
       [](const VolumeSnapshotContent& old, VolumeSnapshotContent& masked) {
-        kube::RestoreAnnotation(old.metadata, snapshotter::kBeingDeletedAnnotation,
-                                masked.metadata);
+        kube::RestoreAnnotation(old.metadata, snapshot::kBeingDeletedAnnotation, masked.metadata);
         // Only its addition is ours: the sidecar removes it (§4.5 step 6).
-        if (!kube::HasFinalizer(old.metadata, snapshotter::kContentFinalizer)) {
-          const std::string_view ours[] = {snapshotter::kContentFinalizer};
+        if (!kube::HasFinalizer(old.metadata, snapshot::kContentFinalizer)) {
+          const std::string_view ours[] = {snapshot::kContentFinalizer};
           RestoreFinalizersApartFrom(old.metadata, ours, masked.metadata);
         }
       });
@@ -49,11 +48,10 @@ kube::WorkQueue::Lane SnapshotLane(const VolumeSnapshot& snapshot) {
 }
 
 kube::WorkQueue::Lane ContentLane(const VolumeSnapshotContent& content) {
-  const bool awaits_finalizer =
-      !content.spec.volume_snapshot_ref.uid.empty() &&
-      content.metadata.deletion_timestamp.empty() &&
-      !kube::HasFinalizer(content.metadata, snapshotter::kContentFinalizer);
-  return awaits_finalizer ? kube::WorkQueue::Lane::kUrgent : snapshotter::ContentLane(content);
+  const bool awaits_finalizer = !content.spec.volume_snapshot_ref.uid.empty() &&
+                                content.metadata.deletion_timestamp.empty() &&
+                                !kube::HasFinalizer(content.metadata, snapshot::kContentFinalizer);
+  return awaits_finalizer ? kube::WorkQueue::Lane::kUrgent : snapshot::ContentLane(content);
 }
 
 std::optional<std::string> SnapshotKeyOf(const VolumeSnapshotContent& content) {

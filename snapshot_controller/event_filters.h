@@ -36,7 +36,7 @@ bool ShouldSyncContentUpdate(const kube::VolumeSnapshotContent& old_content,
 // (kube::WorkQueue's burst rule); normal for ready snapshots.
 kube::WorkQueue::Lane SnapshotLane(const kube::VolumeSnapshot& snapshot);
 
-// The content queue's lane (§9.5): the sidecar's rule (snapshotter::
+// The content queue's lane (§9.5): the sidecar's rule (snapshot::
 // ContentLane: urgent while being deleted or not ready), and urgent too for a
 // bound content that still lacks the bound-protection finalizer (§4.4), which
 // may already be ready when a pre-provisioned snapshot binds it.

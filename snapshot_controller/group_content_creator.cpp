@@ -4,13 +4,14 @@
 #include <vector>
 
 #include "base/strconv.h"
+#include "csi_params/volumes.h"
 #include "kube/api/core/v1/event.h"
 #include "kube/client/api_error.h"
+#include "snapshot/names.h"
+#include "snapshot_controller/default_snapshot_class.h"
 #include "snapshot_controller/group_membership.h"
 #include "snapshot_controller/group_volumes.h"
-#include "snapshotter/default_snapshot_class.h"
-#include "snapshotter/names.h"
-#include "snapshotter/secret_references.h"
+#include "snapshot_controller/secret_references.h"
 
 namespace snapshot_controller {
 namespace {
@@ -34,13 +35,12 @@ base::Result<std::string> GroupContentCreator::DefaultClassOf(const VolumeGroupS
   auto volumes = GroupVolumesOf(group, caches_, api_);
   if (!volumes.ok()) return volumes.error();
   // Upstream takes the first volume's driver.
-  const auto* csi = std::get_if<kube::CSIPersistentVolumeSource>(&volumes->front().spec.source);
+  const auto* csi = csi_params::CsiSourceOf(volumes->front());
   if (csi == nullptr) {
     return base::Error("snapshotting non-CSI volumes is not supported, group snapshot:" +
                        GroupKey(group));
   }
-  auto found =
-      snapshotter::DefaultGroupSnapshotClassFor(caches_.groups->group_classes.List(), csi->driver);
+  auto found = DefaultGroupSnapshotClassFor(caches_.groups->group_classes.List(), csi->driver);
   if (!found.ok()) return found.error();
   return (*found)->metadata.name;
 }
@@ -83,12 +83,12 @@ base::Result<VolumeGroupSnapshotContent> GroupContentCreator::ContentToCreate(
   auto volumes = GroupVolumesOf(group, caches_, api_);
   if (!volumes.ok()) return input_error(volumes.error());
   const std::string name = DynamicGroupContentNameFor(group);
-  auto secret = snapshotter::GroupSnapshotterSecretOf(group_class->parameters, name, &group);
+  auto secret = GroupSnapshotterSecretOf(group_class->parameters, name, &group);
   if (!secret.ok()) return input_error(secret.error());
 
   VolumeGroupSnapshotContent content;
   for (const kube::PersistentVolume& volume : *volumes) {
-    const auto* csi = std::get_if<kube::CSIPersistentVolumeSource>(&volume.spec.source);
+    const auto* csi = csi_params::CsiSourceOf(volume);
     if (csi == nullptr) {
       events_.Record(kube::ReferenceTo(group), kube::kEventTypeWarning,
                      "CreateGroupSnapshotContentFailed",
@@ -112,10 +112,9 @@ base::Result<VolumeGroupSnapshotContent> GroupContentCreator::ContentToCreate(
   content.spec.deletion_policy = group_class->deletion_policy;
   content.spec.driver = group_class->driver;
   if (secret->has_value()) {
-    content.metadata.annotations[std::string(snapshotter::kGroupDeletionSecretNameAnnotation)] =
+    content.metadata.annotations[std::string(snapshot::kGroupDeletionSecretNameAnnotation)] =
         (*secret)->name;
-    content.metadata
-        .annotations[std::string(snapshotter::kGroupDeletionSecretNamespaceAnnotation)] =
+    content.metadata.annotations[std::string(snapshot::kGroupDeletionSecretNamespaceAnnotation)] =
         (*secret)->namespace_;
   }
   return content;

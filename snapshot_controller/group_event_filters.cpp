@@ -5,7 +5,9 @@
 #include "kube/api/metadata_patch.h"
 #include "kube/runtime/store.h"
 #include "kube/runtime/update_filter.h"
-#include "snapshotter/names.h"
+#include "snapshot/content_lane.h"
+#include "snapshot/names.h"
+#include "snapshot_controller/names.h"
 
 namespace snapshot_controller {
 
@@ -18,7 +20,7 @@ bool ShouldSyncSnapshotUpdate(const VolumeGroupSnapshot& old_group,
   return kube::UpdateNeedsSync(
       old_group, new_group, [](const VolumeGroupSnapshot& old, VolumeGroupSnapshot& masked) {
         masked.status = old.status;
-        const std::string_view ours[] = {snapshotter::kGroupSnapshotBoundFinalizer};
+        const std::string_view ours[] = {kGroupSnapshotBoundFinalizer};
         kube::RestoreFinalizersApartFrom(old.metadata, ours, masked.metadata);
       });
 }
@@ -28,11 +30,11 @@ bool ShouldSyncContentUpdate(const VolumeGroupSnapshotContent& old_content,
   return kube::UpdateNeedsSync(
       old_content, new_content,
       [](const VolumeGroupSnapshotContent& old, VolumeGroupSnapshotContent& masked) {
-        kube::RestoreAnnotation(old.metadata, snapshotter::kGroupBeingDeletedAnnotation,
+        kube::RestoreAnnotation(old.metadata, snapshot::kGroupBeingDeletedAnnotation,
                                 masked.metadata);
         // Only its addition is ours: the sidecar removes it.
-        if (!kube::HasFinalizer(old.metadata, snapshotter::kGroupContentFinalizer)) {
-          const std::string_view ours[] = {snapshotter::kGroupContentFinalizer};
+        if (!kube::HasFinalizer(old.metadata, snapshot::kGroupContentFinalizer)) {
+          const std::string_view ours[] = {snapshot::kGroupContentFinalizer};
           kube::RestoreFinalizersApartFrom(old.metadata, ours, masked.metadata);
         }
       });
@@ -44,12 +46,10 @@ Lane SnapshotLane(const VolumeGroupSnapshot& group) {
 }
 
 Lane ContentLane(const VolumeGroupSnapshotContent& content) {
-  const bool deleting = !content.metadata.deletion_timestamp.empty();
-  const bool ready = content.status && content.status->ready_to_use.value_or(false);
   const bool awaits_finalizer =
       !content.spec.volume_group_snapshot_ref.uid.empty() &&
-      !kube::HasFinalizer(content.metadata, snapshotter::kGroupContentFinalizer);
-  return deleting || !ready || awaits_finalizer ? Lane::kUrgent : Lane::kNormal;
+      !kube::HasFinalizer(content.metadata, snapshot::kGroupContentFinalizer);
+  return awaits_finalizer ? Lane::kUrgent : snapshot::ContentLane(content);
 }
 
 std::optional<std::string> SnapshotKeyOf(const VolumeGroupSnapshotContent& content) {

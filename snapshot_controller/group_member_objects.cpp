@@ -5,9 +5,10 @@
 #include <array>
 #include <variant>
 
+#include "csi_params/volumes.h"
+#include "snapshot/names.h"
 #include "snapshot_controller/group_membership.h"
 #include "snapshot_controller/names.h"
-#include "snapshotter/names.h"
 
 namespace snapshot_controller {
 namespace {
@@ -44,7 +45,7 @@ std::shared_ptr<const kube::PersistentVolume> VolumeOfHandle(
     std::string_view volume_handle) {
   std::shared_ptr<const kube::PersistentVolume> found;
   for (auto& volume : volumes.List()) {
-    const auto* csi = std::get_if<kube::CSIPersistentVolumeSource>(&volume->spec.source);
+    const auto* csi = csi_params::CsiSourceOf(*volume);
     if (csi == nullptr || csi->driver != driver || csi->volume_handle != volume_handle) continue;
     if (found) return nullptr;
     found = std::move(volume);
@@ -59,7 +60,7 @@ kube::VolumeSnapshotContent MemberContentFor(const kube::VolumeGroupSnapshot& gr
                                              const std::optional<kube::SecretReference>& secret) {
   kube::VolumeSnapshotContent member;
   member.metadata.name = MemberContentName(group.metadata.uid.str(), info.volume_handle);
-  member.metadata.annotations[std::string(snapshotter::kGroupSnapshotHandleAnnotation)] =
+  member.metadata.annotations[std::string(snapshot::kGroupSnapshotHandleAnnotation)] =
       content.status->volume_group_snapshot_handle.value_or("");
   kube::ObjectReference& ref = member.spec.volume_snapshot_ref;
   ref.kind = std::string(kube::VolumeSnapshot::kFacts.kind);
@@ -72,9 +73,9 @@ kube::VolumeSnapshotContent MemberContentFor(const kube::VolumeGroupSnapshot& gr
     member.spec.source_volume_mode = volume->spec.volume_mode;
   }
   if (secret) {
-    member.metadata.annotations[std::string(snapshotter::kDeletionSecretNameAnnotation)] =
+    member.metadata.annotations[std::string(snapshot::kDeletionSecretNameAnnotation)] =
         secret->name;
-    member.metadata.annotations[std::string(snapshotter::kDeletionSecretNamespaceAnnotation)] =
+    member.metadata.annotations[std::string(snapshot::kDeletionSecretNamespaceAnnotation)] =
         secret->namespace_;
   }
   return member;

@@ -7,7 +7,7 @@
 #include "kube/client/api_error.h"
 #include "kube/client/status_patch_from_cache.h"
 #include "snapshot_controller/group_member_objects.h"
-#include "snapshotter/secret_references.h"
+#include "snapshot_controller/secret_references.h"
 
 namespace snapshot_controller {
 namespace {
@@ -60,8 +60,7 @@ base::Result<std::optional<kube::SecretReference>> GroupMembers::DeletionSecret(
                                      *class_name + "\" not found"));
   }
   // Upstream resolves it without the group snapshot: only the content's name.
-  auto secret = snapshotter::GroupSnapshotterSecretOf(group_class->parameters,
-                                                      content.metadata.name, nullptr);
+  auto secret = GroupSnapshotterSecretOf(group_class->parameters, content.metadata.name, nullptr);
   if (!secret.ok()) {
     return base::Error(
         "getGroupSnapshotSecret: failed to get secret reference for group "

@@ -8,9 +8,9 @@
 #include "snapshot_controller/driver_of.h"
 #include "snapshot_controller/group_membership.h"
 #include "snapshot_controller/group_status.h"
+#include "snapshot_controller/names.h"
 #include "snapshot_controller/snapshot_predicates.h"
 #include "snapshot_controller/status_error.h"
-#include "snapshotter/names.h"
 
 namespace snapshot_controller {
 namespace {
@@ -85,7 +85,7 @@ base::Status GroupSnapshotSync::EnsureClass(GroupSnapshotWriter& writer) {
 base::Status GroupSnapshotSync::AddFinalizer(GroupSnapshotWriter& writer) {
   const VolumeGroupSnapshot& group = writer.object();
   if (!BoundContentName(group) ||
-      kube::HasFinalizer(group.metadata, snapshotter::kGroupSnapshotBoundFinalizer)) {
+      kube::HasFinalizer(group.metadata, kGroupSnapshotBoundFinalizer)) {
     return base::Status::Ok();
   }
   auto content = group.spec.source.volume_group_snapshot_content_name
@@ -253,7 +253,7 @@ base::Result<VolumeGroupSnapshotContent> GroupSnapshotSync::Bind(
 
 base::Status GroupSnapshotSync::CopyStatus(GroupSnapshotWriter& writer,
                                            const VolumeGroupSnapshotContent& content) {
-  std::vector<snapshotter::SnapshotNormalEvent> changes;
+  std::vector<SnapshotNormalEvent> changes;
   auto written = writer.WriteStatus(
       [&](const VolumeGroupSnapshot& current) -> std::optional<kube::VolumeGroupSnapshotStatus> {
         // After a conflict this runs again on the fresh object: only the
@@ -266,7 +266,7 @@ base::Status GroupSnapshotSync::CopyStatus(GroupSnapshotWriter& writer,
       });
   if (!written.ok()) return written;
   const VolumeGroupSnapshot& group = writer.object();
-  for (const snapshotter::SnapshotNormalEvent& change : changes) {
+  for (const SnapshotNormalEvent& change : changes) {
     metrics_.Record(change.reason == "GroupSnapshotCreated" ? kCreateGroupSnapshotOperation
                                                             : kCreateGroupSnapshotAndReadyOperation,
                     group.metadata.uid.str(), OperationStatus::kSuccess, content.spec.driver);

@@ -4,7 +4,7 @@
 #include "kube/api/metadata_patch.h"
 #include "kube/client/patch_from_cache.h"
 #include "kube/client/status_patch_from_cache.h"
-#include "snapshotter/names.h"
+#include "snapshot_controller/names.h"
 
 namespace snapshot_controller {
 
@@ -22,10 +22,9 @@ base::Status GroupSnapshotWriter::SetFinalizer(bool present) {
       group_,
       [present](const VolumeGroupSnapshot& copy) {
         if (!present)
-          return kube::RemoveFinalizerPatch(copy.metadata,
-                                            snapshotter::kGroupSnapshotBoundFinalizer);
+          return kube::RemoveFinalizerPatch(copy.metadata, kGroupSnapshotBoundFinalizer);
         kube::JsonPatch patch;
-        kube::AddFinalizerOps(copy.metadata, snapshotter::kGroupSnapshotBoundFinalizer, patch);
+        kube::AddFinalizerOps(copy.metadata, kGroupSnapshotBoundFinalizer, patch);
         return patch;
       },
       [&](const std::string& patch) {

@@ -31,7 +31,7 @@ std::optional<GroupStatusChange> GroupStatusFromContent(
     if (ready) status.error.reset();
     status.ready_to_use = ready;
   }
-  status.error = snapshotter::ErrorAfter(status.error, facts.error);
+  status.error = ErrorAfter(status.error, facts.error);
   if (group.status && status == *group.status) return std::nullopt;
 
   GroupStatusChange change{.status = std::move(status), .events = {}};

@@ -4,7 +4,7 @@
 // without the restore size: a nil status gets everything the content has; an
 // existing one gets the content's name and creationTime when it has none,
 // readyToUse always (false when the content has none; an error goes when it
-// turns ready), and the content's error by snapshotter::ErrorAfter. Pure.
+// turns ready), and the content's error by ErrorAfter. Pure.
 #pragma once
 
 #include <optional>
@@ -12,7 +12,7 @@
 
 #include "kube/api/groupsnapshot/v1/volume_group_snapshot.h"
 #include "kube/api/groupsnapshot/v1/volume_group_snapshot_content.h"
-#include "snapshotter/snapshot_status.h"
+#include "snapshot_controller/snapshot_status.h"
 
 namespace snapshot_controller {
 
@@ -20,7 +20,7 @@ struct GroupStatusChange {
   kube::VolumeGroupSnapshotStatus status;
   // GroupSnapshotCreated when creationTime first appears, GroupSnapshotReady
   // when readyToUse turns true; in that order, with upstream's messages.
-  std::vector<snapshotter::SnapshotNormalEvent> events;
+  std::vector<SnapshotNormalEvent> events;
 };
 
 // nullopt when nothing changes.

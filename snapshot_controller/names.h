@@ -2,7 +2,7 @@
 // PersistentVolumeClaims and removes again (docs/snapshots.md §4.3 steps 1
 // and 4, §4.5 step 6, §4.7), exactly as
 // upstream names them. The names it shares with the sidecar (the content's
-// finalizer and annotations) are in snapshotter/names.h.
+// finalizer and annotations) are in snapshot/names.h.
 #pragma once
 
 #include <array>
@@ -22,6 +22,10 @@ inline constexpr std::string_view kSnapshotInGroupFinalizer =
 
 inline constexpr std::array<std::string_view, 3> kSnapshotFinalizers = {
     kSnapshotAsSourceFinalizer, kSnapshotBoundFinalizer, kSnapshotInGroupFinalizer};
+
+// On a bound VolumeGroupSnapshot (§4.7).
+inline constexpr std::string_view kGroupSnapshotBoundFinalizer =
+    "groupsnapshot.storage.kubernetes.io/volumegroupsnapshot-bound-protection";
 
 // On the source claim of a snapshot being taken.
 inline constexpr std::string_view kClaimAsSourceFinalizer =

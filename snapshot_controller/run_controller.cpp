@@ -17,7 +17,7 @@
 
 namespace snapshot_controller {
 
-void RunController(const RunControllerOptions& options, const snapshotter::SnapshotClients& clients,
+void RunController(const RunControllerOptions& options, const snapshot::SnapshotClients& clients,
                    OperationMetrics& metrics, std::stop_token stop) {
   base::Clock& clock = base::Clock::Real();
   kube::ReflectorOptions reflector_options;

@@ -12,10 +12,10 @@
 
 #include <stop_token>
 
+#include "snapshot/snapshot_clients.h"
 #include "snapshot_controller/controller.h"
 #include "snapshot_controller/handler_options.h"
 #include "snapshot_controller/operation_metrics.h"
-#include "snapshotter/snapshot_clients.h"
 
 namespace snapshot_controller {
 
@@ -27,7 +27,7 @@ struct RunControllerOptions {
   bool group_snapshots = false;
 };
 
-void RunController(const RunControllerOptions& options, const snapshotter::SnapshotClients& clients,
+void RunController(const RunControllerOptions& options, const snapshot::SnapshotClients& clients,
                    OperationMetrics& metrics, std::stop_token stop);
 
 }  // namespace snapshot_controller

@@ -10,11 +10,11 @@
 #include "kube/client/patch_from_cache.h"
 #include "snapshot_controller/content_deletion.h"
 #include "snapshot_controller/driver_of.h"
+#include "snapshot_controller/dynamic_content.h"
 #include "snapshot_controller/group_membership.h"
 #include "snapshot_controller/names.h"
 #include "snapshot_controller/restoring_claims.h"
 #include "snapshot_controller/snapshot_predicates.h"
-#include "snapshotter/dynamic_content.h"
 
 namespace snapshot_controller {
 namespace {
@@ -68,7 +68,7 @@ SnapshotDeletion::ContentPtr SnapshotDeletion::ContentOf(
   }
   // A dynamic snapshot's content may exist before the status names it.
   if (name.empty() && snapshot.spec.source.persistent_volume_claim_name) {
-    name = snapshotter::DynamicContentNameFor(snapshot);
+    name = DynamicContentNameFor(snapshot);
   }
   if (name.empty()) return nullptr;
   ContentPtr content = caches_.contents.Get("", name);

@@ -2,7 +2,6 @@
 
 #include "kube/api/metadata_patch.h"
 #include "snapshot_controller/names.h"
-#include "snapshotter/names.h"
 
 namespace snapshot_controller {
 
@@ -21,7 +20,7 @@ bool PointsBackTo(const kube::VolumeSnapshotContent& content,
 
 bool IsDeletionCandidate(const kube::VolumeGroupSnapshot& group) {
   return !group.metadata.deletion_timestamp.empty() &&
-         kube::HasFinalizer(group.metadata, snapshotter::kGroupSnapshotBoundFinalizer);
+         kube::HasFinalizer(group.metadata, kGroupSnapshotBoundFinalizer);
 }
 
 bool PointsBackTo(const kube::VolumeGroupSnapshotContent& content,

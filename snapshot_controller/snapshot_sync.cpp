@@ -4,17 +4,18 @@
 #include <variant>
 #include <vector>
 
+#include "csi_params/volumes.h"
 #include "kube/api/json_patch.h"
+#include "snapshot_controller/default_snapshot_class.h"
 #include "snapshot_controller/driver_of.h"
+#include "snapshot_controller/dynamic_content.h"
 #include "snapshot_controller/group_membership.h"
 #include "snapshot_controller/group_ownership.h"
 #include "snapshot_controller/names.h"
 #include "snapshot_controller/snapshot_predicates.h"
+#include "snapshot_controller/snapshot_status.h"
 #include "snapshot_controller/source_volume.h"
 #include "snapshot_controller/status_error.h"
-#include "snapshotter/default_snapshot_class.h"
-#include "snapshotter/dynamic_content.h"
-#include "snapshotter/snapshot_status.h"
 
 namespace snapshot_controller {
 namespace {
@@ -95,15 +96,15 @@ base::Status SnapshotSync::EnsureClass(SnapshotWriter& writer) {
     return base::Status::Ok();
   }
 
-  auto default_class = [&]() -> base::Result<snapshotter::SnapshotClassPtr> {
+  auto default_class = [&]() -> base::Result<SnapshotClassPtr> {
     auto volume = SourceVolumeOf(snapshot, caches_, api_);
     if (!volume.ok()) return volume.error();
-    const auto* csi = std::get_if<kube::CSIPersistentVolumeSource>(&volume->spec.source);
+    const auto* csi = csi_params::CsiSourceOf(*volume);
     if (csi == nullptr) {
       return base::Error("snapshotting non-CSI volumes is not supported, snapshot:" +
                          KeyOf(snapshot));
     }
-    return snapshotter::DefaultSnapshotClassFor(caches_.classes.List(), csi->driver);
+    return DefaultSnapshotClassFor(caches_.classes.List(), csi->driver);
   }();
   if (!default_class.ok()) {
     (void)ReportError(
@@ -284,7 +285,7 @@ base::Result<SnapshotSync::ContentPtr> SnapshotSync::PreProvisionedContent(Snaps
 
 base::Result<SnapshotSync::ContentPtr> SnapshotSync::DynamicContent(SnapshotWriter& writer) {
   const kube::VolumeSnapshot& snapshot = writer.object();
-  const std::string name = snapshotter::DynamicContentNameFor(snapshot);
+  const std::string name = DynamicContentNameFor(snapshot);
   ContentPtr content = caches_.contents.Get("", name);
   if (!content) return content;
   if (!content->spec.source.volume_handle) {
@@ -323,14 +324,14 @@ base::Result<kube::VolumeSnapshotContent> SnapshotSync::Bind(
 
 base::Status SnapshotSync::CopyStatus(SnapshotWriter& writer,
                                       const kube::VolumeSnapshotContent& content) {
-  std::vector<snapshotter::SnapshotNormalEvent> changes;
+  std::vector<SnapshotNormalEvent> changes;
   auto written = writer.WriteStatus(
       [&](const kube::VolumeSnapshot& current) -> std::optional<kube::VolumeSnapshotStatus> {
         // After a conflict this runs again on the fresh object: only the
         // last attempt's changes were written.
         changes.clear();
-        auto change = snapshotter::SnapshotStatusFromContent(current, content,
-                                                             GroupSnapshotNameOf(content, caches_));
+        auto change =
+            SnapshotStatusFromContent(current, content, GroupSnapshotNameOf(content, caches_));
         if (!change) return std::nullopt;
         changes = std::move(change->events);
         return std::move(change->status);
@@ -338,7 +339,7 @@ base::Status SnapshotSync::CopyStatus(SnapshotWriter& writer,
   if (!written.ok()) return written;
   const kube::VolumeSnapshot& snapshot = writer.object();
   const std::string uid = snapshot.metadata.uid.str();
-  for (const snapshotter::SnapshotNormalEvent& change : changes) {
+  for (const SnapshotNormalEvent& change : changes) {
     if (change.reason == "SnapshotCreated") {
       metrics_.Record(kCreateSnapshotOperation, uid, OperationStatus::kSuccess,
                       content.spec.driver);

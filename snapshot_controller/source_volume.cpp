@@ -3,21 +3,9 @@
 #include <string>
 
 #include "base/strconv.h"
+#include "csi_params/volumes.h"
 
 namespace snapshot_controller {
-namespace {
-
-// Whether the volume is bound (or pre-bound) to the claim: same name and
-// namespace, and the same UID when the volume records one.
-bool IsBoundToClaim(const kube::PersistentVolume& volume,
-                    const kube::PersistentVolumeClaim& claim) {
-  const auto& ref = volume.spec.claim_ref;
-  return ref && ref->name == claim.metadata.name && ref->namespace_ == claim.metadata.namespace_ &&
-         (ref->uid.empty() || ref->uid == claim.metadata.uid);
-}
-
-}  // namespace
-
 base::Result<kube::PersistentVolume> SourceVolumeOf(const kube::VolumeSnapshot& snapshot,
                                                     const Caches& caches, ControllerApi& api) {
   const auto& claim_name = snapshot.spec.source.persistent_volume_claim_name;
@@ -55,7 +43,7 @@ base::Result<kube::PersistentVolume> VolumeOfClaim(const kube::PersistentVolumeC
     }
     volume = std::move(*read);
   }
-  if (!IsBoundToClaim(volume, claim)) {
+  if (!csi_params::IsVolumeBoundToClaim(volume, claim)) {
     return base::Error("claim in dataSource not bound or invalid");
   }
   return volume;

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "base/log.h"
+#include "snapshot/content_lane.h"
 #include "snapshotter/content_event_filters.h"
 #include "snapshotter/content_state.h"
 
@@ -44,7 +45,7 @@ ContentControllerOf<Kind>::ContentControllerOf(std::string driver_name,
                [](const Content& old_content, const Content& new_content) {
                  return ShouldEnqueueContentUpdate(old_content, new_content);
                },
-           .lane = [](const Content& content) { return ContentLane(content); }},
+           .lane = [](const Content& content) { return snapshot::ContentLane(content); }},
           [this](const std::string& name, const std::shared_ptr<const Content>& content) {
             return SyncContent(name, content);
           },

@@ -28,7 +28,7 @@
 //     sync that succeeded;
 //   - kDone: both are forgotten; the name comes back on its next change or
 //     resync.
-// Contents that need action take the urgent lane (ContentLane, §9.5). The
+// Contents that need action take the urgent lane (snapshot::ContentLane, §9.5). The
 // queue never hands one name to two workers at once.
 //
 // Both kinds are instantiated in content_controller.cpp; no other.
@@ -46,6 +46,7 @@
 
 #include "base/clock.h"
 #include "base/result.h"
+#include "component/loop_options.h"
 #include "kube/api/groupsnapshot/v1/volume_group_snapshot_class.h"
 #include "kube/api/groupsnapshot/v1/volume_group_snapshot_content.h"
 #include "kube/api/snapshot/v1/volume_snapshot_class.h"
@@ -70,12 +71,9 @@ struct GroupContentKind {
   static constexpr std::string_view kQueueName = "csi-snapshotter-groupsnapshotcontent";
 };
 
-struct ContentControllerOptions {
-  uint32_t worker_threads = 10;                          // --worker-threads
-  std::chrono::milliseconds retry_interval_start{1000};  // --retry-interval-start
-  std::chrono::milliseconds retry_interval_max{300000};  // --retry-interval-max
-  std::chrono::milliseconds resync_period{900000};  // --resync-period (the informers'); 0 = never
-};
+// --worker-threads, --retry-interval-start, --retry-interval-max and
+// --resync-period (0 = never).
+using ContentControllerOptions = component::LoopOptions;
 
 template <class Kind>
 class ContentControllerOf {

@@ -1,8 +1,7 @@
 #include "snapshotter/content_event_filters.h"
 
 #include "kube/runtime/update_filter.h"
-#include "snapshotter/content_state.h"
-#include "snapshotter/names.h"
+#include "snapshot/names.h"
 
 namespace snapshotter {
 namespace {
@@ -25,12 +24,6 @@ bool ChangedBeyondOwnWrites(const Content& old_content, const Content& new_conte
   });
 }
 
-template <class Content>
-kube::WorkQueue::Lane LaneOf(const Content& content) {
-  const bool needs_action = !content.metadata.deletion_timestamp.empty() || !IsReady(content);
-  return needs_action ? kube::WorkQueue::Lane::kUrgent : kube::WorkQueue::Lane::kNormal;
-}
-
 }  // namespace
 
 bool IsDriverMatch(const kube::VolumeSnapshotContent& content, std::string_view driver,
@@ -49,20 +42,12 @@ bool IsDriverMatch(const kube::VolumeGroupSnapshotContent& content, std::string_
 
 bool ShouldEnqueueContentUpdate(const kube::VolumeSnapshotContent& old_content,
                                 const kube::VolumeSnapshotContent& new_content) {
-  return ChangedBeyondOwnWrites(old_content, new_content, kBeingCreatedAnnotation);
+  return ChangedBeyondOwnWrites(old_content, new_content, snapshot::kBeingCreatedAnnotation);
 }
 
 bool ShouldEnqueueContentUpdate(const kube::VolumeGroupSnapshotContent& old_content,
                                 const kube::VolumeGroupSnapshotContent& new_content) {
-  return ChangedBeyondOwnWrites(old_content, new_content, kGroupBeingCreatedAnnotation);
-}
-
-kube::WorkQueue::Lane ContentLane(const kube::VolumeSnapshotContent& content) {
-  return LaneOf(content);
-}
-
-kube::WorkQueue::Lane ContentLane(const kube::VolumeGroupSnapshotContent& content) {
-  return LaneOf(content);
+  return ChangedBeyondOwnWrites(old_content, new_content, snapshot::kGroupBeingCreatedAnnotation);
 }
 
 }  // namespace snapshotter

@@ -1,5 +1,6 @@
-// Which content events put work on the sidecar's queues, and in which lane
-// (docs/snapshots.md §3.3, §3.8, §9.3, §9.5): one overload per kind,
+// Which content events put work on the sidecar's queues (docs/snapshots.md
+// §3.3, §3.8, §9.3; the lane they take, §9.5, is snapshot/content_lane.h):
+// one overload per kind,
 // VolumeSnapshotContent and VolumeGroupSnapshotContent, under the same
 // rules. Pure functions of the objects, so each rule is tested on its own;
 // the controller wires them to the queue.
@@ -11,7 +12,6 @@
 #include "kube/api/groupsnapshot/v1/volume_group_snapshot_content.h"
 #include "kube/api/snapshot/v1/volume_snapshot_class.h"
 #include "kube/api/snapshot/v1/volume_snapshot_content.h"
-#include "kube/runtime/work_queue.h"
 
 namespace snapshotter {
 
@@ -40,12 +40,5 @@ bool ShouldEnqueueContentUpdate(const kube::VolumeSnapshotContent& old_content,
                                 const kube::VolumeSnapshotContent& new_content);
 bool ShouldEnqueueContentUpdate(const kube::VolumeGroupSnapshotContent& old_content,
                                 const kube::VolumeGroupSnapshotContent& new_content);
-
-// The queue's lane for a sync of `content` (§9.5): urgent while it needs
-// action (being deleted, no status yet, or not ready), so new snapshots and
-// deletions overtake a flood of resyncs of ready contents (#1148) without
-// starving them (kube::WorkQueue's burst rule); normal for ready contents.
-kube::WorkQueue::Lane ContentLane(const kube::VolumeSnapshotContent& content);
-kube::WorkQueue::Lane ContentLane(const kube::VolumeGroupSnapshotContent& content);
 
 }  // namespace snapshotter

@@ -1,6 +1,6 @@
 #include "snapshotter/content_state.h"
 
-#include "snapshotter/names.h"
+#include "snapshot/names.h"
 
 namespace snapshotter {
 namespace {
@@ -38,14 +38,15 @@ bool ShouldDelete(const kube::VolumeSnapshotContent& content) {
   if (content.spec.source.snapshot_handle && content.spec.volume_snapshot_ref.uid.empty()) {
     return true;
   }
-  return DeletionRequested(content.metadata, kBeingCreatedAnnotation, kBeingDeletedAnnotation);
+  return DeletionRequested(content.metadata, snapshot::kBeingCreatedAnnotation,
+                           snapshot::kBeingDeletedAnnotation);
 }
 
 bool ShouldDelete(const kube::VolumeGroupSnapshotContent& content) {
   if (content.metadata.deletion_timestamp.empty()) return false;
   if (IsPreProvisioned(content) && content.spec.volume_group_snapshot_ref.uid.empty()) return true;
-  return DeletionRequested(content.metadata, kGroupBeingCreatedAnnotation,
-                           kGroupBeingDeletedAnnotation);
+  return DeletionRequested(content.metadata, snapshot::kGroupBeingCreatedAnnotation,
+                           snapshot::kGroupBeingDeletedAnnotation);
 }
 
 bool DeletesBackendSnapshot(const kube::VolumeSnapshotContent& content) {
@@ -66,16 +67,8 @@ bool NamesBackendSnapshot(const kube::VolumeGroupSnapshotContent& content) {
   return content.status && content.status->volume_group_snapshot_handle;
 }
 
-bool IsReady(const kube::VolumeSnapshotContent& content) {
-  return content.status && content.status->ready_to_use.value_or(false);
-}
-
-bool IsReady(const kube::VolumeGroupSnapshotContent& content) {
-  return content.status && content.status->ready_to_use.value_or(false);
-}
-
 bool IsGroupMember(const kube::VolumeSnapshotContent& content) {
-  return HasAnnotation(content, kGroupSnapshotHandleAnnotation);
+  return HasAnnotation(content, snapshot::kGroupSnapshotHandleAnnotation);
 }
 
 bool SnapshotsVolumes(const kube::VolumeSnapshotContent& content) {
@@ -105,13 +98,15 @@ bool IsPreProvisioned(const kube::VolumeGroupSnapshotContent& content) {
 }
 
 bool IsCreateAbandoned(const kube::VolumeSnapshotContent& content) {
-  return Abandoned(content.metadata, kBeingCreatedAnnotation, kBeingDeletedAnnotation,
-                   content.status && content.status->error, NamesBackendSnapshot(content));
+  return Abandoned(content.metadata, snapshot::kBeingCreatedAnnotation,
+                   snapshot::kBeingDeletedAnnotation, content.status && content.status->error,
+                   NamesBackendSnapshot(content));
 }
 
 bool IsCreateAbandoned(const kube::VolumeGroupSnapshotContent& content) {
-  return Abandoned(content.metadata, kGroupBeingCreatedAnnotation, kGroupBeingDeletedAnnotation,
-                   content.status && content.status->error, NamesBackendSnapshot(content));
+  return Abandoned(content.metadata, snapshot::kGroupBeingCreatedAnnotation,
+                   snapshot::kGroupBeingDeletedAnnotation, content.status && content.status->error,
+                   NamesBackendSnapshot(content));
 }
 
 }  // namespace snapshotter

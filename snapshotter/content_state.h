@@ -37,9 +37,6 @@ bool DeletesBackendSnapshot(const kube::VolumeGroupSnapshotContent& content);
 bool NamesBackendSnapshot(const kube::VolumeSnapshotContent& content);
 bool NamesBackendSnapshot(const kube::VolumeGroupSnapshotContent& content);
 
-bool IsReady(const kube::VolumeSnapshotContent& content);
-bool IsReady(const kube::VolumeGroupSnapshotContent& content);
-
 // A member of a group snapshot: the group's handler creates its snapshot.
 bool IsGroupMember(const kube::VolumeSnapshotContent& content);
 

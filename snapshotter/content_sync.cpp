@@ -6,19 +6,21 @@
 #include "base/log.h"
 #include "base/strconv.h"
 #include "kube/api/meta_time.h"
+#include "snapshot/content_lane.h"
+#include "snapshot/names.h"
 #include "snapshotter/content_state.h"
 #include "snapshotter/content_status.h"
 #include "snapshotter/credentials.h"
 #include "snapshotter/kind_words.h"
-#include "snapshotter/names.h"
 
 namespace snapshotter {
 namespace {
 
 // Each kind's names, and upstream's words in the errors and Events of the
 // shared steps.
-constexpr KindWords kBeingCreated = {kBeingCreatedAnnotation, kGroupBeingCreatedAnnotation};
-constexpr KindWords kFinalizer = {kContentFinalizer, kGroupContentFinalizer};
+constexpr KindWords kBeingCreated = {snapshot::kBeingCreatedAnnotation,
+                                     snapshot::kGroupBeingCreatedAnnotation};
+constexpr KindWords kFinalizer = {snapshot::kContentFinalizer, snapshot::kGroupContentFinalizer};
 constexpr KindWords kCreateFailed = {"Failed to create snapshot: ",
                                      "Failed to create group snapshot: "};
 constexpr KindWords kCheckFailed = {"Failed to check and update snapshot content: ",
@@ -60,7 +62,7 @@ base::Result<SyncOutcome> ContentSyncOf<Content>::SyncContent(const Content& con
   Writer writer(api_, content);
   if (ShouldDelete(content)) return Delete(writer);
   if (NeedsFirstCreate(content)) return Create(writer, Attempt::kFirst);
-  if (IsReady(content)) return FinishReady(writer);
+  if (snapshot::IsReady(content)) return FinishReady(writer);
   return SyncUnready(writer);
 }
 
@@ -133,7 +135,7 @@ base::Result<SyncOutcome> ContentSyncOf<Content>::FinishReady(Writer& writer) {
 template <class Content>
 base::Result<SyncOutcome> ContentSyncOf<Content>::Settle(Writer& writer) {
   if (ShouldDelete(writer.content())) return Delete(writer);
-  return IsReady(writer.content()) ? SyncOutcome::kDone : SyncOutcome::kPollReadiness;
+  return snapshot::IsReady(writer.content()) ? SyncOutcome::kDone : SyncOutcome::kPollReadiness;
 }
 
 template <class Content>

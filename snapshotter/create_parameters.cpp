@@ -1,8 +1,8 @@
 #include "snapshotter/create_parameters.h"
 
-#include <algorithm>
 #include <string_view>
 
+#include "csi_params/reserved_parameters.h"
 #include "snapshotter/names.h"
 
 namespace snapshotter {
@@ -11,17 +11,10 @@ namespace {
 using Parameters = std::map<std::string, std::string>;
 
 base::Result<Parameters> DriverParameters(const kube::StringMap& class_parameters) {
-  Parameters parameters;
-  for (const auto& [key, value] : class_parameters) {
-    if (!key.starts_with(kReservedParameterPrefix)) {
-      parameters.emplace(key, value);
-      continue;
-    }
-    if (std::ranges::find(kKnownReservedParameterKeys, key) == kKnownReservedParameterKeys.end()) {
-      return base::Error(
-          "failed to remove CSI Parameters of prefixed keys: found unknown parameter key \"" + key +
-          "\" with reserved namespace " + std::string(kReservedParameterPrefix));
-    }
+  auto parameters =
+      csi_params::StripReservedParameters(class_parameters, kKnownReservedParameterKeys);
+  if (!parameters.ok()) {
+    return parameters.error().Wrap("failed to remove CSI Parameters of prefixed keys");
   }
   return parameters;
 }

@@ -5,6 +5,7 @@
 
 #include "base/log.h"
 #include "base/strconv.h"
+#include "snapshot/content_lane.h"
 #include "snapshotter/class_inputs.h"
 #include "snapshotter/content_state.h"
 #include "snapshotter/content_status.h"
@@ -105,7 +106,7 @@ base::Result<SyncOutcome> CsiContentHandler::CheckThroughList(ContentWriter& wri
     SaveError(writer, Attempt::kLater, FailureMessage(Attempt::kLater, checked.error()));
     return checked.error();
   }
-  return IsReady(writer.content()) ? SyncOutcome::kDone : SyncOutcome::kPollReadiness;
+  return snapshot::IsReady(writer.content()) ? SyncOutcome::kDone : SyncOutcome::kPollReadiness;
 }
 
 base::Status CsiContentHandler::ListAndSaveStatus(ContentWriter& writer) {

@@ -13,11 +13,11 @@
 #include "kube/runtime/run_controllers.h"
 #include "kube/tools/event_api.h"
 #include "kube/tools/event_recorder.h"
+#include "snapshot/names.h"
 #include "snapshotter/content_events.h"
 #include "snapshotter/csi_content_handler.h"
 #include "snapshotter/csi_group_content_handler.h"
 #include "snapshotter/group_snapshot_driver.h"
-#include "snapshotter/names.h"
 #include "snapshotter/snapshot_api.h"
 #include "snapshotter/snapshot_driver.h"
 
@@ -64,7 +64,7 @@ struct Controllers {
 }  // namespace
 
 void RunSidecar(const RunSidecarOptions& options, const component::CsiDriver& driver,
-                const SnapshotClients& clients, SidecarMetrics& sidecar_metrics,
+                const snapshot::SnapshotClients& clients, SidecarMetrics& sidecar_metrics,
                 std::stop_token stop) {
   base::Clock& clock = base::Clock::Real();
   kube::ReflectorOptions reflector_options;
@@ -88,7 +88,8 @@ void RunSidecar(const RunSidecarOptions& options, const component::CsiDriver& dr
   // Under --node-deployment upstream filters contents and group contents by
   // the node's label.
   const std::string selector =
-      options.node_name.empty() ? "" : std::string(kManagedByLabel) + "=" + options.node_name;
+      options.node_name.empty() ? ""
+                                : std::string(snapshot::kManagedByLabel) + "=" + options.node_name;
   ContentController controller(driver.name, handler, informers, options.controller, clock,
                                &sidecar_metrics.content_queue(), selector);
 

@@ -15,9 +15,9 @@
 #include <string>
 
 #include "component/sidecar_startup.h"
+#include "snapshot/snapshot_clients.h"
 #include "snapshotter/content_controller.h"
 #include "snapshotter/sidecar_metrics.h"
-#include "snapshotter/snapshot_clients.h"
 
 namespace snapshotter {
 
@@ -34,13 +34,13 @@ struct RunSidecarOptions {
   std::string group_snapshot_name_prefix = "groupsnapshot";
   int group_snapshot_name_uuid_length = -1;
   // With --node-deployment, this node's name: only the contents (and group
-  // contents) labelled as managed by it are watched (kManagedByLabel).
+  // contents) labelled as managed by it are watched (snapshot::kManagedByLabel).
   // Empty: all contents.
   std::string node_name;
 };
 
 void RunSidecar(const RunSidecarOptions& options, const component::CsiDriver& driver,
-                const SnapshotClients& clients, SidecarMetrics& sidecar_metrics,
+                const snapshot::SnapshotClients& clients, SidecarMetrics& sidecar_metrics,
                 std::stop_token stop);
 
 }  // namespace snapshotter

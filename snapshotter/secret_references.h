@@ -1,7 +1,9 @@
-// Which Secret holds the credentials of a CSI call (docs/snapshots.md §3.4
-// create step 2, §3.5, §3.6, §3.8, §4.3 createSnapshotContent). Only references
-// are resolved here; the sidecar's handler reads the Secret. Error texts are upstream's, because
-// they end up in status.error and Events.
+// Which Secret holds the credentials of the sidecar's CSI calls
+// (docs/snapshots.md §3.4 create step 2, §3.5, §3.6, §3.8): the one the
+// controller recorded in a content's deletion-secret annotations, or one the
+// class's parameters name (snapshot/class_secrets.h). Only references are
+// resolved here; the sidecar's handler reads the Secret. Error texts are
+// upstream's, because they end up in status.error and Events.
 #pragma once
 
 #include <optional>
@@ -10,8 +12,6 @@
 #include "base/result.h"
 #include "kube/api/core/v1/volume_sources.h"
 #include "kube/api/groupsnapshot/v1/volume_group_snapshot_content.h"
-#include "kube/api/groupsnapshot/v1/volume_group_snapshot.h"
-#include "kube/api/snapshot/v1/volume_snapshot.h"
 #include "kube/api/snapshot/v1/volume_snapshot_content.h"
 #include "kube/api/string_map.h"
 
@@ -36,30 +36,11 @@ base::Result<std::optional<kube::SecretReference>> DeletionSecretOf(
 base::Result<std::optional<kube::SecretReference>> ListSecretOf(const kube::StringMap& parameters,
                                                                 std::string_view content_name);
 
-// The Secret of CreateSnapshot and DeleteSnapshot as the controller resolves
-// it for a new content, from the class parameters
-// csi.storage.k8s.io/snapshotter-secret-name/-namespace: the same rules as
-// ListSecretOf, with two more tokens, ${volumesnapshot.namespace} (in both)
-// and ${volumesnapshot.name} (in the name only).
-base::Result<std::optional<kube::SecretReference>> SnapshotterSecretOf(
-    const kube::StringMap& parameters, std::string_view content_name,
-    const kube::VolumeSnapshot& snapshot);
-
 // The Secret of GetVolumeGroupSnapshot (§3.5), named by the group class
 // parameters csi.storage.k8s.io/group-snapshotter-get-secret-name/-namespace:
 // the rules of ListSecretOf, with ${volumegroupsnapshotcontent.name} as the
 // only token.
 base::Result<std::optional<kube::SecretReference>> GroupGetSecretOf(
     const kube::StringMap& parameters, std::string_view content_name);
-// The Secret of CreateVolumeGroupSnapshot and DeleteVolumeGroupSnapshot as
-// the controller resolves it for a new group content and its members
-// (§3.5, §4.7), from csi.storage.k8s.io/group-snapshotter-secret-name/
-// -namespace, by the same rules with the tokens
-// ${volumegroupsnapshotcontent.name} and, when `group` is given,
-// ${volumegroupsnapshot.namespace} (both) and ${volumegroupsnapshot.name}
-// (the name only).
-base::Result<std::optional<kube::SecretReference>> GroupSnapshotterSecretOf(
-    const kube::StringMap& parameters, std::string_view content_name,
-    const kube::VolumeGroupSnapshot* group);
 
 }  // namespace snapshotter

@@ -15,7 +15,7 @@
 #include "kube/api/groupsnapshot/v1/volume_group_snapshot_content.h"
 #include "kube/api/snapshot/v1/volume_snapshot_content.h"
 #include "kube/client/client.h"
-#include "snapshotter/snapshot_clients.h"
+#include "snapshot/snapshot_clients.h"
 
 namespace snapshotter {
 
@@ -39,7 +39,7 @@ class SnapshotApi {
 
 class SnapshotApiClient final : public SnapshotApi {
  public:
-  explicit SnapshotApiClient(const SnapshotClients& clients)
+  explicit SnapshotApiClient(const snapshot::SnapshotClients& clients)
       : snapshots_(*clients.snapshots), core_(*clients.core) {}
 
   base::Result<kube::VolumeSnapshotContent> PatchContent(const std::string& name,

@@ -1,10 +1,53 @@
 #include "snapshotter/startup_checks.h"
 
+#include <utility>
+
 #include "base/log.h"
+#include "base/strconv.h"
 #include "component/exit_codes.h"
 #include "snapshotter/group_snapshot_crds.h"
 
 namespace snapshotter {
+namespace {
+
+using component::StartupStep;
+
+void LogStartupFailure(StartupStep step, const base::Error& error) {
+  switch (step) {
+    case StartupStep::kConnect:
+      LOG_ERROR("error connecting to CSI driver: " + error.message);
+      return;
+    case StartupStep::kDriverName:
+      LOG_ERROR("error getting CSI driver name: " + error.message);
+      return;
+    case StartupStep::kProbe:
+      LOG_ERROR("error waiting for CSI driver to be ready: " + error.message);
+      return;
+    case StartupStep::kCapabilities:
+      LOG_ERROR("error determining if driver supports create/delete snapshot operations: " +
+                error.message);
+      return;
+  }
+}
+
+}  // namespace
+
+component::SidecarStartup SidecarStartupFor(std::string csi_address,
+                                            std::chrono::nanoseconds timeout,
+                                            csi::MetricsHook metrics) {
+  component::SidecarStartup startup;
+  startup.csi_address = std::move(csi_address);
+  startup.metrics = std::move(metrics);
+  startup.probe_timeout = timeout;
+  startup.identity_timeout = timeout;
+  startup.name_before_probe = true;
+  startup.read_capabilities = ReadControllerCapabilities;
+  startup.wording.failure = LogStartupFailure;
+  startup.wording.driver_named = [](const std::string& driver_name) {
+    LOG_V(2, "CSI driver name: " + base::GoQuote(driver_name));
+  };
+  return startup;
+}
 
 base::Result<csi::Capabilities> ReadControllerCapabilities(csi::Connection& connection,
                                                            std::chrono::nanoseconds timeout) {

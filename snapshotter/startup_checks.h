@@ -1,5 +1,6 @@
-// The snapshotter's own start-up steps around the CSI sidecar start-up
-// (docs/snapshots.md §3.2 steps 6 and 7), logged in upstream's words.
+// The snapshotter's CSI sidecar start-up (docs/snapshots.md §3.2 steps 2-7):
+// component::RunSidecar in the snapshotter's order and words, and its own
+// steps around it, logged in upstream's words.
 #pragma once
 
 #include <chrono>
@@ -13,6 +14,19 @@
 #include "kube/client/client.h"
 
 namespace snapshotter {
+
+// Steps 2-6 as upstream's sidecar takes them: connect to `csi_address`, ask
+// the driver's name (GetPluginInfo, within `timeout`), then the caller's
+// on_driver_named (its HTTP server, step 4), then probe (each probe within
+// `timeout`) and read the controller's capabilities
+// (ReadControllerCapabilities). Failures read "error connecting to CSI
+// driver: ...", "error getting CSI driver name: ...", "error waiting for
+// CSI driver to be ready: ..." and "error determining if driver supports
+// create/delete snapshot operations: ..."; the name is logged at V(2) as
+// "CSI driver name: <quoted>". `metrics` records every call.
+component::SidecarStartup SidecarStartupFor(std::string csi_address,
+                                            std::chrono::nanoseconds timeout,
+                                            csi::MetricsHook metrics);
 
 // Step 6 reads only the controller's RPCs (ControllerGetCapabilities), as
 // upstream does, whatever plugin services the driver advertises.

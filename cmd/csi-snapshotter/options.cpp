@@ -3,13 +3,12 @@
 #include <string>
 #include <string_view>
 
-#include "snapshotter/feature_gates.h"
+#include "snapshot/feature_gates.h"
 
 namespace csisnapshotter {
 
 void RegisterFlags(base::FlagSet& flags, Options& o) {
-  component::RegisterSidecarFlags(flags, o,
-                                  component::FeatureGates(snapshotter::KnownFeatureSpecs()));
+  component::RegisterSidecarFlags(flags, o, component::FeatureGates(snapshot::KnownFeatureSpecs()));
   flags.Duration("resync-period", &o.resync_period, o.resync_period,
                  "How often every cached object is handed to the controller again.");
   flags.String("snapshot-name-prefix", &o.snapshot_name_prefix, o.snapshot_name_prefix,

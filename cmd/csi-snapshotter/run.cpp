@@ -2,8 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <algorithm>
-#include <chrono>
 #include <cstdlib>
 #include <memory>
 #include <optional>
@@ -16,28 +14,23 @@
 #include "component/command_line.h"
 #include "component/exit_codes.h"
 #include "component/http_endpoint.h"
-#include "component/kube_config.h"
 #include "component/leader_election.h"
 #include "component/leader_identity.h"
+#include "component/loop_options.h"
 #include "component/run_leading.h"
 #include "component/shutdown_signals.h"
 #include "component/sidecar_startup.h"
-#include "snapshotter/feature_gates.h"
+#include "snapshot/feature_gates.h"
+#include "snapshot/snapshot_clients.h"
 #include "snapshotter/names.h"
 #include "snapshotter/run_sidecar.h"
 #include "snapshotter/sidecar_metrics.h"
-#include "snapshotter/snapshot_clients.h"
 #include "snapshotter/startup_checks.h"
 
 namespace csisnapshotter {
 namespace {
 
 using component::Fail;
-using component::StartupStep;
-
-std::chrono::milliseconds Millis(std::chrono::nanoseconds d) {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(d);
-}
 
 snapshotter::RunSidecarOptions SidecarOptionsFrom(const Options& options, std::string node_name) {
   snapshotter::RunSidecarOptions out;
@@ -47,33 +40,10 @@ snapshotter::RunSidecarOptions SidecarOptionsFrom(const Options& options, std::s
   out.extra_create_metadata = options.extra_create_metadata;
   out.group_snapshot_name_prefix = options.groupsnapshot_name_prefix;
   out.group_snapshot_name_uuid_length = static_cast<int>(options.groupsnapshot_name_uuid_length);
-  // Upstream starts no worker for a count below one; neither does a pool of 0.
-  out.controller.worker_threads =
-      static_cast<uint32_t>(std::max<int64_t>(options.worker_threads, 0));
-  out.controller.retry_interval_start = Millis(options.retry_interval_start);
-  out.controller.retry_interval_max = Millis(options.retry_interval_max);
-  out.controller.resync_period = Millis(options.resync_period);
+  out.controller =
+      component::LoopOptionsFrom(options.worker_threads, options, options.resync_period);
   out.node_name = std::move(node_name);
   return out;
-}
-
-// The CSI start-up's failures in upstream's words (docs/snapshots.md §3.2).
-void LogStartupFailure(StartupStep step, const base::Error& error) {
-  switch (step) {
-    case StartupStep::kConnect:
-      LOG_ERROR("error connecting to CSI driver: " + error.message);
-      return;
-    case StartupStep::kDriverName:
-      LOG_ERROR("error getting CSI driver name: " + error.message);
-      return;
-    case StartupStep::kProbe:
-      LOG_ERROR("error waiting for CSI driver to be ready: " + error.message);
-      return;
-    case StartupStep::kCapabilities:
-      LOG_ERROR("error determining if driver supports create/delete snapshot operations: " +
-                error.message);
-      return;
-  }
 }
 
 // §3.2 step 4: upstream serves HTTP once the driver has named itself, and a
@@ -104,16 +74,11 @@ void LogSidecarOptions(const Options& options, const std::string& driver_name) {
 // driver, then the sidecar until `env.stop`.
 int Serve(const std::string& program, const Options& options, const component::FeatureGates& gates,
           const RunEnvironment& env) {
-  base::Result<kube::RestConfig> config = component::LoadKubeConfig(options, program);
-  if (!config.ok()) return Fail(config.error().message);
-  if (base::Status s = component::ApplyRateLimits(options, *config); !s.ok()) {
-    return Fail(s.error().message);
-  }
   // One client per upstream clientset, each with its own QPS limiter; leader
   // election's, a third, RunLeading makes from the core one (docs/snapshots.md
   // §3.2 step 1).
-  base::Result<snapshotter::SnapshotClients> clients =
-      snapshotter::SnapshotClients::Create(std::move(*config));
+  base::Result<snapshot::SnapshotClients> clients =
+      snapshot::SnapshotClients::FromFlags(options, program);
   if (!clients.ok()) return Fail(clients.error().message);
 
   std::string node_name;
@@ -136,17 +101,8 @@ int Serve(const std::string& program, const Options& options, const component::F
   // Before the connection, whose metrics hook records into it.
   snapshotter::SidecarMetrics sidecar_metrics;
   component::HttpEndpoint endpoint;
-  component::SidecarStartup startup;
-  startup.csi_address = options.csi_address;
-  startup.metrics = sidecar_metrics.CsiHook();
-  startup.probe_timeout = options.timeout;
-  startup.identity_timeout = options.timeout;
-  startup.name_before_probe = true;
-  startup.read_capabilities = snapshotter::ReadControllerCapabilities;
-  startup.wording.failure = LogStartupFailure;
-  startup.wording.driver_named = [](const std::string& driver_name) {
-    LOG_V(2, "CSI driver name: " + base::GoQuote(driver_name));
-  };
+  component::SidecarStartup startup = snapshotter::SidecarStartupFor(
+      options.csi_address, options.timeout, sidecar_metrics.CsiHook());
   startup.on_driver_named = [&](const std::string& driver_name) {
     sidecar_metrics.SetDriverName(driver_name);
     return StartHttpEndpoint(options, endpoint, sidecar_metrics.registry());
@@ -157,7 +113,7 @@ int Serve(const std::string& program, const Options& options, const component::F
     if (!snapshotter::CheckSnapshotSupport(driver)) return component::kExitFailure;
     LogSidecarOptions(options, driver.name);
     snapshotter::GroupSnapshotsStart groups = snapshotter::StartGroupSnapshots(
-        {.enabled = gates.Enabled(snapshotter::kCSIVolumeGroupSnapshot),
+        {.enabled = gates.Enabled(snapshot::kCSIVolumeGroupSnapshot),
          .name_prefix = options.groupsnapshot_name_prefix,
          .timeout = options.timeout},
         *clients->snapshots, driver);
@@ -181,7 +137,7 @@ int Run(const std::vector<std::string>& args, RunEnvironment env) {
   Options options;
   base::FlagSet flags(component::ProgramName(args, "csi-snapshotter"), env.err);
   RegisterFlags(flags, options);
-  component::FeatureGates gates(snapshotter::KnownFeatureSpecs());
+  component::FeatureGates gates(snapshot::KnownFeatureSpecs());
   if (std::optional<int> exit = component::ParseCommandLine(args, flags, options, gates, *env.out,
                                                             component::BadFeatureGates::kFatal)) {
     return *exit;
@@ -197,12 +153,8 @@ int Run(const std::vector<std::string>& args, RunEnvironment env) {
 }
 
 int Run(int argc, const char* const* argv) {
-  RunEnvironment env;
-  // Test hook only: integration tests cannot write /dev/termination-log.
-  if (const char* path = std::getenv("CSI_SNAPSHOTTER_TERMINATION_LOG"); path && *path) {
-    env.termination_log_path = path;
-  }
-  return Run(std::vector<std::string>(argv, argv + argc), std::move(env));
+  return Run(std::vector<std::string>(argv, argv + argc),
+             component::ProcessEnvironment("CSI_SNAPSHOTTER_TERMINATION_LOG"));
 }
 
 }  // namespace csisnapshotter

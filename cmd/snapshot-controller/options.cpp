@@ -1,12 +1,11 @@
 #include "cmd/snapshot-controller/options.h"
 
-#include "snapshotter/feature_gates.h"
+#include "snapshot/feature_gates.h"
 
 namespace snapshotcontroller {
 
 void RegisterFlags(base::FlagSet& flags, Options& o) {
-  component::RegisterProcessFlags(flags, o,
-                                  component::FeatureGates(snapshotter::KnownFeatureSpecs()));
+  component::RegisterProcessFlags(flags, o, component::FeatureGates(snapshot::KnownFeatureSpecs()));
   component::RegisterKubeClientFlags(flags, o);
   component::RegisterLeaderElectionFlags(flags, o);
   component::RegisterHttpEndpointFlags(flags, o);

@@ -2,8 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <algorithm>
-#include <chrono>
 #include <memory>
 #include <optional>
 
@@ -15,17 +13,17 @@
 #include "component/command_line.h"
 #include "component/exit_codes.h"
 #include "component/http_endpoint.h"
-#include "component/kube_config.h"
 #include "component/leader_election.h"
 #include "component/leader_identity.h"
+#include "component/loop_options.h"
 #include "component/run_leading.h"
 #include "component/shutdown_signals.h"
 #include "metrics/registry.h"
+#include "snapshot/feature_gates.h"
+#include "snapshot/snapshot_clients.h"
 #include "snapshot_controller/crd_check.h"
 #include "snapshot_controller/operation_metrics.h"
 #include "snapshot_controller/run_controller.h"
-#include "snapshotter/feature_gates.h"
-#include "snapshotter/snapshot_clients.h"
 
 namespace snapshotcontroller {
 namespace {
@@ -35,19 +33,11 @@ using component::Fail;
 // docs/snapshots.md §4.1.
 constexpr char kLeaseName[] = "snapshot-controller-leader";
 
-std::chrono::milliseconds Millis(std::chrono::nanoseconds d) {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(d);
-}
-
 snapshot_controller::RunControllerOptions ControllerOptionsFrom(const Options& options,
                                                                 bool group_snapshots) {
   snapshot_controller::RunControllerOptions out;
-  // Upstream starts no worker for a count below one; neither does a pool of 0.
-  out.controller.worker_threads =
-      static_cast<uint32_t>(std::max<int64_t>(options.worker_threads, 0));
-  out.controller.retry_interval_start = Millis(options.retry_interval_start);
-  out.controller.retry_interval_max = Millis(options.retry_interval_max);
-  out.controller.resync_period = Millis(options.resync_period);
+  out.controller =
+      component::LoopOptionsFrom(options.worker_threads, options, options.resync_period);
   out.handler.prevent_volume_mode_conversion = options.prevent_volume_mode_conversion;
   out.handler.enable_distributed_snapshotting = options.enable_distributed_snapshotting;
   out.group_snapshots = group_snapshots;
@@ -71,22 +61,17 @@ std::optional<int> StartHttpEndpoint(const Options& options, component::HttpEndp
 // endpoint, then the controller until `env.stop`.
 int Serve(const std::string& program, const Options& options, const component::FeatureGates& gates,
           const RunEnvironment& env) {
-  base::Result<kube::RestConfig> config = component::LoadKubeConfig(options, program);
-  if (!config.ok()) return Fail(config.error().message);
-  if (base::Status s = component::ApplyRateLimits(options, *config); !s.ok()) {
-    return Fail(s.error().message);
-  }
+  // One client per upstream clientset, each with its own QPS limiter; leader
+  // election's, a third, RunLeading makes from the core one (docs/snapshots.md
+  // §3.2 step 1).
+  base::Result<snapshot::SnapshotClients> clients =
+      snapshot::SnapshotClients::FromFlags(options, program);
+  if (!clients.ok()) return Fail(clients.error().message);
   // Upstream finds bad lease durations only when it starts electing; a
   // configuration error is better reported before the CRDs are waited for.
   if (base::Status s = component::CheckLeaderElection(options); !s.ok()) {
     return Fail("Failed to initialize leader election", s.error());
   }
-  // One client per upstream clientset, each with its own QPS limiter; leader
-  // election's, a third, RunLeading makes from the core one (docs/snapshots.md
-  // §3.2 step 1).
-  base::Result<snapshotter::SnapshotClients> clients =
-      snapshotter::SnapshotClients::Create(std::move(*config));
-  if (!clients.ok()) return Fail(clients.error().message);
 
   // Its own registry, served only with --http-endpoint (§4.6).
   metrics::Registry registry;
@@ -102,7 +87,7 @@ int Serve(const std::string& program, const Options& options, const component::F
     return *exit;
   }
   const snapshot_controller::GroupSnapshotsCheck groups = snapshot_controller::StartGroupSnapshots(
-      gates.Enabled(snapshotter::kCSIVolumeGroupSnapshot), *clients->snapshots, crd_wait);
+      gates.Enabled(snapshot::kCSIVolumeGroupSnapshot), *clients->snapshots, crd_wait);
   if (groups.exit) return *groups.exit;
   LOG_V(2, fmt::format("Start NewCSISnapshotController with kubeconfig [{}] resyncPeriod [{}]",
                        options.kubeconfig, base::FormatDuration(options.resync_period)));
@@ -128,7 +113,7 @@ int Run(const std::vector<std::string>& args, RunEnvironment env) {
   Options options;
   base::FlagSet flags(component::ProgramName(args, "snapshot-controller"), env.err);
   RegisterFlags(flags, options);
-  component::FeatureGates gates(snapshotter::KnownFeatureSpecs());
+  component::FeatureGates gates(snapshot::KnownFeatureSpecs());
   if (std::optional<int> exit = component::ParseCommandLine(args, flags, options, gates, *env.out,
                                                             component::BadFeatureGates::kFatal)) {
     return *exit;

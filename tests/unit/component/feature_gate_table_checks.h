@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "component/feature_gates.h"
-#include "tests/unit/csi/fake_driver.h"
+#include "tests/support/log_capture.h"
 
 namespace component::testing {
 
@@ -25,7 +25,7 @@ inline void ExpectSortedAndUnique(const std::vector<FeatureSpec>& specs) {
 // featuregate's warning.
 inline void ExpectGaGateCanBeTurnedOffWithAWarning(const std::vector<FeatureSpec>& specs,
                                                    const std::string& name) {
-  csi::testing::LogCapture logs;
+  testsupport::LogCapture logs;
   FeatureGates gates(specs);
   EXPECT_TRUE(gates.Enabled(name));
   ASSERT_TRUE(gates.SetFromMap({{name, false}}).ok());

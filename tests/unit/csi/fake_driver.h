@@ -21,6 +21,7 @@
 
 #include "base/log.h"
 #include "csi/proto/csi.grpc.pb.h"
+#include "tests/support/log_capture.h"
 
 namespace csi::testing {
 
@@ -195,40 +196,7 @@ class FakeDriver {
   std::atomic<int> calls_{0};
 };
 
-// Captures every log line written while it lives, at `verbosity`.
-class LogCapture {
- public:
-  explicit LogCapture(int verbosity = 0, base::LogFormat format = base::LogFormat::kText) {
-    base::LogConfig config;
-    config.verbosity = verbosity;
-    config.format = format;
-    base::SetLogConfig(config);
-    base::SetLogSink([this](std::string_view line) {
-      std::lock_guard lock(mu_);
-      lines_.emplace_back(line);
-    });
-  }
-  ~LogCapture() {
-    base::SetLogSink(nullptr);
-    base::SetLogConfig({});
-  }
-
-  std::vector<std::string> lines() const {
-    std::lock_guard lock(mu_);
-    return lines_;
-  }
-  // The lines containing `needle`.
-  std::vector<std::string> Grep(std::string_view needle) const {
-    std::vector<std::string> found;
-    for (const std::string& line : lines()) {
-      if (line.find(needle) != std::string::npos) found.push_back(line);
-    }
-    return found;
-  }
-
- private:
-  mutable std::mutex mu_;
-  std::vector<std::string> lines_;
-};
+// Log capture is not CSI's: tests/support/log_capture.h.
+using LogCapture = testsupport::LogCapture;
 
 }  // namespace csi::testing

@@ -37,22 +37,22 @@ const nlohmann::json kServerClaim = nlohmann::json::parse(R"json({
            "selector": {"matchLabels": {"tier": "db"}}},
   "status": {"phase": "Bound"}})json");
 
-snapshotter::SnapshotClients ClientsOf(const ScriptedHttpServer& server, base::Clock& clock,
-                                       double qps = 0, int burst = 0) {
+snapshot::SnapshotClients ClientsOf(const ScriptedHttpServer& server, base::Clock& clock,
+                                    double qps = 0, int burst = 0) {
   kube::RestConfig config;
   config.server = server.url();
   config.qps = qps;
   config.burst = burst;
-  auto clients = snapshotter::SnapshotClients::Create(config, clock);
+  auto clients = snapshot::SnapshotClients::Create(config, clock);
   EXPECT_TRUE(clients.ok()) << clients.error().message;
-  return clients.ok() ? std::move(clients).value() : snapshotter::SnapshotClients{};
+  return clients.ok() ? std::move(clients).value() : snapshot::SnapshotClients{};
 }
 
 class ControllerApiClientTest : public ::testing::Test {
  protected:
   ScriptedHttpServer server_;
   base::FakeClock clock_;
-  snapshotter::SnapshotClients clients_ = ClientsOf(server_, clock_);
+  snapshot::SnapshotClients clients_ = ClientsOf(server_, clock_);
   ControllerApiClient api_{clients_};
 };
 
@@ -265,7 +265,7 @@ TEST_F(ControllerApiClientTest, ClaimIsReadFreshAfterItsFinalizerWent) {
 TEST(ControllerApiClientBucketsTest, SnapshotRequestsDoNotWaitBehindCoreRequests) {
   ScriptedHttpServer server;
   base::FakeClock clock;
-  snapshotter::SnapshotClients clients = ClientsOf(server, clock, /*qps=*/1, /*burst=*/1);
+  snapshot::SnapshotClients clients = ClientsOf(server, clock, /*qps=*/1, /*burst=*/1);
   ControllerApiClient api(clients);
   server.Script(
       {200, {}, {R"({"apiVersion":"v1","kind":"PersistentVolume","metadata":{"name":"pv-1"}})"}});

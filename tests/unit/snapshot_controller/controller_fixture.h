@@ -17,8 +17,8 @@
 
 #include "kube/runtime/informer_set.h"
 #include "kube/runtime/run_controllers.h"
+#include "snapshot/names.h"
 #include "snapshot_controller/controller.h"
-#include "snapshotter/names.h"
 #include "tests/support/fake_lister_watcher.h"
 #include "tests/support/snapshot_objects.h"
 #include "tests/unit/snapshot_controller/controller_fakes.h"
@@ -34,7 +34,7 @@ inline constexpr std::string_view kDeletionTime = "2024-01-01T00:00:00Z";
 // A ready content its controller has protected: resyncs of it are routine.
 inline kube::VolumeSnapshotContent MakeSettledContent(std::string name) {
   kube::VolumeSnapshotContent content = testsupport::MakeReadyContent(std::move(name));
-  content.metadata.finalizers = {std::string(snapshotter::kContentFinalizer)};
+  content.metadata.finalizers = {std::string(snapshot::kContentFinalizer)};
   content.metadata.has_finalizers_field = true;
   return content;
 }

@@ -13,8 +13,8 @@
 #include <optional>
 #include <thread>
 
+#include "snapshot/names.h"
 #include "snapshot_controller/names.h"
-#include "snapshotter/names.h"
 #include "tests/support/snapshot_objects.h"
 #include "tests/unit/snapshot_controller/controller_fixture.h"
 
@@ -203,11 +203,11 @@ TEST_F(ControllerTest, OwnContentWritesCauseNoSync) {
   Start(1, {}, {MakeContent("c")});
   ASSERT_TRUE(handler_.contents().AwaitFinished("c", 1));
   VolumeSnapshotContent protected_content = WithVersion(MakeContent("c"), "2");
-  protected_content.metadata.finalizers = {std::string(snapshotter::kContentFinalizer)};
+  protected_content.metadata.finalizers = {std::string(snapshot::kContentFinalizer)};
   protected_content.metadata.has_finalizers_field = true;
   Send(WatchEventType::kModified, protected_content);
   VolumeSnapshotContent marked = WithVersion(protected_content, "3");
-  marked.metadata.annotations[snapshotter::kBeingDeletedAnnotation] = "yes";
+  marked.metadata.annotations[snapshot::kBeingDeletedAnnotation] = "yes";
   Send(WatchEventType::kModified, marked);
   Send(WatchEventType::kAdded, MakeContent("fence"));
   ASSERT_TRUE(handler_.contents().AwaitFinished("fence", 1));
@@ -219,7 +219,7 @@ TEST_F(ControllerTest, OwnContentWritesCauseNoSync) {
 // mirrors them; so is its removal of the content's finalizer.
 TEST_F(ControllerTest, SidecarsContentWritesAreSynced) {
   VolumeSnapshotContent content = MakeContent("c");
-  content.metadata.finalizers = {std::string(snapshotter::kContentFinalizer)};
+  content.metadata.finalizers = {std::string(snapshot::kContentFinalizer)};
   content.metadata.has_finalizers_field = true;
   Start(1, {}, {content});
   ASSERT_TRUE(handler_.contents().AwaitFinished("c", 1));

@@ -10,8 +10,8 @@
 
 #include <future>
 
+#include "tests/support/log_capture.h"
 #include "tests/support/scripted_http_server.h"
-#include "tests/unit/csi/fake_driver.h"
 
 namespace snapshot_controller {
 namespace {
@@ -96,7 +96,7 @@ class CrdCheckTest : public ::testing::Test {
   base::FakeClock clock_;
   const base::Clock::TimePoint start_ = clock_.Now();
   std::stop_source stop_;
-  csi::testing::LogCapture logs_;
+  testsupport::LogCapture logs_;
 };
 
 // Upstream's pauses: 100 ms, then each 1.5 times the one before.

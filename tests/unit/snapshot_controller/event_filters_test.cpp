@@ -5,9 +5,9 @@
 
 #include <gtest/gtest.h>
 
+#include "snapshot/names.h"
 #include "snapshot_controller/group_event_filters.h"
 #include "snapshot_controller/names.h"
-#include "snapshotter/names.h"
 #include "tests/support/snapshot_objects.h"
 
 namespace snapshot_controller {
@@ -113,14 +113,14 @@ TEST(ShouldSyncContentUpdateTest, OwnBeingDeletedAnnotationDoesNotCount) {
   VolumeSnapshotContent old_content = MakeContent("c");
   old_content.metadata.annotations["example.com/note"] = "x";
   VolumeSnapshotContent new_content = Next(old_content);
-  new_content.metadata.annotations[snapshotter::kBeingDeletedAnnotation] = "yes";
+  new_content.metadata.annotations[snapshot::kBeingDeletedAnnotation] = "yes";
   EXPECT_FALSE(ShouldSyncContentUpdate(old_content, new_content));
 }
 
 TEST(ShouldSyncContentUpdateTest, OwnBoundFinalizerAddedDoesNotCount) {
   VolumeSnapshotContent old_content = MakeContent("c");
   VolumeSnapshotContent new_content = Next(old_content);
-  new_content.metadata.finalizers = {std::string(snapshotter::kContentFinalizer)};
+  new_content.metadata.finalizers = {std::string(snapshot::kContentFinalizer)};
   new_content.metadata.has_finalizers_field = true;
   EXPECT_FALSE(ShouldSyncContentUpdate(old_content, new_content));
 }
@@ -128,7 +128,7 @@ TEST(ShouldSyncContentUpdateTest, OwnBoundFinalizerAddedDoesNotCount) {
 // The sidecar removes it once the snapshot is deleted.
 TEST(ShouldSyncContentUpdateTest, BoundFinalizerRemovedCounts) {
   VolumeSnapshotContent old_content = MakeContent("c");
-  old_content.metadata.finalizers = {std::string(snapshotter::kContentFinalizer)};
+  old_content.metadata.finalizers = {std::string(snapshot::kContentFinalizer)};
   old_content.metadata.has_finalizers_field = true;
   old_content.metadata.deletion_timestamp = kDeletedAt;
   VolumeSnapshotContent new_content = Next(old_content);
@@ -155,7 +155,7 @@ TEST(ShouldSyncContentUpdateTest, SpecOtherAnnotationsAndFinalizersCount) {
   rebound.spec.volume_snapshot_ref.uid = "uid-2";
   EXPECT_TRUE(ShouldSyncContentUpdate(old_content, rebound));
   VolumeSnapshotContent annotated = Next(old_content);
-  annotated.metadata.annotations[snapshotter::kBeingCreatedAnnotation] = "yes";
+  annotated.metadata.annotations[snapshot::kBeingCreatedAnnotation] = "yes";
   EXPECT_TRUE(ShouldSyncContentUpdate(old_content, annotated));
   VolumeSnapshotContent other_finalizer = Next(old_content);
   other_finalizer.metadata.finalizers = {"example.com/keep"};
@@ -166,7 +166,7 @@ TEST(ShouldSyncContentUpdateTest, SpecOtherAnnotationsAndFinalizersCount) {
 TEST(ShouldSyncContentUpdateTest, OwnWriteTogetherWithStatusCounts) {
   VolumeSnapshotContent old_content = MakeContent("c");
   VolumeSnapshotContent new_content = Next(old_content);
-  new_content.metadata.finalizers = {std::string(snapshotter::kContentFinalizer)};
+  new_content.metadata.finalizers = {std::string(snapshot::kContentFinalizer)};
   new_content.metadata.has_finalizers_field = true;
   new_content.status.emplace();
   new_content.status->ready_to_use = true;
@@ -192,7 +192,7 @@ TEST(SnapshotLaneTest, ReadySnapshotsAreNormal) {
 TEST(ContentLaneTest, ContentsThatNeedActionAreUrgent) {
   EXPECT_EQ(ContentLane(MakeContent("c")), Lane::kUrgent);  // no status yet
   VolumeSnapshotContent deleted = MakeReadyContent("c");
-  deleted.metadata.finalizers = {std::string(snapshotter::kContentFinalizer)};
+  deleted.metadata.finalizers = {std::string(snapshot::kContentFinalizer)};
   deleted.metadata.deletion_timestamp = kDeletedAt;
   EXPECT_EQ(ContentLane(deleted), Lane::kUrgent);
 }
@@ -204,7 +204,7 @@ TEST(ContentLaneTest, ReadyBoundContentWithoutFinalizerIsUrgent) {
 
 TEST(ContentLaneTest, ReadyContentsWithFinalizerOrUnboundAreNormal) {
   VolumeSnapshotContent protected_content = MakeReadyContent("c");
-  protected_content.metadata.finalizers = {std::string(snapshotter::kContentFinalizer)};
+  protected_content.metadata.finalizers = {std::string(snapshot::kContentFinalizer)};
   EXPECT_EQ(ContentLane(protected_content), Lane::kNormal);
   VolumeSnapshotContent unbound = MakeReadyContent("c");
   unbound.spec.volume_snapshot_ref.uid.clear();  // waits for its VolumeSnapshot's sync
@@ -240,7 +240,8 @@ TEST(GroupSnapshotUpdateTest, OwnStatusAndBoundFinalizerDoNotCount) {
   bound.status->bound_volume_group_snapshot_content_name = "gc";
   EXPECT_FALSE(ShouldSyncSnapshotUpdate(old_group, bound));
   VolumeGroupSnapshot protected_group = Next(bound);
-  protected_group.metadata.finalizers = {std::string(snapshotter::kGroupSnapshotBoundFinalizer)};
+  protected_group.metadata.finalizers = {
+      std::string(snapshot_controller::kGroupSnapshotBoundFinalizer)};
   protected_group.metadata.has_finalizers_field = true;
   EXPECT_FALSE(ShouldSyncSnapshotUpdate(bound, protected_group));
   VolumeGroupSnapshot released = Next(protected_group);
@@ -265,11 +266,11 @@ TEST(GroupSnapshotUpdateTest, DeletionSpecAndOthersFinalizersCount) {
 TEST(GroupContentUpdateTest, OwnAnnotationAndFinalizerAdditionDoNotCount) {
   VolumeGroupSnapshotContent old_content = MakeGroupContent("gc");
   VolumeGroupSnapshotContent protected_content = Next(old_content);
-  protected_content.metadata.finalizers = {std::string(snapshotter::kGroupContentFinalizer)};
+  protected_content.metadata.finalizers = {std::string(snapshot::kGroupContentFinalizer)};
   protected_content.metadata.has_finalizers_field = true;
   EXPECT_FALSE(ShouldSyncContentUpdate(old_content, protected_content));
   VolumeGroupSnapshotContent marked = Next(protected_content);
-  marked.metadata.annotations[snapshotter::kGroupBeingDeletedAnnotation] = "yes";
+  marked.metadata.annotations[snapshot::kGroupBeingDeletedAnnotation] = "yes";
   EXPECT_FALSE(ShouldSyncContentUpdate(protected_content, marked));
 }
 
@@ -277,7 +278,7 @@ TEST(GroupContentUpdateTest, OwnAnnotationAndFinalizerAdditionDoNotCount) {
 // the finalizer count.
 TEST(GroupContentUpdateTest, SidecarsStatusAndFinalizerRemovalCount) {
   VolumeGroupSnapshotContent old_content = MakeGroupContent("gc");
-  old_content.metadata.finalizers = {std::string(snapshotter::kGroupContentFinalizer)};
+  old_content.metadata.finalizers = {std::string(snapshot::kGroupContentFinalizer)};
   old_content.metadata.has_finalizers_field = true;
   VolumeGroupSnapshotContent created = Next(old_content);
   created.status.emplace();
@@ -301,7 +302,7 @@ TEST(GroupLaneTest, GroupContentIsUrgentUntilReadyProtectedAndWhileDeleted) {
   content.status.emplace();
   content.status->ready_to_use = true;
   EXPECT_EQ(ContentLane(content), Lane::kUrgent);  // bound, no finalizer yet
-  content.metadata.finalizers = {std::string(snapshotter::kGroupContentFinalizer)};
+  content.metadata.finalizers = {std::string(snapshot::kGroupContentFinalizer)};
   EXPECT_EQ(ContentLane(content), Lane::kNormal);
   content.status->ready_to_use = false;
   EXPECT_EQ(ContentLane(content), Lane::kUrgent);

@@ -10,7 +10,8 @@
 #include <chrono>
 #include <string>
 
-#include "snapshotter/names.h"
+#include "snapshot/names.h"
+#include "snapshot_controller/names.h"
 #include "tests/support/snapshot_objects.h"
 #include "tests/unit/snapshot_controller/controller_fixture.h"
 
@@ -35,7 +36,7 @@ using TimePoint = base::Clock::TimePoint;
 
 VolumeGroupSnapshotContent MakeSettledGroupContent(std::string name) {
   VolumeGroupSnapshotContent content = MakeGroupContent(std::move(name));
-  content.metadata.finalizers = {std::string(snapshotter::kGroupContentFinalizer)};
+  content.metadata.finalizers = {std::string(snapshot::kGroupContentFinalizer)};
   content.metadata.has_finalizers_field = true;
   content.status.emplace();
   content.status->volume_group_snapshot_handle = "group-handle";
@@ -193,7 +194,8 @@ TEST_F(ControllerTest, OwnGroupWritesCauseNoSync) {
   ASSERT_TRUE(handler_.group_snapshots().AwaitFinished("default/group-1", 1));
   ASSERT_TRUE(handler_.group_contents().AwaitFinished("gc", 1));
   VolumeGroupSnapshot protected_group = WithVersion(MakeGroupSnapshot("default", "group-1"), "2");
-  protected_group.metadata.finalizers = {std::string(snapshotter::kGroupSnapshotBoundFinalizer)};
+  protected_group.metadata.finalizers = {
+      std::string(snapshot_controller::kGroupSnapshotBoundFinalizer)};
   protected_group.metadata.has_finalizers_field = true;
   Send(WatchEventType::kModified, protected_group);
   VolumeGroupSnapshot bound = WithVersion(protected_group, "3");
@@ -202,11 +204,11 @@ TEST_F(ControllerTest, OwnGroupWritesCauseNoSync) {
   bound.status->ready_to_use = false;
   Send(WatchEventType::kModified, bound);
   VolumeGroupSnapshotContent protected_content = WithVersion(MakeGroupContent("gc"), "2");
-  protected_content.metadata.finalizers = {std::string(snapshotter::kGroupContentFinalizer)};
+  protected_content.metadata.finalizers = {std::string(snapshot::kGroupContentFinalizer)};
   protected_content.metadata.has_finalizers_field = true;
   Send(WatchEventType::kModified, protected_content);
   VolumeGroupSnapshotContent marked = WithVersion(protected_content, "3");
-  marked.metadata.annotations[snapshotter::kGroupBeingDeletedAnnotation] = "yes";
+  marked.metadata.annotations[snapshot::kGroupBeingDeletedAnnotation] = "yes";
   Send(WatchEventType::kModified, marked);
   Send(WatchEventType::kAdded, MakeGroupSnapshot("default", "fence"));
   Send(WatchEventType::kAdded, MakeGroupContent("fence"));

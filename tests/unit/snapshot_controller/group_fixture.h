@@ -10,7 +10,8 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "snapshotter/names.h"
+#include "snapshot/names.h"
+#include "snapshot_controller/names.h"
 #include "tests/unit/snapshot_controller/group_objects.h"
 #include "tests/unit/snapshot_controller/handler_fixture.h"
 
@@ -18,8 +19,8 @@ namespace snapshot_controller::testing {
 
 // FakeClock's wall time as metav1.Time writes it.
 inline constexpr std::string_view kGroupNow = "2023-11-14T22:13:20Z";
-inline const std::string kGroupBound(snapshotter::kGroupSnapshotBoundFinalizer);
-inline const std::string kGroupContentFinalizer(snapshotter::kGroupContentFinalizer);
+inline const std::string kGroupBound(snapshot_controller::kGroupSnapshotBoundFinalizer);
+inline const std::string kGroupContentFinalizer(snapshot::kGroupContentFinalizer);
 
 // The group snapshot's status as the controller leaves it, bound to its content.
 inline void BoundToContent(kube::VolumeGroupSnapshot& g, bool ready) {

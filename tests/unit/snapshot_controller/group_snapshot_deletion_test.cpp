@@ -8,6 +8,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "snapshot/names.h"
 #include "snapshot_controller/group_membership.h"
 #include "tests/unit/snapshot_controller/group_fixture.h"
 
@@ -19,7 +20,7 @@ using ::testing::HasSubstr;
 using ::testing::IsEmpty;
 
 constexpr char kDeletionTime[] = "2024-01-01T00:00:00Z";
-const std::string kGroupBeingDeleted(snapshotter::kGroupBeingDeletedAnnotation);
+const std::string kGroupBeingDeleted(snapshot::kGroupBeingDeletedAnnotation);
 
 kube::VolumeGroupSnapshot DeletedGroup(const Edit<kube::VolumeGroupSnapshot>& edit = {}) {
   return GroupSnapshot([&](auto& g) {

@@ -19,8 +19,8 @@ kube::VolumeGroupSnapshotContent GroupContentToPost() {
   return GroupContent([](auto& c) { c.metadata.resource_version.clear(); });
 }
 
-const nlohmann::json kBoundUnready = {{"boundVolumeGroupSnapshotContentName", kGroupContentName},
-                                      {"readyToUse", false}};
+const nlohmann::json kGroupBoundUnready = {
+    {"boundVolumeGroupSnapshotContentName", kGroupContentName}, {"readyToUse", false}};
 
 RecordedEvent CreatingGroupSnapshot() {
   return GroupNormal("CreatingGroupSnapshot",
@@ -56,7 +56,7 @@ TEST_F(GroupSnapshotSyncTest, DynamicGroupContentIsMadeFromTheClaimsMatchLabelsS
 
   EXPECT_THAT(api_.calls(),
               ElementsAre(ListGroupClaims(), CreateCall(kGroupContents, GroupContentToPost()),
-                          PatchGroupStatus("5", kBoundUnready)));
+                          PatchGroupStatus("5", kGroupBoundUnready)));
   EXPECT_THAT(events_.events(), ElementsAre(CreatingGroupSnapshot()));
   EXPECT_THAT(StoredGroupContent()->spec.source.volume_handles, ElementsAre("vol-1", "vol-2"));
 }
@@ -86,7 +86,7 @@ TEST_F(GroupSnapshotSyncTest, ContentThatExistsAlreadyIsTaken) {
 
   EXPECT_THAT(api_.calls(),
               ElementsAre(ListGroupClaims(), CreateCall(kGroupContents, GroupContentToPost()),
-                          PatchGroupStatus("5", kBoundUnready)));
+                          PatchGroupStatus("5", kGroupBoundUnready)));
   EXPECT_THAT(events_.events(), ElementsAre(CreatingGroupSnapshot()));
 }
 

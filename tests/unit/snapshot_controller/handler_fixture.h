@@ -15,10 +15,10 @@
 #include "base/clock.h"
 #include "kube/api/codec.h"
 #include "metrics/registry.h"
+#include "snapshot/names.h"
 #include "snapshot_controller/claim_finalizer.h"
 #include "snapshot_controller/names.h"
 #include "snapshot_controller/operation_metrics.h"
-#include "snapshotter/names.h"
 #include "tests/unit/snapshot_controller/fakes.h"
 #include "tests/unit/snapshot_controller/objects.h"
 
@@ -27,8 +27,8 @@ namespace snapshot_controller::testing {
 inline const std::string kAsSource(kSnapshotAsSourceFinalizer);
 inline const std::string kBound(kSnapshotBoundFinalizer);
 inline const std::string kInGroup(kSnapshotInGroupFinalizer);
-inline const std::string kContentFinalizer(snapshotter::kContentFinalizer);
-inline const std::string kBeingDeleted(snapshotter::kBeingDeletedAnnotation);
+inline const std::string kContentFinalizer(snapshot::kContentFinalizer);
+inline const std::string kBeingDeleted(snapshot::kBeingDeletedAnnotation);
 inline const std::string kSnapshotKey = "default/snap-1";
 
 // `object` as an informer or the API server hands it out.

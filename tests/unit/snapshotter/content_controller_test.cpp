@@ -14,7 +14,7 @@
 #include <thread>
 
 #include "content_controller_fakes.h"
-#include "snapshotter/names.h"
+#include "snapshot/names.h"
 
 namespace snapshotter {
 namespace {
@@ -183,7 +183,7 @@ TEST_F(ContentControllerTest, OwnWritesNeitherSyncNorLengthenTheCadence) {
 
   VolumeSnapshotContent annotated = MakeContent("c");
   annotated.metadata.resource_version = "2";
-  annotated.metadata.annotations[kBeingCreatedAnnotation] = "yes";
+  annotated.metadata.annotations[snapshot::kBeingCreatedAnnotation] = "yes";
   SendUpdate(annotated);
   VolumeSnapshotContent with_status = annotated;
   with_status.metadata.resource_version = "3";
@@ -197,7 +197,7 @@ TEST_F(ContentControllerTest, OwnWritesNeitherSyncNorLengthenTheCadence) {
   ASSERT_TRUE(handler_.AwaitFinished("c", 2));
   VolumeSnapshotContent ready = with_status;
   ready.metadata.resource_version = "4";
-  ready.metadata.annotations.erase(kBeingCreatedAnnotation);
+  ready.metadata.annotations.erase(snapshot::kBeingCreatedAnnotation);
   ready.status->ready_to_use = true;
   SendUpdate(ready);
   AdvanceToTimer(kStart + 3s);
@@ -235,7 +235,7 @@ TEST_F(ContentControllerTest, HandlerGetsTheNewestContent) {
   SendUpdate(bound);
   VolumeSnapshotContent annotated = bound;
   annotated.metadata.resource_version = "3";
-  annotated.metadata.annotations[kBeingCreatedAnnotation] = "yes";
+  annotated.metadata.annotations[snapshot::kBeingCreatedAnnotation] = "yes";
   SendUpdate(annotated);
   handler_.Release("c");
   ASSERT_TRUE(handler_.AwaitFinished("c", 2));
@@ -291,8 +291,9 @@ TEST_F(ContentControllerTest, ResyncSyncsEveryContentAgain) {
   resync_period_ = 15min;
   Start(1, {MakeReadyContent("c")});
   ASSERT_TRUE(handler_.AwaitFinished("c", 1));
-  clock_.AwaitSleepers(2);  // the content and class reflectors' resync timers
-  clock_.Advance(15min);
+  // The content reflector's resync timer; classes are only read, so their
+  // informer has no resync.
+  AdvanceToTimer(kStart + 15min);
   ASSERT_TRUE(handler_.AwaitFinished("c", 2));
   Stop();
 }

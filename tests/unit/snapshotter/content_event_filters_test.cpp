@@ -1,21 +1,20 @@
-// docs/snapshots.md §3.3 (isDriverMatch, the update filter), §9.3 (no sync on
-// the sidecar's own writes) and §9.5 (lanes), one rule per test.
+// docs/snapshots.md §3.3 (isDriverMatch, the update filter) and §9.3 (no sync on
+// the sidecar's own writes), one rule per test; the lanes (§9.5) are
+// tests/unit/snapshot/content_lane_test.cpp.
 #include "snapshotter/content_event_filters.h"
 
 #include <gtest/gtest.h>
 
 #include "content_controller_fakes.h"
-#include "snapshotter/names.h"
+#include "snapshot/names.h"
 
 namespace snapshotter {
 namespace {
 
 using kube::VolumeSnapshotContent;
-using kube::WorkQueue;
 using testing::kSnapshotDriver;
 using testing::MakeClass;
 using testing::MakeContent;
-using testing::MakeReadyContent;
 
 TEST(IsDriverMatchTest, DynamicContentOfTheDriverMatches) {
   EXPECT_TRUE(IsDriverMatch(MakeContent("c"), kSnapshotDriver, nullptr));
@@ -51,7 +50,7 @@ TEST(IsDriverMatchTest, ClassOfTheDriverMatches) {
 class UpdateFilterTest : public ::testing::Test {
  protected:
   UpdateFilterTest() : old_(MakeContent("c")), new_(old_) {
-    old_.metadata.finalizers = {std::string(kContentFinalizer)};
+    old_.metadata.finalizers = {std::string(snapshot::kContentFinalizer)};
     old_.metadata.has_finalizers_field = true;
     new_ = old_;
     new_.metadata.resource_version = "2";
@@ -88,13 +87,13 @@ TEST_F(UpdateFilterTest, TurningReadyDoesNotCount) {
 }
 
 TEST_F(UpdateFilterTest, BeingCreatedAnnotationAddedDoesNotCount) {
-  new_.metadata.annotations[kBeingCreatedAnnotation] = "yes";
+  new_.metadata.annotations[snapshot::kBeingCreatedAnnotation] = "yes";
   EXPECT_FALSE(Enqueued());
 }
 
 TEST_F(UpdateFilterTest, BeingCreatedAnnotationRemovedDoesNotCount) {
-  old_.metadata.annotations[kBeingCreatedAnnotation] = "yes";
-  new_.metadata.annotations.erase(kBeingCreatedAnnotation);
+  old_.metadata.annotations[snapshot::kBeingCreatedAnnotation] = "yes";
+  new_.metadata.annotations.erase(snapshot::kBeingCreatedAnnotation);
   EXPECT_FALSE(Enqueued());
 }
 
@@ -116,7 +115,7 @@ TEST_F(UpdateFilterTest, DeletionTimestampCounts) {
 }
 
 TEST_F(UpdateFilterTest, BeingDeletedAnnotationCounts) {
-  new_.metadata.annotations[kBeingDeletedAnnotation] = "yes";
+  new_.metadata.annotations[snapshot::kBeingDeletedAnnotation] = "yes";
   EXPECT_TRUE(Enqueued());
 }
 
@@ -138,29 +137,9 @@ TEST_F(UpdateFilterTest, SpecChangeCounts) {
 TEST_F(UpdateFilterTest, OwnWriteTogetherWithADeletionCounts) {
   new_.status.emplace();
   new_.status->ready_to_use = true;
-  new_.metadata.annotations[kBeingCreatedAnnotation] = "yes";
+  new_.metadata.annotations[snapshot::kBeingCreatedAnnotation] = "yes";
   new_.metadata.deletion_timestamp = "2024-01-01T00:00:00Z";
   EXPECT_TRUE(Enqueued());
-}
-
-TEST(ContentLaneTest, ContentWithoutStatusIsUrgent) {
-  EXPECT_EQ(ContentLane(MakeContent("c")), WorkQueue::Lane::kUrgent);
-}
-
-TEST(ContentLaneTest, UnreadyContentIsUrgent) {
-  VolumeSnapshotContent content = MakeReadyContent("c");
-  content.status->ready_to_use = false;
-  EXPECT_EQ(ContentLane(content), WorkQueue::Lane::kUrgent);
-}
-
-TEST(ContentLaneTest, ReadyContentIsNormal) {
-  EXPECT_EQ(ContentLane(MakeReadyContent("c")), WorkQueue::Lane::kNormal);
-}
-
-TEST(ContentLaneTest, ReadyContentBeingDeletedIsUrgent) {
-  VolumeSnapshotContent content = MakeReadyContent("c");
-  content.metadata.deletion_timestamp = "2024-01-01T00:00:00Z";
-  EXPECT_EQ(ContentLane(content), WorkQueue::Lane::kUrgent);
 }
 
 }  // namespace

@@ -5,7 +5,7 @@
 
 #include <gtest/gtest.h>
 
-#include "snapshotter/names.h"
+#include "snapshot/names.h"
 
 namespace snapshotter {
 namespace {
@@ -26,7 +26,7 @@ kube::VolumeSnapshotContent Deleted(kube::VolumeSnapshotContent content) {
 
 TEST(ShouldDelete, NeedsADeletionTimestamp) {
   kube::VolumeSnapshotContent content = Dynamic();
-  content.metadata.annotations[kBeingDeletedAnnotation] = "yes";
+  content.metadata.annotations[snapshot::kBeingDeletedAnnotation] = "yes";
   EXPECT_FALSE(ShouldDelete(content));
   EXPECT_TRUE(ShouldDelete(Deleted(content)));
 }
@@ -35,7 +35,7 @@ TEST(ShouldDelete, UnboundPreProvisionedContentGoesEvenWhileBeingCreated) {
   kube::VolumeSnapshotContent content = Deleted(Dynamic());
   content.spec.source = {.snapshot_handle = "snap-1"};
   content.spec.volume_snapshot_ref.uid.clear();
-  content.metadata.annotations[kBeingCreatedAnnotation] = "yes";
+  content.metadata.annotations[snapshot::kBeingCreatedAnnotation] = "yes";
   EXPECT_TRUE(ShouldDelete(content));  // (a)
   content.spec.volume_snapshot_ref.uid = "uid-1";
   EXPECT_FALSE(ShouldDelete(content));  // bound: (b)
@@ -43,9 +43,9 @@ TEST(ShouldDelete, UnboundPreProvisionedContentGoesEvenWhileBeingCreated) {
 
 TEST(ShouldDelete, BeingCreatedWinsOverBeingDeleted) {
   kube::VolumeSnapshotContent content = Deleted(Dynamic());
-  content.metadata.annotations[kBeingDeletedAnnotation] = "yes";
+  content.metadata.annotations[snapshot::kBeingDeletedAnnotation] = "yes";
   EXPECT_TRUE(ShouldDelete(content));  // (c)
-  content.metadata.annotations[kBeingCreatedAnnotation] = "yes";
+  content.metadata.annotations[snapshot::kBeingCreatedAnnotation] = "yes";
   EXPECT_FALSE(ShouldDelete(content));  // (b)
 }
 
@@ -76,7 +76,7 @@ TEST(Branches, FirstCreateListCheckAndGroupMembership) {
   EXPECT_TRUE(ChecksThroughList(content));
 
   kube::VolumeSnapshotContent member = Dynamic();
-  member.metadata.annotations[kGroupSnapshotHandleAnnotation] = "g";
+  member.metadata.annotations[snapshot::kGroupSnapshotHandleAnnotation] = "g";
   EXPECT_TRUE(IsGroupMember(member));
   EXPECT_FALSE(NeedsFirstCreate(member));
 
@@ -86,24 +86,15 @@ TEST(Branches, FirstCreateListCheckAndGroupMembership) {
   EXPECT_TRUE(ChecksThroughList(imported));
 }
 
-TEST(IsReady, OnlyAnExplicitTrue) {
-  kube::VolumeSnapshotContent content = Dynamic();
-  EXPECT_FALSE(IsReady(content));
-  content.status = kube::VolumeSnapshotContentStatus{};
-  EXPECT_FALSE(IsReady(content));
-  content.status->ready_to_use = true;
-  EXPECT_TRUE(IsReady(content));
-}
-
 TEST(IsCreateAbandoned, SnapshotBeingDeletedFailedCreateNothingInFlightNothingMade) {
   kube::VolumeSnapshotContent content = Dynamic();
-  content.metadata.annotations[kBeingDeletedAnnotation] = "yes";
+  content.metadata.annotations[snapshot::kBeingDeletedAnnotation] = "yes";
   content.status = kube::VolumeSnapshotContentStatus{
       .ready_to_use = false, .error = kube::VolumeSnapshotError{.message = "boom"}};
   EXPECT_TRUE(IsCreateAbandoned(content));
 
   kube::VolumeSnapshotContent in_flight = content;
-  in_flight.metadata.annotations[kBeingCreatedAnnotation] = "yes";
+  in_flight.metadata.annotations[snapshot::kBeingCreatedAnnotation] = "yes";
   EXPECT_FALSE(IsCreateAbandoned(in_flight));
   kube::VolumeSnapshotContent made = content;
   made.status->snapshot_handle = "snap-1";
@@ -112,7 +103,7 @@ TEST(IsCreateAbandoned, SnapshotBeingDeletedFailedCreateNothingInFlightNothingMa
   no_error.status->error.reset();
   EXPECT_FALSE(IsCreateAbandoned(no_error));
   kube::VolumeSnapshotContent snapshot_lives = content;
-  snapshot_lives.metadata.annotations.erase(kBeingDeletedAnnotation);
+  snapshot_lives.metadata.annotations.erase(snapshot::kBeingDeletedAnnotation);
   EXPECT_FALSE(IsCreateAbandoned(snapshot_lives));
 }
 

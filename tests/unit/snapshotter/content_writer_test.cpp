@@ -5,6 +5,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "snapshot/names.h"
 #include "tests/unit/snapshotter/handler_fixtures.h"
 
 namespace snapshotter::testing {
@@ -21,9 +22,9 @@ TEST(ContentWriter, EachWriteStartsFromThePreviousAnswer) {
   FakeSnapshotApi api;
   api.Put(Content());
   ContentWriter writer(api, Content());
-  ASSERT_TRUE(writer.AddAnnotation(kBeingCreatedAnnotation, "yes").ok());
+  ASSERT_TRUE(writer.AddAnnotation(snapshot::kBeingCreatedAnnotation, "yes").ok());
   ASSERT_TRUE(writer.WriteStatus(Unready).ok());
-  ASSERT_TRUE(writer.RemoveAnnotation(kBeingCreatedAnnotation).ok());
+  ASSERT_TRUE(writer.RemoveAnnotation(snapshot::kBeingCreatedAnnotation).ok());
   EXPECT_THAT(api.calls(), ElementsAre(kAddBeingCreated, WriteStatus("11", {{"readyToUse", false}}),
                                        kRemoveBeingCreated));
   EXPECT_EQ(writer.content().metadata.resource_version, "13");
@@ -32,15 +33,15 @@ TEST(ContentWriter, EachWriteStartsFromThePreviousAnswer) {
 TEST(ContentWriter, WritesNothingWhenAlreadyAsAsked) {
   FakeSnapshotApi api;
   kube::VolumeSnapshotContent content = Content([](auto& c) {
-    c.metadata.annotations[kBeingCreatedAnnotation] = "no";  // any value counts
+    c.metadata.annotations[snapshot::kBeingCreatedAnnotation] = "no";  // any value counts
     c.metadata.finalizers.clear();
     c.status = kube::VolumeSnapshotContentStatus{.ready_to_use = false};
   });
   api.Put(content);
   ContentWriter writer(api, content);
-  EXPECT_TRUE(writer.AddAnnotation(kBeingCreatedAnnotation, "yes").ok());
-  EXPECT_TRUE(writer.RemoveAnnotation(kGroupSnapshotHandleAnnotation).ok());
-  EXPECT_TRUE(writer.RemoveFinalizer(kContentFinalizer).ok());
+  EXPECT_TRUE(writer.AddAnnotation(snapshot::kBeingCreatedAnnotation, "yes").ok());
+  EXPECT_TRUE(writer.RemoveAnnotation(snapshot::kGroupSnapshotHandleAnnotation).ok());
+  EXPECT_TRUE(writer.RemoveFinalizer(snapshot::kContentFinalizer).ok());
   EXPECT_TRUE(writer.WriteStatus(Unready).ok());
   EXPECT_THAT(api.calls(), IsEmpty());
 }
@@ -48,7 +49,7 @@ TEST(ContentWriter, WritesNothingWhenAlreadyAsAsked) {
 TEST(ContentWriter, FinalizerOfAContentAlreadyGoneCountsAsRemoved) {
   FakeSnapshotApi api;  // the API server no longer has content-1
   ContentWriter writer(api, Content());
-  EXPECT_TRUE(writer.RemoveFinalizer(kContentFinalizer).ok());
+  EXPECT_TRUE(writer.RemoveFinalizer(snapshot::kContentFinalizer).ok());
   EXPECT_THAT(api.calls(), ElementsAre(RemoveFinalizer()));
 }
 
@@ -56,7 +57,7 @@ TEST(ContentWriter, FailedWriteReadsAsUpstreamsControllerUpdateError) {
   FakeSnapshotApi api({{"patch", "volumesnapshotcontents", "", kBoom}});
   api.Put(Content());
   ContentWriter writer(api, Content());
-  base::Status status = writer.AddAnnotation(kBeingCreatedAnnotation, "yes");
+  base::Status status = writer.AddAnnotation(snapshot::kBeingCreatedAnnotation, "yes");
   ASSERT_FALSE(status.ok());
   EXPECT_EQ(status.error().message,
             "snapshot controller failed to update content-1 on API server: boom");

@@ -6,6 +6,7 @@
 // and goes on final ones.
 #include <gtest/gtest.h>
 
+#include "snapshot/names.h"
 #include "tests/unit/snapshotter/handler_fixtures.h"
 
 namespace snapshotter::testing {
@@ -18,7 +19,7 @@ const std::string kMissingSecret =
 // The content after a first create that timed out.
 kube::VolumeSnapshotContent TimedOutContent(const Edit<kube::VolumeSnapshotContent>& edit = {}) {
   kube::VolumeSnapshotContent content = Content([](auto& c) {
-    c.metadata.annotations[kBeingCreatedAnnotation] = "yes";
+    c.metadata.annotations[snapshot::kBeingCreatedAnnotation] = "yes";
     c.status = kube::VolumeSnapshotContentStatus{
         .ready_to_use = false,
         .error = kube::VolumeSnapshotError{
@@ -29,8 +30,8 @@ kube::VolumeSnapshotContent TimedOutContent(const Edit<kube::VolumeSnapshotConte
 }
 
 void WithSecretAnnotations(kube::VolumeSnapshotContent& c) {
-  c.metadata.annotations[kDeletionSecretNameAnnotation] = "creds";
-  c.metadata.annotations[kDeletionSecretNamespaceAnnotation] = "ns";
+  c.metadata.annotations[snapshot::kDeletionSecretNameAnnotation] = "creds";
+  c.metadata.annotations[snapshot::kDeletionSecretNamespaceAnnotation] = "ns";
 }
 
 class CsiContentHandlerCreate : public ::testing::TestWithParam<SyncCase> {};
@@ -50,7 +51,7 @@ std::vector<SyncCase> CreateCases() {
            [](const auto& stored) {
              ASSERT_TRUE(stored);
              EXPECT_EQ(stored->status, ReadyStatus());
-             EXPECT_FALSE(stored->metadata.annotations.contains(kBeingCreatedAnnotation));
+             EXPECT_FALSE(stored->metadata.annotations.contains(snapshot::kBeingCreatedAnnotation));
            }},
       {.name = "UnreadyIsPolledForReadiness",
        .content = Content(),
@@ -141,7 +142,7 @@ std::vector<SyncCase> CreateCases() {
       {.name = "HalfSetSecretAnnotationsFail",
        .content = Content([](auto& c) {
          WithSecretAnnotations(c);
-         c.metadata.annotations[kDeletionSecretNamespaceAnnotation] = "";
+         c.metadata.annotations[snapshot::kDeletionSecretNamespaceAnnotation] = "";
        }),
        .want_api = {WriteStatus(
            "10", ErrorStatusBody(
@@ -156,8 +157,9 @@ std::vector<SyncCase> CreateCases() {
                      R"(content-1: "cannot retrieve secrets for snapshot content )"
                      R"(\"content-1\", err: secret name or namespace not specified")"},
       {.name = "OnlyOneSecretAnnotationMeansNoSecretsAsUpstream",
-       .content = Content(
-           [](auto& c) { c.metadata.annotations[kDeletionSecretNameAnnotation] = "creds"; }),
+       .content = Content([](auto& c) {
+         c.metadata.annotations[snapshot::kDeletionSecretNameAnnotation] = "creds";
+       }),
        .driver = {.create = {Snapshot()}},
        .want_api = {kAppendBeingCreated, WriteStatus("11", ReadyStatusBody()), kRemoveBeingCreated},
        .want_csi = {CreateCall(Create())}},
@@ -273,7 +275,7 @@ std::vector<SyncCase> CreateCases() {
       {.name = "ReadyContentRemovesLeftoverAnnotationWithoutCsiCalls",
        .content = Content([](auto& c) {
          c.status = ReadyStatus();
-         c.metadata.annotations[kBeingCreatedAnnotation] = "yes";
+         c.metadata.annotations[snapshot::kBeingCreatedAnnotation] = "yes";
        }),
        .want_api = {kRemoveBeingCreated},
        .want_outcome = SyncOutcome::kDone},
@@ -282,7 +284,7 @@ std::vector<SyncCase> CreateCases() {
        .want_outcome = SyncOutcome::kDone},
       {.name = "GroupMemberIsPolledWithoutCreate",
        .content = Content([](auto& c) {
-         c.metadata.annotations[kGroupSnapshotHandleAnnotation] = "group-1";
+         c.metadata.annotations[snapshot::kGroupSnapshotHandleAnnotation] = "group-1";
          c.spec.volume_snapshot_class_name.reset();
        }),
        .want_outcome = SyncOutcome::kPollReadiness},
@@ -301,7 +303,8 @@ std::vector<SyncCase> CreateCases() {
        .want_stored =
            [](const auto& stored) {
              ASSERT_TRUE(stored);
-             EXPECT_EQ(stored->metadata.annotations.find(kBeingCreatedAnnotation)->second, "yes");
+             EXPECT_EQ(stored->metadata.annotations.find(snapshot::kBeingCreatedAnnotation)->second,
+                       "yes");
            }},
       {.name = "FinalErrorRemovesTheAnnotation",
        .content = Content(),
@@ -316,7 +319,7 @@ std::vector<SyncCase> CreateCases() {
        .want_stored =
            [](const auto& stored) {
              ASSERT_TRUE(stored);
-             EXPECT_FALSE(stored->metadata.annotations.contains(kBeingCreatedAnnotation));
+             EXPECT_FALSE(stored->metadata.annotations.contains(snapshot::kBeingCreatedAnnotation));
            }},
       {.name = "LaterAttemptReportsCheckAndUpdateFailed",
        .content = TimedOutContent(),
@@ -375,7 +378,7 @@ std::vector<SyncCase> CreateCases() {
        .want_stored =
            [](const auto& stored) {
              ASSERT_TRUE(stored);
-             EXPECT_TRUE(stored->metadata.annotations.contains(kBeingCreatedAnnotation));
+             EXPECT_TRUE(stored->metadata.annotations.contains(snapshot::kBeingCreatedAnnotation));
            }},
   };
 }
@@ -410,8 +413,9 @@ TEST(CsiContentHandlerCreateCodes, OnlyFinalCodesRemoveTheAnnotation) {
     FakeContentEvents events;
     CsiContentHandler handler(classes, api, driver, events, {}, clock);
     EXPECT_FALSE(handler.SyncContent(Content()).ok());
-    EXPECT_EQ(api.Stored("content-1")->metadata.annotations.contains(kBeingCreatedAnnotation),
-              !c.final);
+    EXPECT_EQ(
+        api.Stored("content-1")->metadata.annotations.contains(snapshot::kBeingCreatedAnnotation),
+        !c.final);
   }
 }
 

@@ -7,6 +7,7 @@
 // finalizer and reports SnapshotDeleteError with upstream's message.
 #include <gtest/gtest.h>
 
+#include "snapshot/names.h"
 #include "tests/unit/snapshotter/handler_fixtures.h"
 
 namespace snapshotter::testing {
@@ -42,21 +43,21 @@ void Retain(kube::VolumeSnapshotContent& c) {
 }
 void NoClass(kube::VolumeSnapshotContent& c) { c.spec.volume_snapshot_class_name.reset(); }
 void GroupMember(kube::VolumeSnapshotContent& c) {
-  c.metadata.annotations[kGroupSnapshotHandleAnnotation] = "group-1";
+  c.metadata.annotations[snapshot::kGroupSnapshotHandleAnnotation] = "group-1";
   c.spec.volume_snapshot_class_name.reset();
   c.status->volume_group_snapshot_handle = "group-1";
 }
 
 // Another controller's finalizer keeps the content after ours goes.
 void HeldByOther(kube::VolumeSnapshotContent& c) {
-  c.metadata.finalizers = {"other/finalizer", std::string(kContentFinalizer)};
+  c.metadata.finalizers = {"other/finalizer", std::string(snapshot::kContentFinalizer)};
 }
 
 void Gone(const std::optional<kube::VolumeSnapshotContent>& stored) { EXPECT_FALSE(stored); }
 void KeepsFinalizer(const std::optional<kube::VolumeSnapshotContent>& stored) {
   ASSERT_TRUE(stored);
   EXPECT_EQ(stored->metadata.finalizers,
-            std::vector<kube::InternedString>{std::string(kContentFinalizer)});
+            std::vector<kube::InternedString>{std::string(snapshot::kContentFinalizer)});
 }
 
 class CsiContentHandlerDelete : public ::testing::TestWithParam<SyncCase> {};
@@ -149,8 +150,8 @@ std::vector<SyncCase> DeleteCases() {
        .want_stored = KeepsFinalizer},
       {.name = "DeleteSecretsAreSent",
        .content = Deleted([](auto& c) {
-         c.metadata.annotations[kDeletionSecretNameAnnotation] = "creds";
-         c.metadata.annotations[kDeletionSecretNamespaceAnnotation] = "ns";
+         c.metadata.annotations[snapshot::kDeletionSecretNameAnnotation] = "creds";
+         c.metadata.annotations[snapshot::kDeletionSecretNamespaceAnnotation] = "ns";
        }),
        .secrets = {Secret("ns", "creds", {{"password", "hunter2"}})},
        .driver = {.remove = {base::Status::Ok()}},
@@ -159,8 +160,8 @@ std::vector<SyncCase> DeleteCases() {
        .want_stored = Gone},
       {.name = "MissingDeleteSecretKeepsFinalizer",
        .content = Deleted([](auto& c) {
-         c.metadata.annotations[kDeletionSecretNameAnnotation] = "creds";
-         c.metadata.annotations[kDeletionSecretNamespaceAnnotation] = "ns";
+         c.metadata.annotations[snapshot::kDeletionSecretNameAnnotation] = "creds";
+         c.metadata.annotations[snapshot::kDeletionSecretNamespaceAnnotation] = "ns";
        }),
        .want_api = {GetSecret("ns", "creds")},
        .want_events = {"SnapshotDeleteError content-1: Failed to get snapshot credentials"},
@@ -203,8 +204,8 @@ std::vector<SyncCase> DeleteCases() {
            [](const auto& stored) {
              ASSERT_TRUE(stored);
              EXPECT_EQ(stored->metadata.finalizers,
-                       (std::vector<kube::InternedString>{"other/finalizer",
-                                                          std::string(kContentFinalizer)}));
+                       (std::vector<kube::InternedString>{
+                           "other/finalizer", std::string(snapshot::kContentFinalizer)}));
            }},
       {.name = "FailedFinalizerRemovalIsRetriedAfterStatusCleared",
        .content = Deleted(HeldByOther),
@@ -235,7 +236,7 @@ std::vector<SyncCase> DeleteCases() {
       {.name = "FinalizerIsRemovedAtItsIndexAmongOthers",
        .content = Deleted([](auto& c) {
          Retain(c);
-         c.metadata.finalizers = {"other/finalizer", std::string(kContentFinalizer)};
+         c.metadata.finalizers = {"other/finalizer", std::string(snapshot::kContentFinalizer)};
        }),
        .want_api = {RemoveFinalizer(1)},
        .want_stored =

@@ -15,6 +15,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "snapshot/content_lane.h"
+#include "snapshot/names.h"
 #include "snapshotter/content_state.h"
 #include "tests/unit/csi/fake_driver.h"
 #include "tests/unit/snapshotter/handler_fixtures.h"
@@ -48,7 +50,7 @@ TEST_F(CsiContentHandlerDifferences, Issue1388SequenceDeletesTheSnapshotOnceTheD
   // 1: times out; the annotation stays.
   auto first = Sync(Stored());
   ASSERT_FALSE(first.ok());
-  EXPECT_TRUE(Stored().metadata.annotations.contains(kBeingCreatedAnnotation));
+  EXPECT_TRUE(Stored().metadata.annotations.contains(snapshot::kBeingCreatedAnnotation));
 
   // 2: deleted meanwhile; the annotation holds the deletion back, the
   // create is retried and times out again.
@@ -79,7 +81,7 @@ TEST_F(CsiContentHandlerDifferences, Issue1388SequenceDeletesTheSnapshotOnceTheD
 // acts on it.
 TEST_F(CsiContentHandlerDifferences, DeletionSeenInAWriteAnswerIsActedOnInTheSameSync) {
   kube::VolumeSnapshotContent cached = Content([](auto& c) {
-    c.metadata.annotations[kBeingCreatedAnnotation] = "yes";
+    c.metadata.annotations[snapshot::kBeingCreatedAnnotation] = "yes";
     c.status = kube::VolumeSnapshotContentStatus{.ready_to_use = false};
   });
   kube::VolumeSnapshotContent server = cached;
@@ -97,7 +99,7 @@ TEST_F(CsiContentHandlerDifferences, DeletionSeenInAWriteAnswerIsActedOnInTheSam
 // §9.1: a final answer also releases the deletion it held back.
 TEST_F(CsiContentHandlerDifferences, FinalErrorOnDeletedContentReleasesItInTheSameSync) {
   api_.Put(Content([](auto& c) {
-    c.metadata.annotations[kBeingCreatedAnnotation] = "yes";
+    c.metadata.annotations[snapshot::kBeingCreatedAnnotation] = "yes";
     c.status = kube::VolumeSnapshotContentStatus{.ready_to_use = false};
     MarkDeleted(c);
   }));
@@ -149,7 +151,7 @@ TEST_F(CsiContentHandlerDifferences, UnreadySnapshotIsPolledNeverDoneNorError) {
   auto ready = Sync(Stored());
   ASSERT_TRUE(ready.ok()) << ready.error().message;
   EXPECT_EQ(*ready, SyncOutcome::kDone);
-  EXPECT_TRUE(IsReady(Stored()));
+  EXPECT_TRUE(snapshot::IsReady(Stored()));
 }
 
 // §9.4: polling a snapshot the status already names needs no annotation;
@@ -186,7 +188,7 @@ TEST_F(CsiContentHandlerDifferences, StatusConflictRefreshesOnceAndRetries) {
   EXPECT_THAT(api_.calls(),
               ElementsAre(WriteStatus("10", {{"readyToUse", true}}), GetContent("content-1"),
                           WriteStatus("11", {{"readyToUse", true}})));
-  EXPECT_TRUE(IsReady(Stored()));
+  EXPECT_TRUE(snapshot::IsReady(Stored()));
 }
 
 TEST_F(CsiContentHandlerDifferences, StatusConflictWhoseRefreshNeedsNoChangeWritesNoMore) {
@@ -242,7 +244,7 @@ TEST_F(CsiContentHandlerDifferences, StaleFinalizerListIsRefusedNotOverwritten) 
   ASSERT_FALSE(outcome.ok());
   EXPECT_TRUE(outcome.error().IsHttp(422)) << outcome.error().message;
   EXPECT_THAT(Stored().metadata.finalizers,
-              ElementsAre("other/finalizer", std::string(kContentFinalizer)));
+              ElementsAre("other/finalizer", std::string(snapshot::kContentFinalizer)));
 
   auto retried = Sync(Stored());  // the informer delivers the newer copy
   ASSERT_TRUE(retried.ok()) << retried.error().message;
@@ -254,7 +256,7 @@ TEST_F(CsiContentHandlerDifferences, StaleFinalizerListIsRefusedNotOverwritten) 
 TEST_F(CsiContentHandlerDifferences, FinalErrorForSnapshotBeingDeletedIsNotRetried) {
   api_.Put(Content([](auto& c) {
     c.spec.deletion_policy = std::string(kube::kDeletionPolicyRetain);
-    c.metadata.annotations[kBeingDeletedAnnotation] = "yes";
+    c.metadata.annotations[snapshot::kBeingDeletedAnnotation] = "yes";
   }));
   driver_.SetScript({.create = {kInvalidArgument}});
 
@@ -264,7 +266,7 @@ TEST_F(CsiContentHandlerDifferences, FinalErrorForSnapshotBeingDeletedIsNotRetri
   EXPECT_THAT(events_.events(),
               ElementsAre("SnapshotCreationFailed content-1: Failed to create snapshot: " +
                           TakeFailed(kInvalidArgument)));
-  EXPECT_FALSE(Stored().metadata.annotations.contains(kBeingCreatedAnnotation));
+  EXPECT_FALSE(Stored().metadata.annotations.contains(snapshot::kBeingCreatedAnnotation));
 
   // Later syncs (a resync, an unrelated change) neither create nor report.
   api_.ClearCalls();
@@ -281,13 +283,14 @@ TEST_F(CsiContentHandlerDifferences, FinalErrorForSnapshotBeingDeletedIsNotRetri
 // §9.6 keeps §3.4's protection: a create that may still be running is
 // retried until the driver gives a final answer, VolumeSnapshot gone or not.
 TEST_F(CsiContentHandlerDifferences, TimeoutForSnapshotBeingDeletedIsStillRetried) {
-  api_.Put(Content([](auto& c) { c.metadata.annotations[kBeingDeletedAnnotation] = "yes"; }));
+  api_.Put(
+      Content([](auto& c) { c.metadata.annotations[snapshot::kBeingDeletedAnnotation] = "yes"; }));
   driver_.SetScript({.create = {kDeadline, kDeadline}});
 
   EXPECT_FALSE(Sync(Stored()).ok());
   EXPECT_FALSE(Sync(Stored()).ok());
   EXPECT_EQ(driver_.calls().size(), 2u);
-  EXPECT_TRUE(Stored().metadata.annotations.contains(kBeingCreatedAnnotation));
+  EXPECT_TRUE(Stored().metadata.annotations.contains(snapshot::kBeingCreatedAnnotation));
 }
 
 // The reserved-parameter check runs before the annotation is added: upstream
@@ -299,7 +302,7 @@ TEST_F(CsiContentHandlerDifferences, UnknownReservedParameterNeverBlocksDeletion
   api_.Put(Content());
 
   EXPECT_FALSE(Sync(Stored()).ok());
-  EXPECT_FALSE(Stored().metadata.annotations.contains(kBeingCreatedAnnotation));
+  EXPECT_FALSE(Stored().metadata.annotations.contains(snapshot::kBeingCreatedAnnotation));
   UserDeletesSnapshot();
   auto deleted = Sync(Stored());
   ASSERT_TRUE(deleted.ok()) << deleted.error().message;
@@ -312,7 +315,7 @@ TEST_F(CsiContentHandlerDifferences, UnknownReservedParameterNeverBlocksDeletion
 TEST_F(CsiContentHandlerDifferences, LeftoverAnnotationOnDeletedReadyContentReleasesDeletion) {
   api_.Put(Content([](auto& c) {
     c.status = ReadyStatus();
-    c.metadata.annotations[kBeingCreatedAnnotation] = "yes";
+    c.metadata.annotations[snapshot::kBeingCreatedAnnotation] = "yes";
     MarkDeleted(c);
   }));
   driver_.SetScript({.remove = {base::Status::Ok()}});
@@ -328,8 +331,8 @@ TEST_F(CsiContentHandlerDifferences, LeftoverAnnotationOnDeletedReadyContentRele
 TEST_F(CsiContentHandlerDifferences, SecretDataNeverReachTheLog) {
   csi::testing::LogCapture logs(/*verbosity=*/10);
   auto with_secret = [](kube::VolumeSnapshotContent& c) {
-    c.metadata.annotations[kDeletionSecretNameAnnotation] = "creds";
-    c.metadata.annotations[kDeletionSecretNamespaceAnnotation] = "ns";
+    c.metadata.annotations[snapshot::kDeletionSecretNameAnnotation] = "creds";
+    c.metadata.annotations[snapshot::kDeletionSecretNamespaceAnnotation] = "ns";
   };
   api_.AddSecret(Secret("ns", "creds", {{"password", "hunter2"}}));
   api_.Put(Content(with_secret));

@@ -4,6 +4,7 @@
 // is an error; the ListSnapshots Secret comes from the class templates.
 #include <gtest/gtest.h>
 
+#include "snapshot/names.h"
 #include "tests/unit/snapshotter/handler_fixtures.h"
 
 namespace snapshotter::testing {
@@ -151,9 +152,9 @@ std::vector<SyncCase> ListCases() {
       {.name = "GroupMemberWithBothHandlesIsCheckedWithAnnotationSecrets",
        .content = Content([](auto& c) {
          c.spec.volume_snapshot_class_name.reset();
-         c.metadata.annotations[kGroupSnapshotHandleAnnotation] = "group-1";
-         c.metadata.annotations[kDeletionSecretNameAnnotation] = "creds";
-         c.metadata.annotations[kDeletionSecretNamespaceAnnotation] = "ns";
+         c.metadata.annotations[snapshot::kGroupSnapshotHandleAnnotation] = "group-1";
+         c.metadata.annotations[snapshot::kDeletionSecretNameAnnotation] = "creds";
+         c.metadata.annotations[snapshot::kDeletionSecretNamespaceAnnotation] = "ns";
          c.status = kube::VolumeSnapshotContentStatus{.snapshot_handle = "member-handle",
                                                       .ready_to_use = false,
                                                       .volume_group_snapshot_handle = "group-1"};

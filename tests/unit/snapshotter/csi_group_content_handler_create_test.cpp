@@ -9,6 +9,8 @@
 // the annotation stays on non-final errors and goes on final ones.
 #include <gtest/gtest.h>
 
+#include "snapshot/names.h"
+#include "snapshotter/names.h"
 #include "tests/unit/snapshotter/group_handler_fixtures.h"
 
 namespace snapshotter::testing {
@@ -28,8 +30,8 @@ kube::VolumeGroupSnapshotContent UnreadyGroupContent(
 }
 
 void WithSecretAnnotations(kube::VolumeGroupSnapshotContent& c) {
-  c.metadata.annotations[kGroupDeletionSecretNameAnnotation] = "creds";
-  c.metadata.annotations[kGroupDeletionSecretNamespaceAnnotation] = "ns";
+  c.metadata.annotations[snapshot::kGroupDeletionSecretNameAnnotation] = "creds";
+  c.metadata.annotations[snapshot::kGroupDeletionSecretNamespaceAnnotation] = "ns";
 }
 
 const std::string kFirstFailure = "Failed to create group snapshot: ";
@@ -63,7 +65,8 @@ std::vector<GroupSyncCase> GroupCreateCases() {
              ASSERT_TRUE(stored);
              ASSERT_TRUE(stored->status);
              EXPECT_EQ(stored->status->volume_snapshot_info_list.size(), 3u);
-             EXPECT_FALSE(stored->metadata.annotations.contains(kGroupBeingCreatedAnnotation));
+             EXPECT_FALSE(
+                 stored->metadata.annotations.contains(snapshot::kGroupBeingCreatedAnnotation));
            }},
       GroupSyncCase{
           .name = "UnreadyIsPolledForReadiness",
@@ -131,10 +134,10 @@ std::vector<GroupSyncCase> GroupCreateCases() {
        .content = GroupContent(),
        .classes = {GroupClass([](auto& c) {
          c.parameters = {{"tier", "fast"},
-                         {std::string(kGroupSnapshotterSecretNameKey), "creds"},
-                         {std::string(kGroupSnapshotterSecretNamespaceKey), "ns"},
-                         {std::string(kGroupSnapshotterGetSecretNameKey), "get-creds"},
-                         {std::string(kGroupSnapshotterGetSecretNamespaceKey), "ns"}};
+                         {std::string(snapshot::kGroupSnapshotterSecretNameKey), "creds"},
+                         {std::string(snapshot::kGroupSnapshotterSecretNamespaceKey), "ns"},
+                         {std::string(snapshot::kGroupSnapshotterGetSecretNameKey), "get-creds"},
+                         {std::string(snapshot::kGroupSnapshotterGetSecretNamespaceKey), "ns"}};
        })},
        .options = {.extra_create_metadata = true},
        .driver = {.create = {Group()}},
@@ -206,7 +209,8 @@ std::vector<GroupSyncCase> GroupCreateCases() {
           .want_stored =
               [](const auto& stored) {
                 ASSERT_TRUE(stored);
-                EXPECT_TRUE(stored->metadata.annotations.contains(kGroupBeingCreatedAnnotation));
+                EXPECT_TRUE(
+                    stored->metadata.annotations.contains(snapshot::kGroupBeingCreatedAnnotation));
               }},
       GroupSyncCase{
           .name = "FinalErrorRemovesTheAnnotation",
@@ -259,7 +263,7 @@ std::vector<GroupSyncCase> GroupCreateCases() {
       {.name = "ReadyContentLosesALeftoverAnnotation",
        .content = UnreadyGroupContent([](auto& c) {
          c.status->ready_to_use = true;
-         c.metadata.annotations[kGroupBeingCreatedAnnotation] = "yes";
+         c.metadata.annotations[snapshot::kGroupBeingCreatedAnnotation] = "yes";
        }),
        .want_api = {kRemoveGroupBeingCreated},
        .want_outcome = SyncOutcome::kDone},

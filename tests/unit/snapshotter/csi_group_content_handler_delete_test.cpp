@@ -12,6 +12,7 @@
 // the class's group-snapshotter-get-secret-*) until ready.
 #include <gtest/gtest.h>
 
+#include "snapshot/names.h"
 #include "tests/unit/snapshotter/group_handler_fixtures.h"
 
 namespace snapshotter::testing {
@@ -42,7 +43,7 @@ kube::VolumeGroupSnapshotContent DeletedGroup(
 
 // Another controller's finalizer keeps the content after ours goes.
 void GroupHeldByOther(kube::VolumeGroupSnapshotContent& c) {
-  c.metadata.finalizers = {"other/finalizer", std::string(kGroupContentFinalizer)};
+  c.metadata.finalizers = {"other/finalizer", std::string(snapshot::kGroupContentFinalizer)};
 }
 
 void GroupGone(const std::optional<kube::VolumeGroupSnapshotContent>& stored) {
@@ -51,7 +52,7 @@ void GroupGone(const std::optional<kube::VolumeGroupSnapshotContent>& stored) {
 void GroupKeepsFinalizer(const std::optional<kube::VolumeGroupSnapshotContent>& stored) {
   ASSERT_TRUE(stored);
   EXPECT_EQ(stored->metadata.finalizers,
-            std::vector<kube::InternedString>{std::string(kGroupContentFinalizer)});
+            std::vector<kube::InternedString>{std::string(snapshot::kGroupContentFinalizer)});
 }
 
 const std::string kDeleteFailed =
@@ -85,8 +86,10 @@ std::vector<GroupSyncCase> GroupDeleteCases() {
           {.name = "DeleteRemovesGroupSnapshotThenFinalizer", .content = DeletedGroup()}),
       DeletesTheGroup({.name = "DeleteUsesTheGroupDeletionSecret",
                        .content = DeletedGroup([](auto& c) {
-                         c.metadata.annotations[kGroupDeletionSecretNameAnnotation] = "creds";
-                         c.metadata.annotations[kGroupDeletionSecretNamespaceAnnotation] = "ns";
+                         c.metadata.annotations[snapshot::kGroupDeletionSecretNameAnnotation] =
+                             "creds";
+                         c.metadata.annotations[snapshot::kGroupDeletionSecretNamespaceAnnotation] =
+                             "ns";
                        }),
                        .secrets = {Secret("ns", "creds", {{"user", "u"}})},
                        .want_api = {GetSecret("ns", "creds")}},
@@ -121,8 +124,8 @@ std::vector<GroupSyncCase> GroupDeleteCases() {
       GroupSyncCase{
           .name = "MissingSecretKeepsTheFinalizer",
           .content = DeletedGroup([](auto& c) {
-            c.metadata.annotations[kGroupDeletionSecretNameAnnotation] = "creds";
-            c.metadata.annotations[kGroupDeletionSecretNamespaceAnnotation] = "ns";
+            c.metadata.annotations[snapshot::kGroupDeletionSecretNameAnnotation] = "creds";
+            c.metadata.annotations[snapshot::kGroupDeletionSecretNamespaceAnnotation] = "ns";
           }),
           .want_api = {GetSecret("ns", "creds")},
           .want_events = {"GroupSnapshotDeleteError group-content-1: Failed to get snapshot "
@@ -159,8 +162,8 @@ std::vector<GroupSyncCase> GroupDeleteCases() {
               [](const auto& stored) {
                 ASSERT_TRUE(stored);
                 EXPECT_EQ(stored->metadata.finalizers,
-                          (std::vector<kube::InternedString>{"other/finalizer",
-                                                             std::string(kGroupContentFinalizer)}));
+                          (std::vector<kube::InternedString>{
+                              "other/finalizer", std::string(snapshot::kGroupContentFinalizer)}));
               }},
       {.name = "GroupAliveKeepsTheContent",
        .content = GroupContent([](auto& c) {
@@ -174,7 +177,7 @@ std::vector<GroupSyncCase> GroupDeleteCases() {
       GroupSyncCase{.name = "DeletionWaitsForTheCreateAnswerThenDeletes",
                     .content = GroupContent([](auto& c) {
                       MarkGroupDeleted(c);
-                      c.metadata.annotations[kGroupBeingCreatedAnnotation] = "yes";
+                      c.metadata.annotations[snapshot::kGroupBeingCreatedAnnotation] = "yes";
                     }),
                     .driver = {.create = {Group()}, .remove = {base::Status::Ok()}},
                     .want_api = {WriteGroupStatus("10", GroupStatusBody()),
@@ -185,7 +188,7 @@ std::vector<GroupSyncCase> GroupDeleteCases() {
       // §9.6: a final create error after the group went is not retried.
       {.name = "AbandonedCreateIsNotRetried",
        .content = GroupContent([](auto& c) {
-         c.metadata.annotations[kGroupBeingDeletedAnnotation] = "yes";
+         c.metadata.annotations[snapshot::kGroupBeingDeletedAnnotation] = "yes";
          c.status = kube::VolumeGroupSnapshotContentStatus{
              .ready_to_use = false,
              .error = kube::VolumeSnapshotError{.time = "2023-11-14T22:10:00Z",
@@ -228,9 +231,9 @@ std::vector<GroupSyncCase> GroupImportedCases() {
           .content = ImportedGroupContent(
               [](auto& c) { c.spec.volume_group_snapshot_class_name = "group-gold"; }),
           .classes = {GroupClass([](auto& c) {
-            c.parameters = {{std::string(kGroupSnapshotterGetSecretNameKey),
+            c.parameters = {{std::string(snapshot::kGroupSnapshotterGetSecretNameKey),
                              "${volumegroupsnapshotcontent.name}"},
-                            {std::string(kGroupSnapshotterGetSecretNamespaceKey), "ns"}};
+                            {std::string(snapshot::kGroupSnapshotterGetSecretNamespaceKey), "ns"}};
           })},
           .secrets = {Secret("ns", "group-content-1", {{"user", "u"}})},
           .driver = {.get = {Group()}},

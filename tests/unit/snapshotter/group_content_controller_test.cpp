@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "content_controller_fakes.h"
+#include "snapshot/names.h"
 #include "snapshotter/content_controller.h"
-#include "snapshotter/names.h"
 
 namespace snapshotter {
 namespace {
@@ -82,12 +82,12 @@ TEST_F(GroupContentControllerTest, OwnWritesCauseNoSync) {
   ASSERT_TRUE(handler_.AwaitFinished("g", 1));
   VolumeGroupSnapshotContent written = GroupContentOf("g");
   written.metadata.resource_version = "2";
-  written.metadata.annotations[kGroupBeingCreatedAnnotation] = "yes";
+  written.metadata.annotations[snapshot::kGroupBeingCreatedAnnotation] = "yes";
   written.status = kube::VolumeGroupSnapshotContentStatus{.ready_to_use = true};
   SendUpdate(written);
   VolumeGroupSnapshotContent deleting = written;
   deleting.metadata.resource_version = "3";
-  deleting.metadata.annotations[kGroupBeingDeletedAnnotation] = "yes";
+  deleting.metadata.annotations[snapshot::kGroupBeingDeletedAnnotation] = "yes";
   SendUpdate(deleting);
   ASSERT_TRUE(handler_.AwaitFinished("g", 2));
   Stop();

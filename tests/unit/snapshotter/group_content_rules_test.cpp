@@ -1,10 +1,11 @@
-// docs/snapshots.md §3.8 (and §3.3, §3.5, §9.3, §9.5, §9.11 for groups): the
+// docs/snapshots.md §3.8 (and §3.3, §3.5, §9.3, §9.11 for groups): the
 // pure rules of the group content handler and controller, one per test -
-// which group contents are ours, which updates sync, their lanes, what a sync
+// which group contents are ours, which updates sync, what a sync
 // decides from the fields, the status each answer leaves, the create
 // parameters and the Secrets of groups.
 #include <gtest/gtest.h>
 
+#include "snapshot/names.h"
 #include "snapshotter/content_event_filters.h"
 #include "snapshotter/content_state.h"
 #include "snapshotter/content_status.h"
@@ -17,7 +18,6 @@ namespace snapshotter::testing {
 namespace {
 
 using kube::VolumeGroupSnapshotContent;
-using kube::WorkQueue;
 
 // --- Which group contents are ours (§3.3) ---
 
@@ -59,27 +59,16 @@ TEST(GroupUpdateFilter, ResyncAlwaysCounts) {
 TEST(GroupUpdateFilter, OwnWritesDoNotCount) {
   EXPECT_FALSE(UpdateEnqueued([](auto& c) {
     c.status = kube::VolumeGroupSnapshotContentStatus{.ready_to_use = true};
-    c.metadata.annotations[kGroupBeingCreatedAnnotation] = "yes";
+    c.metadata.annotations[snapshot::kGroupBeingCreatedAnnotation] = "yes";
     c.metadata.finalizers.clear();
   }));
 }
 
 TEST(GroupUpdateFilter, DeletionAndTheControllersAnnotationCount) {
   EXPECT_TRUE(UpdateEnqueued(
-      [](auto& c) { c.metadata.annotations[kGroupBeingDeletedAnnotation] = "yes"; }));
+      [](auto& c) { c.metadata.annotations[snapshot::kGroupBeingDeletedAnnotation] = "yes"; }));
   EXPECT_TRUE(
       UpdateEnqueued([](auto& c) { c.metadata.deletion_timestamp = std::string(kDeleted); }));
-}
-
-// --- Lanes (§9.5) ---
-
-TEST(GroupContentLane, UrgentUntilReadyThenNormalUnlessDeleted) {
-  EXPECT_EQ(ContentLane(GroupContent()), WorkQueue::Lane::kUrgent);
-  VolumeGroupSnapshotContent ready = GroupContent(
-      [](auto& c) { c.status = kube::VolumeGroupSnapshotContentStatus{.ready_to_use = true}; });
-  EXPECT_EQ(ContentLane(ready), WorkQueue::Lane::kNormal);
-  ready.metadata.deletion_timestamp = std::string(kDeleted);
-  EXPECT_EQ(ContentLane(ready), WorkQueue::Lane::kUrgent);
 }
 
 // --- What a sync decides (§3.8) ---
@@ -98,7 +87,7 @@ TEST(GroupShouldDelete, NeedsTheControllersAnnotationUnlessImportedAndUnbound) {
 TEST(GroupShouldDelete, BeingCreatedHoldsDeletion) {
   VolumeGroupSnapshotContent content = GroupContent([](auto& c) {
     MarkGroupDeleted(c);
-    c.metadata.annotations[kGroupBeingCreatedAnnotation] = "yes";
+    c.metadata.annotations[snapshot::kGroupBeingCreatedAnnotation] = "yes";
   });
   EXPECT_FALSE(ShouldDelete(content));
 }
@@ -245,10 +234,10 @@ TEST(GroupCreateParameters, ExtraMetadataNamesTheGroupAndItsContent) {
 
 TEST(GroupDeletionSecretOf, TheGroupAnnotationsNameTheSecret) {
   VolumeGroupSnapshotContent content = GroupContent([](auto& c) {
-    c.metadata.annotations[kGroupDeletionSecretNameAnnotation] = "creds";
-    c.metadata.annotations[kGroupDeletionSecretNamespaceAnnotation] = "ns";
+    c.metadata.annotations[snapshot::kGroupDeletionSecretNameAnnotation] = "creds";
+    c.metadata.annotations[snapshot::kGroupDeletionSecretNamespaceAnnotation] = "ns";
     // A single content's annotations mean nothing on a group.
-    c.metadata.annotations[kDeletionSecretNameAnnotation] = "other";
+    c.metadata.annotations[snapshot::kDeletionSecretNameAnnotation] = "other";
   });
   auto ref = DeletionSecretOf(content);
   ASSERT_TRUE(ref.ok());
@@ -258,8 +247,8 @@ TEST(GroupDeletionSecretOf, TheGroupAnnotationsNameTheSecret) {
 
 TEST(GroupDeletionSecretOf, AnEmptyValueIsAnError) {
   VolumeGroupSnapshotContent content = GroupContent([](auto& c) {
-    c.metadata.annotations[kGroupDeletionSecretNameAnnotation] = "";
-    c.metadata.annotations[kGroupDeletionSecretNamespaceAnnotation] = "ns";
+    c.metadata.annotations[snapshot::kGroupDeletionSecretNameAnnotation] = "";
+    c.metadata.annotations[snapshot::kGroupDeletionSecretNamespaceAnnotation] = "ns";
   });
   auto ref = DeletionSecretOf(content);
   ASSERT_FALSE(ref.ok());
@@ -269,24 +258,26 @@ TEST(GroupDeletionSecretOf, AnEmptyValueIsAnError) {
 }
 
 TEST(GroupGetSecretOf, ContentNameTokenResolvesOthersAreInvalid) {
-  auto ref = GroupGetSecretOf(
-      {{std::string(kGroupSnapshotterGetSecretNameKey), "get-${volumegroupsnapshotcontent.name}"},
-       {std::string(kGroupSnapshotterGetSecretNamespaceKey), "ns"}},
-      "gc-1");
+  auto ref =
+      GroupGetSecretOf({{std::string(snapshot::kGroupSnapshotterGetSecretNameKey),
+                         "get-${volumegroupsnapshotcontent.name}"},
+                        {std::string(snapshot::kGroupSnapshotterGetSecretNamespaceKey), "ns"}},
+                       "gc-1");
   ASSERT_TRUE(ref.ok()) << ref.error().message;
   ASSERT_TRUE(*ref);
   EXPECT_EQ(**ref, (kube::SecretReference{.name = "get-gc-1", .namespace_ = "ns"}));
 
   auto bad = GroupGetSecretOf(
-      {{std::string(kGroupSnapshotterGetSecretNameKey), "${volumegroupsnapshot.name}"},
-       {std::string(kGroupSnapshotterGetSecretNamespaceKey), "ns"}},
+      {{std::string(snapshot::kGroupSnapshotterGetSecretNameKey), "${volumegroupsnapshot.name}"},
+       {std::string(snapshot::kGroupSnapshotterGetSecretNamespaceKey), "ns"}},
       "gc-1");
   ASSERT_FALSE(bad.ok());
   EXPECT_EQ(bad.error().message,
             R"(error resolving value "${volumegroupsnapshot.name}": invalid tokens: )"
             R"(["volumegroupsnapshot.name"])");
 
-  auto half = GroupGetSecretOf({{std::string(kGroupSnapshotterGetSecretNameKey), "x"}}, "gc-1");
+  auto half =
+      GroupGetSecretOf({{std::string(snapshot::kGroupSnapshotterGetSecretNameKey), "x"}}, "gc-1");
   ASSERT_FALSE(half.ok());
   EXPECT_EQ(half.error().message,
             "failed to get name and namespace template from params: either name and namespace "

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "snapshot/names.h"
 #include "snapshotter/csi_group_content_handler.h"
 #include "snapshotter/group_snapshot_driver.h"
 #include "tests/unit/snapshotter/handler_fixtures.h"
@@ -29,8 +30,8 @@ inline constexpr std::string_view kCreatedTime = "2023-07-22T04:26:40Z";
 
 inline kube::VolumeGroupSnapshotContent GroupContent(
     const Edit<kube::VolumeGroupSnapshotContent>& edit = {}) {
-  auto content =
-      ContentOf<kube::VolumeGroupSnapshotContent>("group-content-1", kGroupContentFinalizer);
+  auto content = ContentOf<kube::VolumeGroupSnapshotContent>("group-content-1",
+                                                             snapshot::kGroupContentFinalizer);
   content.spec.volume_group_snapshot_ref = BoundTo("VolumeGroupSnapshot", "group-1", kGroupUid);
   content.spec.volume_group_snapshot_class_name = "group-gold";
   content.spec.source.volume_handles = kVolumes;
@@ -51,7 +52,7 @@ inline kube::VolumeGroupSnapshotContent ImportedGroupContent(
 }
 
 inline void MarkGroupDeleted(kube::VolumeGroupSnapshotContent& c) {
-  MarkDeletedWith(c, kGroupBeingDeletedAnnotation);
+  MarkDeletedWith(c, snapshot::kGroupBeingDeletedAnnotation);
 }
 
 inline kube::VolumeGroupSnapshotClass GroupClass(
@@ -153,13 +154,13 @@ inline ApiCall WriteGroupStatus(const std::string& rv, const nlohmann::json& sta
           "merge", StatusBody(rv, status)};
 }
 inline const ApiCall kAddGroupBeingCreated =
-    PatchGroupContent(AddFirstAnnotationBody(kGroupBeingCreatedAnnotation));
+    PatchGroupContent(AddFirstAnnotationBody(snapshot::kGroupBeingCreatedAnnotation));
 inline const ApiCall kAppendGroupBeingCreated =
-    PatchGroupContent(AppendAnnotationBody(kGroupBeingCreatedAnnotation));
+    PatchGroupContent(AppendAnnotationBody(snapshot::kGroupBeingCreatedAnnotation));
 inline const ApiCall kRemoveGroupBeingCreated =
-    PatchGroupContent(RemoveAnnotationBody(kGroupBeingCreatedAnnotation));
+    PatchGroupContent(RemoveAnnotationBody(snapshot::kGroupBeingCreatedAnnotation));
 inline ApiCall RemoveGroupFinalizer(int index = 0) {
-  return PatchGroupContent(RemoveFinalizerBody(kGroupContentFinalizer, index));
+  return PatchGroupContent(RemoveFinalizerBody(snapshot::kGroupContentFinalizer, index));
 }
 
 inline nlohmann::json MemberBody(size_t i, bool ready = true) {

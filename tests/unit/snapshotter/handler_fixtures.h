@@ -17,8 +17,8 @@
 #include <vector>
 
 #include "base/clock.h"
+#include "snapshot/names.h"
 #include "snapshotter/csi_content_handler.h"
-#include "snapshotter/names.h"
 #include "tests/unit/snapshotter/fakes.h"
 #include "tests/unit/snapshotter/patch_bodies.h"
 #include "tests/unit/snapshotter/sync_case.h"
@@ -78,7 +78,7 @@ inline kube::ObjectReference BoundTo(std::string kind, std::string name, std::st
 }
 
 inline kube::VolumeSnapshotContent Content(const Edit<kube::VolumeSnapshotContent>& edit = {}) {
-  auto content = ContentOf<kube::VolumeSnapshotContent>("content-1", kContentFinalizer);
+  auto content = ContentOf<kube::VolumeSnapshotContent>("content-1", snapshot::kContentFinalizer);
   content.spec.volume_snapshot_ref = BoundTo("VolumeSnapshot", "snap-1", kUid);
   content.spec.volume_snapshot_class_name = "gold";
   content.spec.source.volume_handle = "vol-1";
@@ -114,7 +114,7 @@ void MarkDeletedWith(Content& c, std::string_view being_deleted) {
   c.metadata.annotations[std::string(being_deleted)] = "yes";
 }
 inline void MarkDeleted(kube::VolumeSnapshotContent& c) {
-  MarkDeletedWith(c, kBeingDeletedAnnotation);
+  MarkDeletedWith(c, snapshot::kBeingDeletedAnnotation);
 }
 
 inline kube::VolumeSnapshotClass Class(const Edit<kube::VolumeSnapshotClass>& edit = {}) {
@@ -151,15 +151,15 @@ inline CreateSnapshotRequest Create(const Edit<CreateSnapshotRequest>& edit = {}
 
 // The annotation added to a content without annotations.
 inline const ApiCall kAddBeingCreated =
-    PatchContent("content-1", AddFirstAnnotationBody(kBeingCreatedAnnotation));
+    PatchContent("content-1", AddFirstAnnotationBody(snapshot::kBeingCreatedAnnotation));
 // The annotation added next to others.
 inline const ApiCall kAppendBeingCreated =
-    PatchContent("content-1", AppendAnnotationBody(kBeingCreatedAnnotation));
+    PatchContent("content-1", AppendAnnotationBody(snapshot::kBeingCreatedAnnotation));
 inline const ApiCall kRemoveBeingCreated =
-    PatchContent("content-1", RemoveAnnotationBody(kBeingCreatedAnnotation));
+    PatchContent("content-1", RemoveAnnotationBody(snapshot::kBeingCreatedAnnotation));
 // Our finalizer removed at `index`.
 inline ApiCall RemoveFinalizer(int index = 0) {
-  return PatchContent("content-1", RemoveFinalizerBody(kContentFinalizer, index));
+  return PatchContent("content-1", RemoveFinalizerBody(snapshot::kContentFinalizer, index));
 }
 // A status merge patch guarded by resourceVersion `rv`.
 inline ApiCall WriteStatus(std::string rv, nlohmann::json status) {

@@ -4,8 +4,8 @@
 #include <gtest/gtest.h>
 
 #include "base/clock.h"
+#include "snapshot/snapshot_clients.h"
 #include "snapshotter/snapshot_api.h"
-#include "snapshotter/snapshot_clients.h"
 #include "tests/support/scripted_http_server.h"
 #include "tests/support/throttle_probe.h"
 
@@ -22,14 +22,14 @@ constexpr char kContent[] =
 
 class SnapshotApiClientTest : public ::testing::Test {
  protected:
-  SnapshotClients Clients(double qps, int burst) {
+  snapshot::SnapshotClients Clients(double qps, int burst) {
     kube::RestConfig config;
     config.server = server_.url();
     config.qps = qps;
     config.burst = burst;
-    auto clients = SnapshotClients::Create(config, clock_);
+    auto clients = snapshot::SnapshotClients::Create(config, clock_);
     EXPECT_TRUE(clients.ok()) << clients.error().message;
-    return clients.ok() ? std::move(clients).value() : SnapshotClients{};
+    return clients.ok() ? std::move(clients).value() : snapshot::SnapshotClients{};
   }
 
   ScriptedHttpServer server_;
@@ -37,7 +37,7 @@ class SnapshotApiClientTest : public ::testing::Test {
 };
 
 TEST_F(SnapshotApiClientTest, ContentRequestsDoNotWaitBehindSecretReads) {
-  SnapshotClients clients = Clients(/*qps=*/1, /*burst=*/1);
+  snapshot::SnapshotClients clients = Clients(/*qps=*/1, /*burst=*/1);
   SnapshotApiClient api(clients);
   server_.Script({200, {}, {kSecret}});
   server_.Script({200, {}, {kContent}});

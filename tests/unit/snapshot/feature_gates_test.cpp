@@ -1,13 +1,13 @@
 // docs/snapshots.md §1 "Feature gates", §3.1 and §4.1: the gates the snapshot
 // binaries' --feature-gates accepts (upstream v8.7.0, Kubernetes 1.37 libraries).
-#include "snapshotter/feature_gates.h"
+#include "snapshot/feature_gates.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include "tests/unit/component/feature_gate_table_checks.h"
 
-namespace snapshotter {
+namespace snapshot {
 namespace {
 
 using component::FeatureGates;
@@ -97,4 +97,4 @@ TEST(SnapshotFeatureGatesTest, KnownSpecsAreSortedAndUnique) {
 }
 
 }  // namespace
-}  // namespace snapshotter
+}  // namespace snapshot

@@ -13,7 +13,7 @@
 #include "kube/api/snapshot/v1/volume_snapshot_class.h"
 #include "kube/api/snapshot/v1/volume_snapshot_content.h"
 
-namespace snapshotter {
+namespace snapshot_controller {
 
 // "snapcontent-<VolumeSnapshot UID>": the one content a dynamic snapshot may have.
 std::string DynamicContentNameFor(const kube::VolumeSnapshot& snapshot);
@@ -41,4 +41,4 @@ base::Result<kube::VolumeSnapshotContent> DynamicContentFor(
     const kube::VolumeSnapshot& snapshot, const kube::VolumeSnapshotClass& snapshot_class,
     const kube::PersistentVolume& volume, const DynamicContentOptions& options);
 
-}  // namespace snapshotter
+}  // namespace snapshot_controller

@@ -17,7 +17,7 @@
 
 #include "component/feature_gates.h"
 
-namespace snapshotter {
+namespace snapshot {
 
 // GA, on: group snapshots, when their CRDs are installed (§3.2 step 7, §4.1).
 inline constexpr std::string_view kCSIVolumeGroupSnapshot = "CSIVolumeGroupSnapshot";
@@ -28,4 +28,4 @@ inline constexpr std::string_view kReleaseLeaderElectionOnExit = "ReleaseLeaderE
 // Every gate --feature-gates accepts, sorted by name.
 const std::vector<component::FeatureSpec>& KnownFeatureSpecs();
 
-}  // namespace snapshotter
+}  // namespace snapshot

@@ -15,7 +15,7 @@
 #include "kube/api/groupsnapshot/v1/volume_group_snapshot_class.h"
 #include "kube/api/snapshot/v1/volume_snapshot_class.h"
 
-namespace snapshotter {
+namespace snapshot_controller {
 
 using SnapshotClassPtr = std::shared_ptr<const kube::VolumeSnapshotClass>;
 using GroupSnapshotClassPtr = std::shared_ptr<const kube::VolumeGroupSnapshotClass>;
@@ -54,4 +54,4 @@ inline base::Result<GroupSnapshotClassPtr> DefaultGroupSnapshotClassFor(
                          "group snapshot");
 }
 
-}  // namespace snapshotter
+}  // namespace snapshot_controller

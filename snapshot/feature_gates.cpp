@@ -1,6 +1,6 @@
-#include "snapshotter/feature_gates.h"
+#include "snapshot/feature_gates.h"
 
-namespace snapshotter {
+namespace snapshot {
 
 const std::vector<component::FeatureSpec>& KnownFeatureSpecs() {
   using component::kAllAlpha;
@@ -58,4 +58,4 @@ const std::vector<component::FeatureSpec>& KnownFeatureSpecs() {
   return specs;
 }
 
-}  // namespace snapshotter
+}  // namespace snapshot

@@ -1,6 +1,6 @@
 // docs/snapshots.md §4.3 createSnapshotContent step 3: the content the
 // controller creates for a dynamic VolumeSnapshot.
-#include "snapshotter/dynamic_content.h"
+#include "snapshot_controller/dynamic_content.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "snapshotter/names.h"
+#include "snapshot/names.h"
 
-namespace snapshotter {
+namespace snapshot_controller {
 namespace {
 
 kube::VolumeSnapshot Snapshot() {
@@ -101,24 +101,28 @@ TEST(DynamicContentFor, ManagedByLabelNamesTheNodeWhenGiven) {
   auto content =
       DynamicContentFor(Snapshot(), GoldClass(), CsiVolume(), {.managed_by_node = "node-3"});
   ASSERT_TRUE(content.ok()) << content.error().message;
-  EXPECT_EQ(content->metadata.labels, (kube::StringMap{{std::string(kManagedByLabel), "node-3"}}));
+  EXPECT_EQ(content->metadata.labels,
+            (kube::StringMap{{std::string(snapshot::kManagedByLabel), "node-3"}}));
 }
 
 TEST(DynamicContentFor, SnapshotterSecretBecomesTheDeletionSecretAnnotations) {
   auto content = DynamicContentFor(
       Snapshot(),
-      GoldClass({{std::string(kSnapshotterSecretNameKey), "${volumesnapshot.name}-creds"},
-                 {std::string(kSnapshotterSecretNamespaceKey), "${volumesnapshot.namespace}"}}),
+      GoldClass(
+          {{std::string(snapshot::kSnapshotterSecretNameKey), "${volumesnapshot.name}-creds"},
+           {std::string(snapshot::kSnapshotterSecretNamespaceKey), "${volumesnapshot.namespace}"}}),
       CsiVolume(), {});
   ASSERT_TRUE(content.ok()) << content.error().message;
-  EXPECT_EQ(content->metadata.annotations,
-            (kube::StringMap{{std::string(kDeletionSecretNameAnnotation), "snap-1-creds"},
-                             {std::string(kDeletionSecretNamespaceAnnotation), "team-a"}}));
+  EXPECT_EQ(
+      content->metadata.annotations,
+      (kube::StringMap{{std::string(snapshot::kDeletionSecretNameAnnotation), "snap-1-creds"},
+                       {std::string(snapshot::kDeletionSecretNamespaceAnnotation), "team-a"}}));
 }
 
 TEST(DynamicContentFor, SecretTemplateErrorsAreWrappedAsUpstreamDoes) {
   auto content = DynamicContentFor(
-      Snapshot(), GoldClass({{std::string(kSnapshotterSecretNameKey), "creds"}}), CsiVolume(), {});
+      Snapshot(), GoldClass({{std::string(snapshot::kSnapshotterSecretNameKey), "creds"}}),
+      CsiVolume(), {});
   ASSERT_FALSE(content.ok());
   EXPECT_EQ(content.error().message,
             "failed to get input parameters to create snapshot snap-1: \"failed to get name and "
@@ -135,4 +139,4 @@ TEST(DynamicContentFor, APvWithoutCsiSourceIsAnError) {
 }
 
 }  // namespace
-}  // namespace snapshotter
+}  // namespace snapshot_controller

@@ -9,13 +9,15 @@
 #pragma once
 
 #include <memory>
+#include <string_view>
 
 #include "base/clock.h"
 #include "base/result.h"
+#include "component/standard_flags.h"
 #include "kube/client/client.h"
 #include "kube/client/config.h"
 
-namespace snapshotter {
+namespace snapshot {
 
 struct SnapshotClients {
   std::unique_ptr<kube::Client> core;
@@ -24,6 +26,12 @@ struct SnapshotClients {
   // Fails as kube::Client::Create does.
   static base::Result<SnapshotClients> Create(kube::RestConfig config,
                                               base::Clock& clock = base::Clock::Real());
+
+  // The clients of the binary `program` (argv[0]) from --kubeconfig,
+  // --kube-api-qps and --kube-api-burst (component/kube_config.h). Fails with
+  // the error of the step that failed: the config, the rate limits, Create.
+  static base::Result<SnapshotClients> FromFlags(const component::KubeClientOptions& options,
+                                                 std::string_view program);
 };
 
-}  // namespace snapshotter
+}  // namespace snapshot

@@ -1,14 +1,14 @@
 // docs/snapshots.md §4.3 step 0: the default class of a dynamic
 // VolumeSnapshot is the only class marked is-default-class "true" whose
 // driver is the source PV's; none or several are errors with upstream's texts.
-#include "snapshotter/default_snapshot_class.h"
+#include "snapshot_controller/default_snapshot_class.h"
 
 #include <gtest/gtest.h>
 
 #include <string>
 #include <vector>
 
-namespace snapshotter {
+namespace snapshot_controller {
 namespace {
 
 SnapshotClassPtr Class(std::string name, std::string driver, kube::StringMap annotations) {
@@ -66,4 +66,4 @@ TEST(DefaultSnapshotClassFor, IsTheOnlyDefaultClassOfThePvDriver) {
 }
 
 }  // namespace
-}  // namespace snapshotter
+}  // namespace snapshot_controller

@@ -1,7 +1,7 @@
 // docs/snapshots.md §4.3 "Copying the status": what a VolumeSnapshot's status
 // takes from its content, and the Normal events SnapshotCreated and
 // SnapshotReady with upstream's messages.
-#include "snapshotter/snapshot_status.h"
+#include "snapshot_controller/snapshot_status.h"
 
 #include <gtest/gtest.h>
 
@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-namespace snapshotter {
+namespace snapshot_controller {
 namespace {
 
 using Status = kube::VolumeSnapshotStatus;
@@ -253,4 +253,4 @@ TEST(SnapshotStatusLagsContent, QueuesTheSnapshotWhenItsStatusLags) {
 }
 
 }  // namespace
-}  // namespace snapshotter
+}  // namespace snapshot_controller

@@ -12,7 +12,7 @@
 #include "kube/api/snapshot/v1/volume_snapshot.h"
 #include "kube/api/snapshot/v1/volume_snapshot_content.h"
 
-namespace snapshotter {
+namespace snapshot_controller {
 
 // A Normal event about the VolumeSnapshot.
 struct SnapshotNormalEvent {
@@ -57,4 +57,4 @@ std::optional<kube::VolumeSnapshotError> ErrorAfter(
 bool SnapshotStatusLagsContent(const kube::VolumeSnapshot& snapshot,
                                const kube::VolumeSnapshotContent& content);
 
-}  // namespace snapshotter
+}  // namespace snapshot_controller

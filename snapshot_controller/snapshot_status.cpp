@@ -1,11 +1,11 @@
-#include "snapshotter/snapshot_status.h"
+#include "snapshot_controller/snapshot_status.h"
 
 #include <chrono>
 
 #include "base/quantity.h"
 #include "kube/api/meta_time.h"
 
-namespace snapshotter {
+namespace snapshot_controller {
 namespace {
 
 // metav1.Time of time.Unix(0, nanoseconds): UTC, whole seconds.
@@ -104,4 +104,4 @@ bool SnapshotStatusLagsContent(const kube::VolumeSnapshot& snapshot,
          *facts.restore_size > 0;
 }
 
-}  // namespace snapshotter
+}  // namespace snapshot_controller
