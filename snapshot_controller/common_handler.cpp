@@ -16,13 +16,18 @@ CommonHandler::CommonHandler(ControllerApi& api, const Caches& caches, Controlle
       content_sync_(api, caches, events) {}
 
 base::Status CommonHandler::SyncSnapshot(const kube::VolumeSnapshot& snapshot) {
-  // Upstream reports a failure here and carries on with the sync (§4.3 step 1).
-  if (!claim_finalizer_.RemoveIfNoUnreadySnapshot(snapshot).ok()) {
+  // Upstream reports a failure here and carries on with the sync (§4.3 step
+  // 1), and nothing brings it back to the claim until the next resync; ours
+  // carries on too, then fails the sync so the check is retried (§9.14).
+  base::Status released = claim_finalizer_.RemoveIfNoUnreadySnapshot(snapshot);
+  if (!released.ok()) {
     events_.Record(kube::ReferenceTo(snapshot), kube::kEventTypeWarning, "ErrorPVCFinalizer",
                    "Error check and remove PVC Finalizer for VolumeSnapshot");
   }
-  if (!snapshot.metadata.deletion_timestamp.empty()) return deletion_.Delete(snapshot);
-  return snapshot_sync_.Sync(snapshot);
+  base::Status synced = snapshot.metadata.deletion_timestamp.empty() ? snapshot_sync_.Sync(snapshot)
+                                                                     : deletion_.Delete(snapshot);
+  if (!synced.ok()) return synced;
+  return released;
 }
 
 base::Result<ContentSyncOutcome> CommonHandler::SyncContent(

@@ -2,7 +2,9 @@
 // syncs of docs/snapshots.md §4.3-§4.5. Every VolumeSnapshot sync first lets
 // go of the source claim's finalizer when no unready snapshot needs it
 // (§4.3 step 1; a failure is a Warning ErrorPVCFinalizer and the sync goes
-// on), then deletes (SnapshotDeletion) or syncs (SnapshotSync).
+// on, as upstream's, but then fails, so the snapshot is retried with backoff
+// until the claim is let go of: §9.14), then deletes (SnapshotDeletion) or
+// syncs (SnapshotSync).
 // A snapshot leaving the cache ends its DeleteSnapshot operation as a
 // success, and its creates still pending as cancel (§4.6).
 #pragma once

@@ -9,7 +9,9 @@
 //    and is never queued when it is the event of the controller's own write
 //    (reconcile_loop.h). A resync (same resourceVersion) always queues. A
 //    deletion queues the key in the lane `on_delete` answers (default
-//    normal, so the reconcile sees it gone; nullopt: not queued).
+//    normal, so the reconcile sees it gone; nullopt: not queued). A relist
+//    of K (its watch was lost) retries at once every key whose last
+//    reconcile failed (ReconcileLoop::OnRelisted).
 //  - Secondary kinds: Watches<S>(map) turns each event of S into keys of K.
 //  - Read-only kinds: Reads<S>() gives the store of S; the workers wait for
 //    it to be complete too.
@@ -165,6 +167,7 @@ class Controller {
       }
       controller_.loop_.OnChange(key, new_object->metadata.resource_version, lane);
     }
+    void OnRelisted() override { controller_.loop_.OnRelisted(); }
     void OnDelete(const Ptr& object) override {
       const std::string key = Store<K>::KeyOf(*object);
       controller_.loop_.OnDeleted(key);

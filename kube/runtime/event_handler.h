@@ -18,6 +18,11 @@ class EventHandler {
   // `last_known` is the final state the watch reported, or the cached state
   // when the deletion was discovered by a relist.
   virtual void OnDelete(const Ptr& last_known) = 0;
+  // The store was filled again by a complete list (not the first one), after
+  // the watch was lost or had fallen too far behind; what changed meanwhile
+  // was reported first as adds, updates and deletes. The API server answers
+  // again: work that failed while it did not may now succeed.
+  virtual void OnRelisted() {}
 };
 
 }  // namespace kube

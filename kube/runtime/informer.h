@@ -70,6 +70,9 @@ class Informer {
     void OnDelete(const Ptr& last_known) override {
       for (EventHandler<T>* handler : handlers_) handler->OnDelete(last_known);
     }
+    void OnRelisted() override {
+      for (EventHandler<T>* handler : handlers_) handler->OnRelisted();
+    }
 
    private:
     std::vector<EventHandler<T>*> handlers_;  // fixed once the informer starts

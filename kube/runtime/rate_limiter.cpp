@@ -36,4 +36,12 @@ int ItemExponentialRateLimiter::NumRequeues(const std::string& key) const {
   return it == failures_.end() ? 0 : it->second;
 }
 
+std::vector<std::string> ItemExponentialRateLimiter::FailingKeys() const {
+  std::lock_guard lock(mu_);
+  std::vector<std::string> keys;
+  keys.reserve(failures_.size());
+  for (const auto& [key, failures] : failures_) keys.push_back(key);
+  return keys;
+}
+
 }  // namespace kube

@@ -10,6 +10,7 @@
 #include <mutex>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 #include "base/clock.h"
 
@@ -25,6 +26,8 @@ class ItemExponentialRateLimiter {
   void Forget(const std::string& key);
   // Failures recorded for `key` since it was last forgotten.
   int NumRequeues(const std::string& key) const;
+  // The keys with failures recorded, in no particular order.
+  std::vector<std::string> FailingKeys() const;
 
  private:
   const base::Clock::Duration base_;

@@ -70,6 +70,10 @@ class ReconcileLoop {
   // The object of `key` is gone: its own writes are forgotten.
   void OnDeleted(const std::string& key);
   void Enqueue(const std::string& key, Lane lane) { queue_.Add(key, lane); }
+  // The primary kind was listed again after its watch was lost: every key
+  // whose last reconcile failed is reconciled now, its error backoff reset,
+  // instead of when a backoff grown while the API server was away ends.
+  void OnRelisted() { queue_.RetryFailedNow(lane_of_); }
 
   // Blocks until `stop` is requested and the reconciles in flight have finished.
   void Run(std::stop_token stop);

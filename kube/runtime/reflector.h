@@ -84,6 +84,10 @@ class Reflector {
         need_list_ = true;
         continue;
       }
+      // Not a watch that ended: the server failed or went away, and what it
+      // applied meanwhile (our own writes whose answers were lost among it)
+      // is read afresh by a list, not assumed from where the watch stopped.
+      need_list_ = true;
       LOG_ERROR("Failed to list or watch, retrying")
           .With("resource", ResourceTraits<T>::kPlural)
           .With("err", status.error().message)
@@ -170,6 +174,7 @@ class Reflector {
 
   void SwapInAndReport(std::vector<Ptr> items, std::string rv) {
     std::vector<Ptr> fresh = items;
+    const bool relist = synced_.HasBeenNotified();
     auto old = store_.Replace(std::move(items));
     for (const auto& object : fresh) {
       auto it = old.find(Store<T>::ViewOf(*object));
@@ -186,6 +191,7 @@ class Reflector {
     SetResourceVersion(std::move(rv));
     need_list_ = false;
     synced_.Notify();
+    if (relist) handler_.OnRelisted();
     LOG_V(4, "Listed").With("resource", ResourceTraits<T>::kPlural).With("count", fresh.size());
   }
 

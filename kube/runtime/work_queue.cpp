@@ -99,6 +99,24 @@ void WorkQueue::AddAfter(const std::string& key, base::Clock::Duration delay, La
   if (queued) ready_cv_.notify_one();
 }
 
+void WorkQueue::RetryFailedNow(const std::function<Lane(const std::string& key)>& lane_of) {
+  for (const std::string& key : limiter_.FailingKeys()) {
+    const Lane lane = lane_of(key);
+    limiter_.Forget(key);
+    bool queued;
+    {
+      std::lock_guard lock(mu_);
+      if (shutting_down_) return;
+      if (auto timer = timer_of_key_.find(key); timer != timer_of_key_.end()) {
+        timers_.erase(timer->second);
+        timer_of_key_.erase(timer);
+      }
+      queued = AddLocked(key, clock_.Now(), lane);
+    }
+    if (queued) ready_cv_.notify_one();
+  }
+}
+
 void WorkQueue::AddTimerLocked(const std::string& key, TimePoint ready_at, Lane lane) {
   auto [entry, inserted] = timer_of_key_.try_emplace(key);
   if (!inserted) {

@@ -34,6 +34,7 @@
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -91,6 +92,10 @@ class WorkQueue {
   // Resets the backoff of `key`; call it when the key was processed successfully.
   void Forget(const std::string& key);
   int NumRequeues(const std::string& key) const;
+  // Every key with failures since its last Forget() is added now, in the
+  // lane `lane_of` picks, its backoff reset and its pending timer dropped:
+  // for when what made them fail may be over (the API server answers again).
+  void RetryFailedNow(const std::function<Lane(const std::string& key)>& lane_of);
 
   // Blocks until a key is ready and hands it out; the caller must call Done(key)
   // when it has finished with it. Returns nullopt once the queue is shut down.

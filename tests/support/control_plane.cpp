@@ -463,6 +463,10 @@ base::Status ControlPlane::StopApiServer() {
   return {};
 }
 
+void ControlPlane::KillApiServer() {
+  if (apiserver_) apiserver_->Kill();
+}
+
 base::Status ControlPlane::StartApiServer() {
   if (apiserver_ && apiserver_->IsRunning()) {
     return base::Error("StartApiServer: kube-apiserver is already running");

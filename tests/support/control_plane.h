@@ -105,6 +105,9 @@ class ControlPlane {
   // the same port, certificates and tokens and waits for /readyz.
   base::Status StopApiServer();
   base::Status StartApiServer();
+  // SIGKILL, as a node failure or the OOM killer ends it: requests in flight
+  // are cut off with their outcome unknown to the client.
+  void KillApiServer();
 
   // Compacts etcd at its current revision (idempotent). The apiserver's watch
   // cache keeps answering for older resourceVersions from memory, so for 410

@@ -1,7 +1,8 @@
 // FakeListerWatcher<T>: a scripted ListerWatcher for controller unit tests.
 // It lists its items in one page, or as the initial events of a streaming
 // list; then each Watch delivers what Send() queues and otherwise idles until
-// stopped. The first FailLists(n) lists (of either kind) fail. Waits on it are
+// stopped, or until BreakWatch() makes it fail as a lost connection does. The
+// first FailLists(n) lists (of either kind) fail. Waits on it are
 // real-time thread hand-offs, bounded by kHandOffTimeout. Header-only: unit
 // test binaries that do not link the test support library use it too.
 #pragma once
@@ -39,6 +40,14 @@ class FakeListerWatcher final : public kube::ListerWatcher<T> {
     cv_.notify_all();
   }
 
+  // The watch (this one or the next) fails with a transport error once the
+  // events sent before are delivered.
+  void BreakWatch() {
+    std::lock_guard lock(mu_);
+    ++watch_breaks_;
+    cv_.notify_all();
+  }
+
   base::Result<kube::ObjectList<T>> List(const kube::ListOptions&) override {
     std::lock_guard lock(mu_);
     return ListLocked();
@@ -61,7 +70,11 @@ class FakeListerWatcher final : public kube::ListerWatcher<T> {
       on_event(std::move(end));
       lock.lock();
     }
-    while (cv_.wait(lock, stop, [&] { return !events_.empty(); })) {
+    while (cv_.wait(lock, stop, [&] { return !events_.empty() || watch_breaks_ > 0; })) {
+      if (events_.empty()) {
+        --watch_breaks_;
+        return base::Error::Transport("scripted watch break: connection lost");
+      }
       kube::WatchEvent<T> event = std::move(events_.front());
       events_.pop_front();
       lock.unlock();
@@ -98,6 +111,7 @@ class FakeListerWatcher final : public kube::ListerWatcher<T> {
   int list_failures_ = 0;                   // guarded by mu_
   std::deque<kube::WatchEvent<T>> events_;  // guarded by mu_
   int delivered_ = 0;                       // guarded by mu_
+  int watch_breaks_ = 0;                    // guarded by mu_
 };
 
 }  // namespace testsupport

@@ -209,6 +209,32 @@ TEST_F(ControllerTest, WatchesMapsSecondaryEventsToPrimaryKeys) {
   EXPECT_THAT(Seen("from-pv-deleted"), ElementsAre("gone"));
 }
 
+// After the API server comes back (the watch broke, the kind was listed
+// again), a key whose reconcile failed is reconciled at once with its backoff
+// reset, not when the backoff of before ends; keys that succeeded are left
+// alone.
+TEST_F(ControllerTest, RelistAfterALostWatchRetriesFailedKeysAtOnce) {
+  auto& controller = MakeController(sync_);
+  sync_.Fail("failing", 2);
+  vas_.SetItems({Va("failing"), Va("fine")});
+  const base::Clock::TimePoint start = clock_.Now();
+  Run(controller);
+  ASSERT_TRUE(sync_.AwaitFinished("failing", 1));
+  ASSERT_TRUE(sync_.AwaitFinished("fine", 1));
+  vas_.BreakWatch();
+  // The reflector backs off 800 ms; the failed key waits on its 1 s backoff.
+  ASSERT_TRUE(
+      clock_.AwaitSleeperDeadlines({start + 800ms, start + 1s}, testsupport::kHandOffTimeout));
+  clock_.Advance(800ms);
+  ASSERT_TRUE(sync_.AwaitFinished("failing", 2));
+  // Failed again: back off from the start, the timer of before is gone.
+  ASSERT_TRUE(clock_.AwaitSleeperDeadlines({start + 1800ms}, testsupport::kHandOffTimeout));
+  clock_.Advance(1s);
+  ASSERT_TRUE(sync_.AwaitFinished("failing", 3));
+  EXPECT_THAT(sync_.StartTimes("failing"), ElementsAre(start, start + 800ms, start + 1800ms));
+  EXPECT_EQ(sync_.StartTimes("fine").size(), 1u);
+}
+
 // The first reconcile finds the read-only store complete, although its list
 // failed once and succeeded only after a backoff.
 TEST_F(ControllerTest, WorkersWaitForEveryStoreTheControllerReads) {

@@ -114,8 +114,28 @@ TEST_F(ReflectorTest, GoneErrorEventRelistsAndReportsOnlyTheDifferences) {
   ASSERT_TRUE(api_.AwaitWatchCalls(2));
   EXPECT_EQ(handler_.events(),
             (std::vector<std::string>{"add keep", "add change", "add vanish", "update change 2->20",
-                                      "add new", "delete vanish"}));
+                                      "add new", "delete vanish", "relisted"}));
   EXPECT_EQ(api_.watch_calls()[1].resource_version, "30");
+}
+
+// A watch that fails is not resumed: what the server applied meanwhile (a
+// write whose answer was lost among it) is read by a list, and the owner is
+// told the store was relisted.
+TEST_F(ReflectorTest, FailedWatchIsFollowedByAListThatIsReportedAsARelist) {
+  api_.ScriptList(Page({MakeVa("a", "1"), MakeVa("b", "2")}, "5"));
+  api_.ScriptWatch({{MakeEvent(WatchEventType::kModified, MakeVa("a", "6"))},
+                    base::Error::Transport("TLS read: connection lost")});
+  api_.ScriptList(Page({MakeVa("a", "7"), MakeVa("c", "8")}, "9"));
+  const base::Clock::TimePoint start = clock_.Now();
+  Start(Paged());
+  ASSERT_TRUE(clock_.AwaitSleeperDeadlines({start + 800ms}, testing::kHandOffTimeout));
+  clock_.Advance(800ms);
+  ASSERT_TRUE(api_.AwaitWatchCalls(2));
+  EXPECT_EQ(api_.list_calls().size(), 2u);
+  EXPECT_EQ(api_.watch_calls()[1].resource_version, "9");
+  EXPECT_EQ(handler_.events(),
+            (std::vector<std::string>{"add a", "add b", "update a 1->6", "update a 6->7", "add c",
+                                      "delete b", "relisted"}));
 }
 
 TEST_F(ReflectorTest, GoneWhenOpeningWatchRelists) {
@@ -125,7 +145,7 @@ TEST_F(ReflectorTest, GoneWhenOpeningWatchRelists) {
   Start(Paged());
   ASSERT_TRUE(api_.AwaitWatchCalls(2));
   EXPECT_EQ(api_.list_calls().size(), 2u);
-  EXPECT_EQ(handler_.events(), (std::vector<std::string>{"add x"}));
+  EXPECT_EQ(handler_.events(), (std::vector<std::string>{"add x", "relisted"}));
 }
 
 TEST_F(ReflectorTest, ExpiredContinueTokenRestartsListWithoutPaging) {
@@ -258,7 +278,7 @@ TEST_F(ReflectorTest, GoneAfterWatchListRelistsByWatchListAndReportsOnlyTheDiffe
   // Initial events are reported in key order, as a LIST would return them.
   EXPECT_EQ(handler_.events(),
             (std::vector<std::string>{"add change", "add keep", "add vanish", "update change 2->20",
-                                      "add new", "delete vanish"}));
+                                      "add new", "delete vanish", "relisted"}));
   auto watches = api_.watch_calls();
   EXPECT_TRUE(watches[1].send_initial_events);
   EXPECT_EQ(watches[1].resource_version, "");
@@ -276,7 +296,7 @@ TEST_F(ReflectorTest, WatchListEndingBeforeInitialEventsEndListsOnceThenTriesAga
                     {}});
   Start({});
   ASSERT_TRUE(api_.AwaitWatchCalls(4));
-  EXPECT_EQ(handler_.events(), (std::vector<std::string>{"add a", "add b"}));
+  EXPECT_EQ(handler_.events(), (std::vector<std::string>{"add a", "add b", "relisted"}));
   EXPECT_EQ(api_.list_calls().size(), 1u);
   auto watches = api_.watch_calls();
   EXPECT_EQ(watches[1].resource_version, "5");
@@ -295,7 +315,7 @@ TEST_P(RejectedWatchListTest, FallsBackToPagedListsForGoodWithoutBackoff) {
   Start({});  // the fake clock never advances: a backoff would hang here
   ASSERT_TRUE(api_.AwaitWatchCalls(3));
   EXPECT_TRUE(reflector_->HasSynced());
-  EXPECT_EQ(handler_.events(), (std::vector<std::string>{"add a", "add b"}));
+  EXPECT_EQ(handler_.events(), (std::vector<std::string>{"add a", "add b", "relisted"}));
   EXPECT_EQ(api_.list_calls().size(), 2u);
   auto watches = api_.watch_calls();
   EXPECT_FALSE(watches[1].send_initial_events);

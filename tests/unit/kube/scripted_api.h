@@ -142,6 +142,7 @@ class RecordingHandler final : public EventHandler<VA> {
            b->metadata.resource_version);
   }
   void OnDelete(const Ptr& o) override { Record("delete " + o->metadata.name); }
+  void OnRelisted() override { Record("relisted"); }
 
   std::vector<std::string> events() {
     std::lock_guard lock(mu_);

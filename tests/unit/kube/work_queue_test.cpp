@@ -252,6 +252,37 @@ TEST_F(WorkQueueTest, AddRateLimitedBacksOffExponentiallyUpToMax) {
   }
 }
 
+// After an API server restart: failing keys come back at once, their backoff
+// reset, and the timers they waited on fire nothing more.
+TEST_F(WorkQueueTest, RetryFailedNowAddsFailingKeysAtOnceResetsTheirBackoffAndDropsTheirTimers) {
+  const base::Clock::TimePoint start = clock_.Now();
+  queue_.AddRateLimited("a");
+  queue_.AddRateLimited("a");
+  queue_.AddRateLimited("b", kUrgent);
+  ASSERT_TRUE(clock_.AwaitSleeperDeadlines({start + 1s}, 5s));
+  EXPECT_EQ(queue_.Len(), 0u);
+
+  queue_.RetryFailedNow([](const std::string& key) { return key == "a" ? kNormal : kUrgent; });
+  EXPECT_EQ(queue_.Len(), 2u);
+  EXPECT_THAT(GetAndDone(queue_, 2), ElementsAre("b", "a"));
+  EXPECT_EQ(queue_.NumRequeues("a"), 0);
+  EXPECT_EQ(queue_.NumRequeues("b"), 0);
+  // The next failure backs off from the base delay; no timer of before is left.
+  queue_.AddRateLimited("a");
+  ASSERT_TRUE(clock_.AwaitSleeperDeadlines({start + 1s}, 5s));
+  clock_.Advance(1s);
+  EXPECT_THAT(GetAndDone(queue_, 1), ElementsAre("a"));
+  clock_.Advance(10s);
+  ASSERT_TRUE(clock_.AwaitSleeperDeadlines({}, 5s));
+  EXPECT_EQ(queue_.Len(), 0u);
+}
+
+TEST_F(WorkQueueTest, RetryFailedNowLeavesKeysWithoutFailuresAlone) {
+  queue_.AddAfter("polled", 5s);
+  queue_.RetryFailedNow([](const std::string&) { return kNormal; });
+  EXPECT_EQ(queue_.Len(), 0u);
+}
+
 TEST_F(WorkQueueTest, ForgetResetsBackoff) {
   queue_.AddRateLimited("a");
   queue_.AddRateLimited("a");

@@ -14,6 +14,7 @@
 namespace snapshot_controller::testing {
 namespace {
 
+using ::testing::Contains;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::IsEmpty;
@@ -53,6 +54,46 @@ TEST_F(CommonHandlerTest, SnapshotBeingDeletedIsDeletedNotSynced) {
        "value": "snapshot.storage.kubernetes.io/volumesnapshot-as-source-protection"},
       {"op": "remove", "path": "/metadata/finalizers/0"}])"_json)));
   EXPECT_FALSE(StoredSnapshot());
+}
+
+// §4.3 step 1 and §9.14: the claim step failing (here a PUT cut off with the
+// API server) does not stop the sync, but fails it once the rest is done, so
+// the snapshot comes back until the claim is let go of.
+TEST_F(CommonHandlerTest, ClaimStepFailureFailsTheSyncSoTheSnapshotIsRetriedUntilTheClaimIsFree) {
+  Have(Claim([](kube::PersistentVolumeClaim& c) {
+    c.metadata.finalizers = {std::string(kClaimAsSourceFinalizer)};
+  }));
+  Have(Volume());
+  Have(Class());
+  Have(Content([](kube::VolumeSnapshotContent& c) {
+    c.status = kube::VolumeSnapshotContentStatus{.snapshot_handle = "backend-snap-1",
+                                                 .restore_size = int64_t{1} << 30,
+                                                 .ready_to_use = true};
+  }));
+  const kube::VolumeSnapshot ready = Snapshot([](kube::VolumeSnapshot& s) {
+    s.metadata.finalizers = {kAsSource, kBound};
+    s.status = kube::VolumeSnapshotStatus{.bound_volume_snapshot_content_name = kContentName,
+                                          .ready_to_use = true};
+  });
+  Have(ready);
+  api_.Fail({"update", "persistentvolumeclaims", "",
+             base::Error::Transport("TLS read: connection lost"), /*times=*/1});
+
+  base::Status first = handler_.SyncSnapshot(Decoded(ready));
+
+  ASSERT_FALSE(first.ok());
+  EXPECT_THAT(first.error().message, HasSubstr("connection lost"));
+  EXPECT_THAT(events_.events(),
+              Contains(Warning("ErrorPVCFinalizer",
+                               "Error check and remove PVC Finalizer for VolumeSnapshot")));
+  auto held = api_.Stored<kube::PersistentVolumeClaim>("default", "claim-1");
+  ASSERT_TRUE(held);
+  EXPECT_FALSE(held->metadata.finalizers.empty());
+
+  ASSERT_TRUE(handler_.SyncSnapshot(Decoded(ready)).ok());
+  auto released = api_.Stored<kube::PersistentVolumeClaim>("default", "claim-1");
+  ASSERT_TRUE(released);
+  EXPECT_THAT(released->metadata.finalizers, IsEmpty());
 }
 
 TEST_F(CommonHandlerTest, SnapshotDeletedRecordsTheDeleteAndCancelsPendingCreates) {
