@@ -92,9 +92,13 @@ log "building $BENCH (log: $RESULTS/build.log)"
 { [[ -f build/default/CMakeCache.txt ]] || cmake --preset default
   cmake --build --preset default --target "$BENCH" bench-report; } \
   >"$RESULTS/build.log" 2>&1 || { tail -n 30 "$RESULTS/build.log" >&2; exit 1; }
+# An UPSTREAM_*_BIN already in the environment wins over the peer cache's:
+# two builds of ours side by side (an older commit's binary as "upstream").
+PRESET_UPSTREAM=$(env | grep -E '^UPSTREAM_[A-Z_]+_BIN=' || true)
 # shellcheck disable=SC2086 # PEER_NAMES is a word list
 PEERS=$(tools/peers/build.sh $PEER_NAMES)
 eval "$(grep -E '^[A-Z_]+=' <<<"$PEERS")"
+[[ -z $PRESET_UPSTREAM ]] || eval "$PRESET_UPSTREAM"
 export ETCD_BIN KUBE_APISERVER_BIN
 
 case $STACK in
