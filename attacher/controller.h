@@ -28,14 +28,13 @@
 // called once (its queues cannot restart after shutdown).
 #pragma once
 
-#include <chrono>
-#include <cstdint>
 #include <stop_token>
 #include <string>
 #include <string_view>
 
 #include "attacher/handler.h"
 #include "base/clock.h"
+#include "component/loop_options.h"
 #include "kube/api/core/v1/persistent_volume.h"
 #include "kube/api/storage/v1/volume_attachment.h"
 #include "kube/runtime/controller.h"
@@ -44,12 +43,9 @@
 
 namespace attacher {
 
-struct ControllerOptions {
-  uint32_t worker_threads = 10;                          // --worker-threads, per queue
-  std::chrono::milliseconds retry_interval_start{1000};  // --retry-interval-start
-  std::chrono::milliseconds retry_interval_max{300000};  // --retry-interval-max
-  std::chrono::milliseconds resync_period{600000};       // --resync; 0 = never (the informers')
-};
+// --worker-threads (per queue), --retry-interval-start, --retry-interval-max
+// and --resync (the informers'; 0 = never).
+using ControllerOptions = component::LoopOptions;
 
 class Controller {
  public:

@@ -1,6 +1,5 @@
 #include "cmd/csi-attacher/run.h"
 
-#include <chrono>
 #include <cstdlib>
 #include <memory>
 #include <optional>
@@ -18,6 +17,7 @@
 #include "component/kube_config.h"
 #include "component/leader_election.h"
 #include "component/leader_identity.h"
+#include "component/loop_options.h"
 #include "component/run_leading.h"
 #include "component/shutdown_signals.h"
 #include "component/sidecar_startup.h"
@@ -28,19 +28,12 @@ namespace {
 
 using component::Fail;
 
-std::chrono::milliseconds Millis(std::chrono::nanoseconds d) {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(d);
-}
-
 attacher::RunControllerOptions ControllerOptionsFrom(const Options& options,
                                                      const component::FeatureGates& gates) {
   attacher::RunControllerOptions out;
   out.timeout = options.timeout;
   out.default_fstype = options.default_fstype;
-  out.controller.worker_threads = static_cast<uint32_t>(options.worker_threads);
-  out.controller.retry_interval_start = Millis(options.retry_interval_start);
-  out.controller.retry_interval_max = Millis(options.retry_interval_max);
-  out.controller.resync_period = Millis(options.resync);
+  out.controller = component::LoopOptionsFrom(options.worker_threads, options, options.resync);
   out.max_entries = static_cast<int32_t>(options.max_entries);
   out.reconcile_sync = options.reconcile_sync;
   out.error_code_enabled = gates.Enabled(kMutableCSINodeAllocatableCount);
