@@ -6,19 +6,23 @@
 # SNAPSHOT_CRDS_DIR for the snapshot CRD YAMLs), whether or not this run built it.
 #
 # Usage: tools/peers/build.sh [etcd] [kube] [kubectl] [controller-manager] [scheduler]
-#                             [csi-mock] [upstream] [snapshot] [crds]
-#        (default: all)
+#                             [csi-mock] [upstream] [snapshot] [crds] [provisioner] [resizer]
+#        (default: all but provisioner and resizer, which no test uses yet)
 #   kubectl   kubectl of the same Kubernetes version as kube-apiserver
 #   controller-manager, scheduler  kube-controller-manager and kube-scheduler, same version
 #   upstream  external-attacher's csi-attacher
 #   snapshot  external-snapshotter's csi-snapshotter and snapshot-controller
 #   crds      the six snapshot CRD YAMLs of external-snapshotter's client module
+#   provisioner  external-provisioner's csi-provisioner
+#   resizer   external-resizer's csi-resizer
 set -euo pipefail
 
 ETCD_VERSION=v3.6.14
 KUBE_VERSION=v1.36.3   # v1.36.4 is not on the module proxy
 ATTACHER_VERSION=v4.12.0
 SNAPSHOTTER_VERSION=v8.7.0   # csi-snapshotter, snapshot-controller and the CRDs
+PROVISIONER_VERSION=v6.4.0
+RESIZER_VERSION=v2.3.0
 
 PEERS_CACHE=${PEERS_CACHE:-$HOME/.cache/csi-attacher-peers}
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -157,6 +161,25 @@ build_snapshot() {
   mv "$out/bin.tmp" "$out/bin"
 }
 
+# One binary from a throwaway main module (the sidecars' go.mod files carry
+# replace directives, which `go install` refuses): build_sidecar NAME MODULE
+# VERSION builds MODULE/cmd/NAME into $PEERS_CACHE/external-<repo>-VERSION/bin.
+build_sidecar() {
+  local name=$1 module=$2 version=$3
+  local repo=${module#github.com/kubernetes-csi/}
+  repo=${repo%%/*}
+  local out=$PEERS_CACHE/$repo-$version
+  [ -x "$out/bin/$name" ] && return 0
+  log "$repo $version ($name): building"
+  local work=$PEERS_CACHE/src/$repo
+  rm -rf "$work" "$out/bin.tmp" && mkdir -p "$work" "$out/bin.tmp"
+  (cd "$work" && go mod init "peers.invalid/$repo" >/dev/null 2>&1 &&
+   quiet go get "$module/cmd/$name@$version" &&
+   with_progress "$name" go build -ldflags "-s -w -X main.version=$version" \
+     -o "$out/bin.tmp/" "$module/cmd/$name")
+  mv "$out/bin.tmp" "$out/bin"
+}
+
 # The CRD YAMLs ship in the client module's zip under config/crd/ (its
 # kustomization.yaml is left out: it is no object).
 build_crds() {
@@ -193,6 +216,9 @@ for t in "${targets[@]}"; do
     upstream) build_upstream ;;
     snapshot) build_snapshot ;;
     crds) build_crds ;;
+    provisioner) build_sidecar csi-provisioner github.com/kubernetes-csi/external-provisioner/v6 \
+                   "$PROVISIONER_VERSION" ;;
+    resizer) build_sidecar csi-resizer github.com/kubernetes-csi/external-resizer/v2 "$RESIZER_VERSION" ;;
     *) echo "peers: unknown peer '$t'" >&2; exit 2 ;;
   esac
 done
@@ -207,3 +233,5 @@ echo "UPSTREAM_ATTACHER_BIN=$PEERS_CACHE/external-attacher-$ATTACHER_VERSION/bin
 echo "UPSTREAM_SNAPSHOTTER_BIN=$PEERS_CACHE/external-snapshotter-$SNAPSHOTTER_VERSION/bin/csi-snapshotter"
 echo "UPSTREAM_SNAPSHOT_CONTROLLER_BIN=$PEERS_CACHE/external-snapshotter-$SNAPSHOTTER_VERSION/bin/snapshot-controller"
 echo "SNAPSHOT_CRDS_DIR=$PEERS_CACHE/snapshot-crds-$SNAPSHOTTER_VERSION/crd"
+echo "UPSTREAM_PROVISIONER_BIN=$PEERS_CACHE/external-provisioner-$PROVISIONER_VERSION/bin/csi-provisioner"
+echo "UPSTREAM_RESIZER_BIN=$PEERS_CACHE/external-resizer-$RESIZER_VERSION/bin/csi-resizer"
