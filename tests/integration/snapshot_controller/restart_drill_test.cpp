@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <functional>
 #include <iostream>
@@ -47,17 +48,12 @@ std::string VictimName(const ::testing::TestParamInfo<Victim>& info) {
   return "Unknown";
 }
 
-// Part of object names: lower case.
+// The name in lower case, as part of object names.
 std::string Tag(Victim victim) {
-  switch (victim) {
-    case Victim::kApiServer:
-      return "apiserver";
-    case Victim::kController:
-      return "controller";
-    case Victim::kSidecar:
-      return "sidecar";
-  }
-  return "unknown";
+  std::string tag = VictimName({victim, 0});
+  std::transform(tag.begin(), tag.end(), tag.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return tag;
 }
 
 class RestartDrillTest : public OursOnlyTest, public ::testing::WithParamInterface<Victim> {
@@ -188,19 +184,24 @@ class RestartDrillTest : public OursOnlyTest, public ::testing::WithParamInterfa
                               << held.front();
   }
 
-  // Contents bound to the storm's snapshots, by snapshot name.
-  std::map<std::string, int> ContentsPerSnapshot() {
-    std::map<std::string, int> per_snapshot;
+  // Contents bound to the storm's snapshots, by snapshot name; nullopt while
+  // the server cannot list them.
+  std::optional<std::map<std::string, int>> ContentsPerSnapshot() {
     auto contents = admin_->List<kube::VolumeSnapshotContent>("");
-    EXPECT_TRUE(contents.ok());
-    if (!contents.ok()) return per_snapshot;
+    if (!contents.ok()) return std::nullopt;
+    std::map<std::string, int> per_snapshot;
     for (const auto& content : contents->items) {
       const std::string& name = content.spec.volume_snapshot_ref.name;
       if (name.starts_with(Name("snap", -1))) ++per_snapshot[name];
     }
     return per_snapshot;
   }
-  size_t DriverSnapshots() { return DriverState()["existing_snapshots"].size(); }
+  // The snapshots the driver holds; -1 before its state file lists them.
+  int DriverSnapshots() {
+    nlohmann::json state = DriverState();
+    if (!state.contains("existing_snapshots")) return -1;
+    return static_cast<int>(state["existing_snapshots"].size());
+  }
 
   // <kind>-drill-<tag>-<i>; i < 0 gives the prefix of them all.
   std::string Name(const std::string& kind, int i) const {
@@ -227,12 +228,13 @@ TEST_P(RestartDrillTest, ClaimsAreFreeWithin30sOfARestartMidSnapshotStormAndNoth
 
   ExpectClaimsFreeWithin(kClaimsFreeWithin);
   EXPECT_EQ(AwaitAtLeast([&] { return ReadySnapshots(); }, kStorm, 30s), kStorm);
-  std::map<std::string, int> contents = ContentsPerSnapshot();
-  EXPECT_EQ(contents.size(), static_cast<size_t>(kStorm));
-  for (const auto& [snapshot, count] : contents) {
+  std::optional<std::map<std::string, int>> contents = ContentsPerSnapshot();
+  ASSERT_TRUE(contents) << "cannot list contents";
+  EXPECT_EQ(contents->size(), static_cast<size_t>(kStorm));
+  for (const auto& [snapshot, count] : *contents) {
     EXPECT_EQ(count, 1) << snapshot << " has " << count << " contents";
   }
-  EXPECT_EQ(DriverSnapshots(), static_cast<size_t>(kStorm)) << DriverState().dump();
+  EXPECT_EQ(DriverSnapshots(), kStorm) << DriverState().dump();
   std::cout << "[ drill    ] " << ready_at_kill << " of " << kStorm
             << " snapshots were ready at the kill\n";
 }
@@ -259,8 +261,14 @@ TEST_P(DeletionDrillTest, NothingIsLeftAfterARestartMidDeletionStorm) {
   ASSERT_NO_FATAL_FAILURE(KillAndRestart(GetParam()));
 
   EXPECT_EQ(AwaitAtLeast([&] { return GoneSnapshots(); }, kStorm, 60s), kStorm);
-  EXPECT_TRUE(Eventually([&] { return ContentsPerSnapshot().empty(); }, 30s))
-      << ContentsPerSnapshot().size() << " contents left";
+  std::optional<std::map<std::string, int>> contents;
+  EXPECT_TRUE(Eventually(
+      [&] {
+        contents = ContentsPerSnapshot();
+        return contents && contents->empty();
+      },
+      30s))
+      << (contents ? std::to_string(contents->size()) + " contents left" : "cannot list contents");
   EXPECT_TRUE(Eventually([&] { return DriverSnapshots() == 0; }, 30s)) << DriverState().dump();
   ExpectClaimsFreeWithin(kClaimsFreeWithin);
   std::cout << "[ drill    ] " << gone_at_kill << " of " << kStorm

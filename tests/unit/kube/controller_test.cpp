@@ -17,6 +17,7 @@
 #include "kube/api/storage/v1/volume_attachment.h"
 #include "kube/runtime/informer_set.h"
 #include "kube/runtime/run_controllers.h"
+#include "scripted_api.h"
 #include "tests/support/fake_lister_watcher.h"
 #include "tests/support/scripted_sync.h"
 
@@ -31,9 +32,7 @@ using Lane = WorkQueue::Lane;
 
 VolumeAttachment Va(const std::string& name, const std::string& resource_version = "1",
                     const std::string& pv = "") {
-  VolumeAttachment va;
-  va.metadata.name = name;
-  va.metadata.resource_version = resource_version;
+  VolumeAttachment va = testing::MakeVa(name, resource_version);
   if (!pv.empty()) va.spec.source.persistent_volume_name = pv;
   return va;
 }

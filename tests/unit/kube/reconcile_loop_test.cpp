@@ -17,6 +17,7 @@
 #include "kube/api/core/v1/persistent_volume.h"
 #include "kube/api/storage/v1/volume_attachment.h"
 #include "kube/client/write_observer.h"
+#include "scripted_api.h"
 #include "tests/support/hand_off.h"
 #include "tests/support/scripted_sync.h"
 
@@ -25,6 +26,7 @@ namespace {
 
 using namespace std::chrono_literals;
 using ::testing::ElementsAre;
+using testing::MakeVa;
 using testsupport::kHandOffTimeout;
 using Lane = WorkQueue::Lane;
 using VolumeAttachment = kube::VolumeAttachment;
@@ -34,14 +36,6 @@ class CountingMetrics final : public WorkQueueMetrics {
   void OnRetry() override { ++retries; }
   std::atomic<int> retries{0};
 };
-
-// A VolumeAttachment named `name` as the server answers a write of it.
-VolumeAttachment Written(const std::string& name, const std::string& resource_version) {
-  VolumeAttachment va;
-  va.metadata.name = name;
-  va.metadata.resource_version = resource_version;
-  return va;
-}
 
 class ReconcileLoopTest : public ::testing::Test {
  protected:
@@ -70,7 +64,7 @@ class ReconcileLoopTest : public ::testing::Test {
       writes = writes_[key];
       if (auto it = actions_.find(key); it != actions_.end()) action = it->second;
     }
-    for (const std::string& version : writes) ReportWrite(Written(key, version));
+    for (const std::string& version : writes) ReportWrite(MakeVa(key, version));
     if (auto it = also_write_.find(key); it != also_write_.end()) it->second();
     base::Status status = sync_.Sync(key);
     if (!status.ok() || !action) return DoneOr(status);
@@ -250,7 +244,7 @@ TEST_F(ReconcileLoopTest, AnotherWritersChangeDuringAReconcileQueuesTheKeyAgain)
 TEST_F(ReconcileLoopTest, OwnWritesAreKeyedByTheWrittenObjectAndItsKind) {
   MakeLoop(1);
   also_write_["a"] = [] {
-    ReportWrite(Written("c", "31"));
+    ReportWrite(MakeVa("c", "31"));
     kube::PersistentVolume pv;
     pv.metadata.name = "b";
     pv.metadata.resource_version = "21";
