@@ -1,6 +1,6 @@
 #include "attacher/volume_capability.h"
 
-#include "attacher/access_mode.h"
+#include "csi_params/access_modes.h"
 
 namespace attacher {
 
@@ -15,7 +15,7 @@ base::Result<VolumeCapability> VolumeCapabilityFor(const kube::PersistentVolumeS
     capability.fs_type = csi.fs_type.empty() ? std::string(default_fstype) : csi.fs_type.str();
     capability.mount_flags = spec.mount_options;
   }
-  auto mode = ToCsiAccessMode(spec.access_modes, single_node_multi_writer);
+  auto mode = csi_params::ToCsiAccessMode(spec.access_modes, single_node_multi_writer);
   if (!mode.ok()) return mode.error();
   capability.access_mode = *mode;
   return capability;

@@ -10,20 +10,11 @@
 #include <vector>
 
 #include "base/result.h"
+#include "csi_params/access_modes.h"
 
 namespace attacher {
 
-// CSI VolumeCapability.AccessMode.Mode values (CSI spec field numbers).
-enum class AccessMode {
-  kUnknown = 0,
-  kSingleNodeWriter = 1,
-  kSingleNodeReaderOnly = 2,
-  kMultiNodeReaderOnly = 3,
-  kMultiNodeSingleWriter = 4,
-  kMultiNodeMultiWriter = 5,
-  kSingleNodeSingleWriter = 6,
-  kSingleNodeMultiWriter = 7,
-};
+using csi_params::AccessMode;
 
 struct VolumeCapability {
   bool block = false;  // else mount

@@ -17,6 +17,11 @@ namespace base {
 // (e3) suffix.
 Result<bool> QuantityIsZero(std::string_view text);
 
+// The quantity as a whole number, rounded up as resource.Quantity.Value()
+// rounds ("1Gi" -> 1073741824, "1.5k" -> 1500, "100m" -> 1). Errors: a
+// malformed quantity (QuantityIsZero's texts) or one beyond int64.
+Result<int64_t> QuantityAsInt64(std::string_view text);
+
 // What resource.NewQuantity(value, BinarySI).String() gives: below 1024 in
 // magnitude the decimal form with an SI suffix where exact ("999", "1k"),
 // otherwise the largest binary suffix that divides exactly ("1536", "1Ki",

@@ -52,6 +52,20 @@ base::Result<v1::ControllerGetCapabilitiesResponse> ControllerClient::Controller
                           kControllerGetCapabilitiesMethod, {}, {.timeout = timeout});
 }
 
+base::Result<v1::CreateVolumeResponse> ControllerClient::CreateVolume(
+    const v1::CreateVolumeRequest& request, const CallOptions& options) {
+  return connection_.Call(*stub_, &v1::Controller::Stub::CreateVolume, kCreateVolumeMethod, request,
+                          options);
+}
+
+base::Status ControllerClient::DeleteVolume(const v1::DeleteVolumeRequest& request,
+                                            const CallOptions& options) {
+  auto response = connection_.Call(*stub_, &v1::Controller::Stub::DeleteVolume, kDeleteVolumeMethod,
+                                   request, options);
+  if (!response.ok()) return response.error();
+  return base::Status::Ok();
+}
+
 base::Result<v1::CreateSnapshotResponse> ControllerClient::CreateSnapshot(
     const v1::CreateSnapshotRequest& request, const CallOptions& options) {
   return connection_.Call(*stub_, &v1::Controller::Stub::CreateSnapshot, kCreateSnapshotMethod,

@@ -1,5 +1,6 @@
 // Calls on the driver's Controller service that the sidecars make: the
-// attacher's publish calls and ListVolumes, the snapshotter's snapshot calls.
+// attacher's publish calls and ListVolumes, the provisioner's volume calls,
+// the snapshotter's snapshot calls.
 // Each call runs under its own deadline (CallOptions::timeout, the --timeout
 // flag); failures are gRPC errors as described in csi/errors.h.
 #pragma once
@@ -43,6 +44,11 @@ class ControllerClient {
 
   base::Result<v1::ControllerGetCapabilitiesResponse> ControllerGetCapabilities(
       std::chrono::nanoseconds timeout);
+
+  base::Result<v1::CreateVolumeResponse> CreateVolume(const v1::CreateVolumeRequest& request,
+                                                      const CallOptions& options);
+
+  base::Status DeleteVolume(const v1::DeleteVolumeRequest& request, const CallOptions& options);
 
   base::Result<v1::CreateSnapshotResponse> CreateSnapshot(const v1::CreateSnapshotRequest& request,
                                                           const CallOptions& options);

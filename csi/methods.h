@@ -17,6 +17,8 @@ inline constexpr std::string_view kControllerUnpublishVolumeMethod =
 inline constexpr std::string_view kListVolumesMethod = "/csi.v1.Controller/ListVolumes";
 inline constexpr std::string_view kControllerGetCapabilitiesMethod =
     "/csi.v1.Controller/ControllerGetCapabilities";
+inline constexpr std::string_view kCreateVolumeMethod = "/csi.v1.Controller/CreateVolume";
+inline constexpr std::string_view kDeleteVolumeMethod = "/csi.v1.Controller/DeleteVolume";
 inline constexpr std::string_view kCreateSnapshotMethod = "/csi.v1.Controller/CreateSnapshot";
 inline constexpr std::string_view kDeleteSnapshotMethod = "/csi.v1.Controller/DeleteSnapshot";
 inline constexpr std::string_view kListSnapshotsMethod = "/csi.v1.Controller/ListSnapshots";

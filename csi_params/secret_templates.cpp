@@ -3,6 +3,7 @@
 #include <set>
 
 #include "base/strconv.h"
+#include "csi_params/reserved_parameters.h"
 #include "kube/api/names.h"
 
 namespace csi_params {
@@ -93,31 +94,59 @@ base::Result<std::string> ResolveTemplate(std::string_view template_text,
   return resolved;
 }
 
+namespace {
+
+// A template given by `key` or `deprecated_key` (which may be empty: no
+// such key); `count` says by how many of them.
+struct FoundTemplate {
+  std::string text;
+  int count = 0;
+};
+
+FoundTemplate FindTemplate(const kube::StringMap& parameters, std::string_view key,
+                           std::string_view deprecated_key) {
+  FoundTemplate found;
+  for (std::string_view k : {deprecated_key, key}) {
+    if (k.empty()) continue;
+    if (auto it = parameters.find(k); it != parameters.end()) {
+      found.text = it->second;
+      ++found.count;
+    }
+  }
+  return found;
+}
+
+}  // namespace
+
 base::Result<std::optional<kube::SecretReference>> SecretReferenceOf(
     const SecretParameterKeys& keys, const kube::StringMap& parameters,
     const TemplateVariables& namespace_variables, const TemplateVariables& name_variables) {
-  auto name = parameters.find(keys.name_key);
-  auto ns = parameters.find(keys.namespace_key);
-  bool has_name = name != parameters.end();
-  const std::string failed = "failed to get name and namespace template from params: ";
-  if (has_name != (ns != parameters.end())) {
-    return base::Error(failed + "either name and namespace for " + std::string(keys.what) +
+  const FoundTemplate name = FindTemplate(parameters, keys.name_key, keys.deprecated_name_key);
+  const FoundTemplate ns =
+      FindTemplate(parameters, keys.namespace_key, keys.deprecated_namespace_key);
+  const std::string failed(keys.key_error_prefix);
+  const std::string what(keys.what);
+  if (name.count > 1 || ns.count > 1) {
+    return base::Error(failed + what + " secrets specified in parameters with both \"csi\" and \"" +
+                       std::string(kReservedParameterPrefix) + "\" keys");
+  }
+  if (name.count != ns.count) {
+    return base::Error(failed + "either name and namespace for " + what +
                        " secrets specified, Both must be specified");
   }
-  if (!has_name) return std::optional<kube::SecretReference>();
-  if (name->second.empty() || ns->second.empty()) {
-    return base::Error(failed + std::string(keys.what) +
+  if (name.count == 0) return std::optional<kube::SecretReference>();
+  if (name.text.empty() || ns.text.empty()) {
+    return base::Error(failed + what +
                        " secrets specified in parameters but value of either namespace or name "
                        "is empty");
   }
-  auto resolved_ns = ResolveTemplate(ns->second, namespace_variables);
+  auto resolved_ns = ResolveTemplate(ns.text, namespace_variables);
   if (!resolved_ns.ok()) return resolved_ns.error();
-  if (!kube::IsDns1123Label(*resolved_ns))
-    return InvalidName(ns->second, *resolved_ns, "namespace");
-  auto resolved_name = ResolveTemplate(name->second, name_variables);
+  if (!kube::IsDns1123Label(*resolved_ns)) return InvalidName(ns.text, *resolved_ns, "namespace");
+  auto resolved_name = ResolveTemplate(name.text, name_variables);
   if (!resolved_name.ok()) return resolved_name.error();
   if (!kube::IsDns1123Subdomain(*resolved_name)) {
-    return InvalidName(name->second, *resolved_name, "secret");
+    return InvalidName(name.text, *resolved_name, "secret");
   }
   return std::optional(kube::SecretReference{.name = *resolved_name, .namespace_ = *resolved_ns});
 }

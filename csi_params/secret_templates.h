@@ -31,15 +31,22 @@ base::Result<std::string> ResolveTemplate(std::string_view template_text,
                                           const TemplateVariables& variables);
 
 // The pair of class parameters naming one Secret, and what upstream's error
-// texts call that Secret ("Snapshotter", "SnapshotterList", ...).
+// texts call that Secret ("Snapshotter", "SnapshotterList", ...). Some
+// Secrets also have an older pair of keys (the provisioner's
+// csiProvisionerSecretName, ...): either pair may name the Secret, not both.
 struct SecretParameterKeys {
   std::string_view name_key;
   std::string_view namespace_key;
   std::string_view what;
+  std::string_view deprecated_name_key = {};
+  std::string_view deprecated_namespace_key = {};
+  // Starts the errors about the keys themselves (not about their values).
+  std::string_view key_error_prefix = "failed to get name and namespace template from params: ";
 };
 
 // The Secret the pair `keys` names in `parameters`: nullopt when neither is
-// set. Both must be set and non-empty. The namespace template resolves with
+// set. Both must be set and non-empty, and a name or namespace given by both
+// the old and the new key is an error. The namespace template resolves with
 // `namespace_variables` and must give a DNS-1123 label; then the name
 // template resolves with `name_variables` (usually a superset: only the name
 // may depend on what the user who made the object chose) and must give a

@@ -5,21 +5,29 @@
 # them), starts a local control plane (etcd + kube-apiserver with RBAC and real
 # TLS, the snapshot CRDs, kube-controller-manager with its PersistentVolume
 # binder and attach-detach controller), the CSI mock driver (Kubernetes' e2e
-# mock) and our csi-attacher, snapshot-controller and csi-snapshotter, each as
-# its own RBAC-limited ServiceAccount. No kubelet runs. Then:
-#   1. attach, as in a cluster: `kubectl apply -f examples/attach.yaml` (a
-#      Node, its CSINode, the CSIDriver, PVs and claims the binder binds), then
-#      examples/attach-pod.yaml (a Pod on the Node using the claims): the
-#      attach-detach controller creates a VolumeAttachment per volume, watched
-#      until the attacher has attached each; the Node lists them;
+# mock) and our csi-provisioner, csi-attacher, snapshot-controller and
+# csi-snapshotter, each as its own RBAC-limited ServiceAccount (the
+# provisioner's from deploy/kubernetes/csi-provisioner/rbac.yaml, applied with
+# kubectl, its token from `kubectl create token`). No kubelet runs. Then:
+#   1. provision and attach, as in a cluster: `kubectl apply -f
+#      examples/attach.yaml` (a Node, its CSINode, the CSIDriver, the driver's
+#      StorageClass and three claims of it): the provisioner makes a volume
+#      and a PV for each claim, which the binder binds (`kubectl describe pvc`
+#      shows the Provisioning Events); then examples/attach-pod.yaml (a Pod on
+#      the Node using the claims): the attach-detach controller creates a
+#      VolumeAttachment per volume, watched until the attacher has attached
+#      each; the Node lists them;
 #   2. detach: deleting the Pod makes the controller delete the
 #      VolumeAttachments, which go once the attacher has detached and dropped
-#      its finalizer; the claims and PVs go next;
-#   3. snapshot: a PVC the binder binds, a VolumeSnapshotClass and a
-#      VolumeSnapshot, watched until readyToUse;
-#   4. a PVC restoring from the snapshot holds the snapshot's deletion
-#      (`kubectl describe` shows the controller's Event naming it); once the
-#      PVC is gone the snapshot, its content and the driver's snapshot go;
+#      its finalizer; deleting the claims then makes the provisioner delete
+#      their volumes and PVs (reclaimPolicy Delete);
+#   3. snapshot: a claim the provisioner provisions, a VolumeSnapshotClass
+#      and a VolumeSnapshot, watched until readyToUse;
+#   4. a claim restoring from the snapshot (which our provisioner does not do
+#      yet: it stays Pending, with a ProvisioningFailed Event) holds the
+#      snapshot's deletion (`kubectl describe` shows the controller's Event
+#      naming it); once the claim is gone the snapshot, its content and the
+#      driver's snapshot go;
 #   5. each binary's /metrics, the interesting lines.
 # Leaves nothing running. Logs stay in $DEMO_DIR (printed at the end).
 set -euo pipefail
@@ -42,7 +50,7 @@ cleanup() {
   for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
   for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
   echo
-  echo "Everything stopped. Logs: $DEMO_DIR (attacher.log, snapshotter.log, snapshot-controller.log, csi-driver.log, cp/*.log: etcd, kube-apiserver, kube-controller-manager)"
+  echo "Everything stopped. Logs: $DEMO_DIR (provisioner.log, attacher.log, snapshotter.log, snapshot-controller.log, csi-driver.log, cp/*.log: etcd, kube-apiserver, kube-controller-manager)"
 }
 trap cleanup EXIT
 
@@ -52,7 +60,7 @@ PEERS=$(tools/peers/build.sh etcd kube kubectl controller-manager csi-mock crds)
 eval "$(grep -E '^[A-Z_]+_(BIN|DIR)=' <<<"$PEERS")"
 export ETCD_BIN KUBE_APISERVER_BIN KUBE_CONTROLLER_MANAGER_BIN
 cmake --preset default >/dev/null
-cmake --build --preset default --target csi-attacher csi-snapshotter snapshot-controller local-control-plane
+cmake --build --preset default --target csi-provisioner csi-attacher csi-snapshotter snapshot-controller local-control-plane
 
 say "Starting etcd + kube-apiserver (with the snapshot CRDs) + kube-controller-manager (PV binder, attach-detach)"
 build/default/local-control-plane --dir "$DEMO_DIR/cp" --crds "$SNAPSHOT_CRDS_DIR" --controller-manager \
@@ -106,11 +114,37 @@ scrape() {
 }
 
 DRIVER=csi-mock.demo.example.com
-say "Starting the CSI driver ($DRIVER) and our three binaries"
-start csi-driver "$CSI_MOCK_BIN" --endpoint "$DEMO_DIR/csi.sock" --name "$DRIVER" --create-volumes 3
+say "The provisioner's ServiceAccount and RBAC, as a cluster installs them; a kubeconfig with its token"
+run kubectl apply -f deploy/kubernetes/csi-provisioner/rbac.yaml
+PROVISIONER_KUBECONFIG=$DEMO_DIR/provisioner.kubeconfig
+# A day-long token from the TokenRequest API, as the control plane gives the
+# other binaries'; the kubeconfig names the API server and its CA as theirs do.
+PROVISIONER_TOKEN=$(kubectl create token csi-provisioner --namespace default --duration 24h)
+(
+  export KUBECONFIG=$PROVISIONER_KUBECONFIG
+  umask 077
+  kubectl config set-cluster demo --server "$SERVER" --certificate-authority "$CA_FILE" >/dev/null
+  kubectl config set-credentials csi-provisioner --token "$PROVISIONER_TOKEN" >/dev/null
+  kubectl config set-context demo --cluster demo --user csi-provisioner --namespace default >/dev/null
+  kubectl config use-context demo >/dev/null
+)
+unset PROVISIONER_TOKEN
+# RBAC objects reach the authorizer a moment after they are created.
+deadline=$((SECONDS + 60))
+until kubectl --kubeconfig "$PROVISIONER_KUBECONFIG" get persistentvolumes,storageclasses >/dev/null 2>&1; do
+  [ "$SECONDS" -lt "$deadline" ] || { echo "the RBAC rules of default/csi-provisioner never took effect"; exit 1; }
+  sleep 0.5
+done
+run kubectl auth can-i create persistentvolumes --all-namespaces --as system:serviceaccount:default:csi-provisioner
+
+say "Starting the CSI driver ($DRIVER) and our four binaries"
+start csi-driver "$CSI_MOCK_BIN" --endpoint "$DEMO_DIR/csi.sock" --name "$DRIVER"
+free_port PROVISIONER_PORT
 free_port ATTACHER_PORT
 free_port SNAPSHOTTER_PORT
 free_port CONTROLLER_PORT
+start provisioner build/default/cmd/csi-provisioner/csi-provisioner --kubeconfig "$PROVISIONER_KUBECONFIG" \
+  --csi-address "$DEMO_DIR/csi.sock" --timeout 15s --http-endpoint "127.0.0.1:$PROVISIONER_PORT" -v=2
 start attacher build/default/cmd/csi-attacher/csi-attacher --kubeconfig "$ATTACHER_KUBECONFIG" \
   --csi-address "$DEMO_DIR/csi.sock" --timeout 15s --http-endpoint "127.0.0.1:$ATTACHER_PORT" -v=2
 start snapshot-controller build/default/cmd/snapshot-controller/snapshot-controller \
@@ -126,9 +160,11 @@ await_metrics() {
     sleep 0.5
   done
 }
+await_metrics provisioner "$PROVISIONER_PORT"
 await_metrics attacher "$ATTACHER_PORT"
 await_metrics snapshot-controller "$CONTROLLER_PORT"
 await_metrics snapshotter "$SNAPSHOTTER_PORT"
+echo "  csi-provisioner     as default/csi-provisioner,         metrics on :$PROVISIONER_PORT"
 echo "  csi-attacher        as default/csi-attacher,            metrics on :$ATTACHER_PORT"
 echo "  snapshot-controller as kube-system/snapshot-controller, metrics on :$CONTROLLER_PORT"
 echo "  csi-snapshotter     as default/csi-snapshotter,         metrics on :$SNAPSHOTTER_PORT"
@@ -144,10 +180,17 @@ await_volumeattachments() {
 }
 VA_COLUMNS='NAME:.metadata.name,PV:.spec.source.persistentVolumeName,NODE:.spec.nodeName,ATTACHED:.status.attached,FINALIZERS:.metadata.finalizers,NODE-ID:.metadata.annotations.csi\.alpha\.kubernetes\.io/node-id'
 
-say "1. Attach, as in a cluster: a Node, its CSINode, the CSIDriver, three PVs and claims for them"
+say "1. Provision, as in a cluster: a Node, its CSINode, the CSIDriver, the driver's StorageClass and three claims of it"
+watch_start pvc-watch.txt pvc -l demo=attach
 run kubectl apply -f examples/attach.yaml
 run kubectl wait pvc -l demo=attach --for=jsonpath='{.status.phase}'=Bound --timeout=$WAIT
-run kubectl get pvc,pv -l demo=attach
+watch_show pvc pvc-watch.txt
+run kubectl get storageclass demo-sc
+run kubectl get pvc,pv
+PV_COLUMNS='NAME:.metadata.name,CLAIM:.spec.claimRef.name,VOLUME:.spec.csi.volumeHandle,RECLAIM:.spec.persistentVolumeReclaimPolicy,PROVISIONED-BY:.metadata.annotations.pv\.kubernetes\.io/provisioned-by,FINALIZERS:.metadata.finalizers'
+run kubectl get pv -o custom-columns="$PV_COLUMNS"
+run kubectl describe pvc demo-claim-1
+scrape csi-provisioner "$PROVISIONER_PORT" '^controller_persistentvolumeclaim_provision_total'
 say "   ...and a Pod on the Node using the three claims: the attach-detach controller creates the VolumeAttachments"
 watch_start va-watch.txt volumeattachments
 run kubectl apply -f examples/attach-pod.yaml
@@ -155,7 +198,7 @@ await_volumeattachments 3
 run kubectl wait volumeattachments --all --for=jsonpath='{.status.attached}'=true --timeout=$WAIT
 watch_show volumeattachments va-watch.txt
 run kubectl get volumeattachments -o custom-columns="$VA_COLUMNS"
-run kubectl get pv -l demo=attach -o custom-columns='NAME:.metadata.name,VOLUME:.spec.csi.volumeHandle,FINALIZERS:.metadata.finalizers'
+run kubectl get pv -o custom-columns="$PV_COLUMNS"
 # The controller reports a volume attached once the attacher has attached it.
 deadline=$((SECONDS + 120))
 until [ "$(kubectl get node demo-node -o jsonpath='{range .status.volumesAttached[*]}{.name}{"\n"}{end}' | grep -c .)" -ge 3 ]; do
@@ -173,13 +216,19 @@ run kubectl delete pod demo-app --force --grace-period=0
 run kubectl wait volumeattachments --all --for=delete --timeout=$WAIT
 run kubectl get volumeattachments
 run kubectl get node demo-node -o custom-columns="$NODE_COLUMNS"
-say "   ...then the claims and PVs: the attacher removes its PV finalizer"
+say "   ...then the claims: the provisioner deletes their volumes and PVs (the attacher has removed its PV finalizer)"
+ATTACH_PVS=$(kubectl get pvc -l demo=attach -o jsonpath='{range .items[*]}pv/{.spec.volumeName}{" "}{end}')
+watch_start pv-watch.txt pv
 run kubectl delete pvc -l demo=attach --wait --timeout=$WAIT
-run kubectl delete pv -l demo=attach --wait --timeout=$WAIT
+# shellcheck disable=SC2086  # one word per PV
+run kubectl wait $ATTACH_PVS --for=delete --timeout=$WAIT
+watch_show pv pv-watch.txt
+run kubectl get pvc,pv
 
-say "3. Snapshot: a PVC the binder binds, a VolumeSnapshotClass and a VolumeSnapshot of the PVC"
+say "3. Snapshot: a claim the provisioner provisions, a VolumeSnapshotClass and a VolumeSnapshot of the claim"
 run kubectl apply -f examples/snapshot-source.yaml
 run kubectl wait pvc/demo-pvc --for=jsonpath='{.status.phase}'=Bound --timeout=$WAIT
+run kubectl get pvc,pv
 watch_start snap-watch.txt volumesnapshots
 run kubectl apply -f examples/volumesnapshotclass.yaml -f examples/volumesnapshot.yaml
 run kubectl wait volumesnapshot/demo-snapshot --for=jsonpath='{.status.readyToUse}'=true --timeout=$WAIT
@@ -188,9 +237,16 @@ CONTENT=$(kubectl get volumesnapshot demo-snapshot -o jsonpath='{.status.boundVo
 run kubectl get volumesnapshots,volumesnapshotcontents
 run kubectl describe volumesnapshot demo-snapshot
 
-say "4. A PVC restoring from demo-snapshot holds its deletion"
+say "4. A claim restoring from demo-snapshot holds its deletion (restoring is a later release of our provisioner: the claim stays Pending)"
 run kubectl apply -f examples/restore-pvc.yaml
 run kubectl wait pvc/demo-restore --for=jsonpath='{.status.phase}'=Pending --timeout=$WAIT
+# Shown, not required: the provisioner's Warning, once it has looked at the claim.
+deadline=$((SECONDS + 30))
+until [ -n "$(kubectl get events --field-selector involvedObject.name=demo-restore,reason=ProvisioningFailed -o name)" ] ||
+  [ "$SECONDS" -ge "$deadline" ]; do
+  sleep 0.5
+done
+run kubectl get events --field-selector involvedObject.name=demo-restore
 run kubectl delete volumesnapshot demo-snapshot --wait=false
 delete_pending() {
   [ -n "$(kubectl get events --field-selector involvedObject.name=demo-snapshot,reason=SnapshotDeletePending -o name)" ]
@@ -217,6 +273,8 @@ echo "  the driver's calls:"
 grep -o 'csi-mock call /csi.v1.Controller/[A-Za-z]*: [A-Za-z]*' "$DEMO_DIR/csi-driver.log" | sort | uniq -c | sed 's/^ */    /'
 
 say "5. Metrics (the interesting lines of each /metrics)"
+scrape csi-provisioner "$PROVISIONER_PORT" \
+  '^controller_persistentvolume(claim_provision(_failed)?|_delete)_total|^csi_sidecar_operations_seconds_count.*(Create|Delete)Volume'
 scrape csi-attacher "$ATTACHER_PORT" '^csi_sidecar_operations_seconds_count'
 scrape snapshot-controller "$CONTROLLER_PORT" '^snapshot_controller_(operation_total_seconds_count|operations_in_flight)'
 scrape csi-snapshotter "$SNAPSHOTTER_PORT" '^csi_sidecar_operations_seconds_count'

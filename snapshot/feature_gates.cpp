@@ -1,60 +1,18 @@
 #include "snapshot/feature_gates.h"
 
+#include <utility>
+
+#include "component/apiserver_feature_gates.h"
+
 namespace snapshot {
 
 const std::vector<component::FeatureSpec>& KnownFeatureSpecs() {
-  using component::kAllAlpha;
-  using component::kAllBeta;
-  using enum component::FeatureStage;
-  // The settable gates upstream's --help lists, plus the GA and deprecated
-  // ones it accepts without listing them, with their locks.
-  static const std::vector<component::FeatureSpec> specs = component::SortedByName({
-      {"APIResponseCompression", true, kBeta},
-      {"APIServerIdentity", true, kBeta},
-      {"APIServerWebhookAuthenticationToken", false, kAlpha},
-      {"APIServingWithRoutine", false, kAlpha},
-      {"AggregatedDiscoveryRemoveBetaType", true, kDeprecated, true},
-      {kAllAlpha, false, kAlpha},
-      {kAllBeta, false, kBeta},
-      {"AllowParsingUserUIDFromCertAuth", true, kBeta},
-      {"AllowUnsafeMalformedObjectDeletion", true, kBeta},
-      {"CBORServingAndStorage", false, kAlpha},
-      {kCSIVolumeGroupSnapshot, true, kGA},
-      {"ComponentFlagz", true, kBeta},
-      {"ComponentStatusz", true, kBeta},
-      {"ConcurrentWatchObjectDecode", true, kBeta},
-      {"ConsistentListFromCacheSkipTimeoutFallback", false, kAlpha},
-      {"ConstrainedImpersonation", true, kBeta},
-      {"CoordinatedLeaderElection", false, kBeta},
-      {"DeclarativeValidation", true, kGA, true},
-      {"DeclarativeValidationBeta", true, kBeta},
-      {"DeclarativeValidationTakeover", false, kDeprecated, true},
-      {"DetectCacheInconsistency", true, kBeta},
-      {"EtcdRangeStream", true, kBeta},
-      {"ExcludeAdmissionWebhookVirtualResources", true, kBeta},
-      {"KMSv1", false, kDeprecated},
-      {"ListFromCacheSnapshot", true, kBeta},
-      {"ManifestBasedAdmissionControlConfig", true, kBeta},
-      {"MutatingAdmissionPolicy", true, kGA},
-      {"NativeHistograms", true, kBeta},
-      {"OpenAPIEnums", true, kBeta},
-      {kReleaseLeaderElectionOnExit, false, kAlpha},
-      {"RemoteRequestHeaderUID", true, kBeta},
-      {"SeparateCacheWatchRPC", false, kDeprecated, true},
-      {"ShardedListAndWatch", false, kAlpha},
-      {"SizeBasedListCostEstimate", true, kBeta},
-      {"StorageVersionAPI", false, kAlpha},
-      {"StorageVersionHash", true, kBeta},
-      {"StructuredAuthenticationConfigurationEgressSelector", true, kBeta},
-      {"StructuredAuthenticationConfigurationJWKSMetrics", true, kBeta},
-      {"TokenRequestServiceAccountUIDValidation", true, kBeta},
-      {"UnauthenticatedHTTP2DOSMitigation", true, kBeta},
-      {"UnknownVersionInteroperabilityProxy", true, kBeta},
-      {"WatchCacheInitializationPostStartHook", true, kGA, true},
-      {"WatchList", true, kBeta},
-      {"WatchListCompression", true, kBeta},
-      {"WebhookRoundTripLoadBalancing", true, kBeta},
-  });
+  static const std::vector<component::FeatureSpec> specs = [] {
+    std::vector<component::FeatureSpec> all = component::ApiServerFeatureSpecs();
+    all.push_back({kCSIVolumeGroupSnapshot, true, component::FeatureStage::kGA});
+    all.push_back({kReleaseLeaderElectionOnExit, false, component::FeatureStage::kAlpha});
+    return component::SortedByName(std::move(all));
+  }();
   return specs;
 }
 

@@ -2,18 +2,13 @@
 
 #include <algorithm>
 
+#include "csi_params/uid_names.h"
 #include "kube/api/names.h"
 
 namespace snapshotter {
 
 std::string SnapshotName(std::string_view prefix, std::string_view uid, int uuid_length) {
-  std::string name(prefix);
-  name += '-';
-  if (uuid_length < 0) return name.append(uid);
-  std::string dashless(uid);
-  std::erase(dashless, '-');
-  dashless.resize(std::min(dashless.size(), static_cast<size_t>(uuid_length)));
-  return name + dashless;
+  return csi_params::PrefixedUidName(prefix, uid, uuid_length);
 }
 
 std::string LeaseNameFor(std::string_view driver) {

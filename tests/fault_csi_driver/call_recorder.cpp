@@ -61,6 +61,8 @@ std::string CallRecorder::RenderLocked() const {
   return "{\n  \"driver\": " + nlohmann::json(driver_name_).dump() +
          ",\n  \"attachments\": " + volumes["attachments"].dump() +
          ",\n  \"volumes\": " + volumes["volumes"].dump() +
+         ",\n  \"existing_volumes\": " + volumes["existing_volumes"].dump() +
+         ",\n  \"volumes_by_name\": " + volumes["volumes_by_name"].dump() +
          ",\n  \"existing_snapshots\": " + snapshots["existing_snapshots"].dump() +
          ",\n  \"snapshots\": " + snapshots["snapshots"].dump() +
          ",\n  \"existing_group_snapshots\": " + snapshots["existing_group_snapshots"].dump() +

@@ -1,7 +1,7 @@
 // CallRecorder: one stderr line per call and, with --state-file, a JSON file
 // rewritten after every call with all calls so far plus the registries'
-// counters, attachment set and existing snapshots and group snapshots (format
-// in README.md).
+// counters, attachment set and existing volumes, snapshots and group
+// snapshots (format in README.md).
 //
 // The file is replaced atomically (write + rename), so a test reading it while
 // calls run never sees half a document, and before the call is answered, so a

@@ -35,6 +35,11 @@ void CallScope::SetSnapshotTarget(const std::string& snapshot_name, const std::s
   target_.volume_id = volume_id;
 }
 
+void CallScope::SetVolumeTarget(const std::string& volume_name, const std::string& volume_id) {
+  target_.volume_name = volume_name;
+  target_.volume_id = volume_id;
+}
+
 std::optional<grpc::Status> CallScope::Begin(std::chrono::nanoseconds latency) {
   const grpc::Status shutting_down(grpc::StatusCode::UNAVAILABLE, "fault driver shutting down");
   fault_ = driver_.faults->Take(record_.method, target_);
@@ -58,10 +63,14 @@ std::optional<grpc::Status> CallScope::Begin(std::chrono::nanoseconds latency) {
 }
 
 bool CallScope::HangUntilCallerGivesUp() const {
-  while (!context_->IsCancelled() && std::chrono::system_clock::now() < context_->deadline()) {
+  while (!CallerGaveUp()) {
     if (!driver_.shutdown->SleepFor(kHangPollInterval)) return false;
   }
   return true;
+}
+
+bool CallScope::CallerGaveUp() const {
+  return context_->IsCancelled() || std::chrono::system_clock::now() >= context_->deadline();
 }
 
 grpc::Status CallScope::CallerGaveUpStatus() const {
@@ -71,16 +80,19 @@ grpc::Status CallScope::CallerGaveUpStatus() const {
   return grpc::Status(grpc::StatusCode::CANCELLED, "caller cancelled during a hang");
 }
 
-grpc::Status CallScope::Finish(grpc::Status status) {
-  if (status.ok() && after_success_error_) {
-    record_.injected = true;
-    status = *after_success_error_;
-  }
-  record_.code = status.error_code();
-  record_.message = status.error_message();
+grpc::Status CallScope::Answer(const grpc::Status& status) const {
+  if (status.ok() && after_success_error_) return *after_success_error_;
+  return status;
+}
+
+grpc::Status CallScope::Finish(const grpc::Status& status) {
+  if (status.ok() && after_success_error_) record_.injected = true;
+  grpc::Status answer = Answer(status);
+  record_.code = answer.error_code();
+  record_.message = answer.error_message();
   record_.duration = std::chrono::steady_clock::now() - start_;
   driver_.recorder->Record(std::move(record_));
-  return status;
+  return answer;
 }
 
 nlohmann::json SecretKeys(const google::protobuf::Map<std::string, std::string>& secrets) {

@@ -49,8 +49,13 @@ class CallScope {
   // against the rules' snapshot_name/volume_id filters (the handler records
   // the request's own fields).
   void SetSnapshotTarget(const std::string& snapshot_name, const std::string& volume_id);
+  // The volume a CreateVolume or DeleteVolume call is about, matched against
+  // the rules' volume_name/volume_id filters (the handler records the
+  // request's own fields).
+  void SetVolumeTarget(const std::string& volume_name, const std::string& volume_id);
   // Extra request fields to record (never secret values).
   nlohmann::json& request() { return record_.request; }
+  const nlohmann::json& request() const { return record_.request; }
   // What a successful answer said that tests may want to check.
   nlohmann::json& response() { return record_.response; }
 
@@ -65,9 +70,16 @@ class CallScope {
   // The answer came from the fault although no error did (Probe's ready).
   void MarkInjected() { record_.injected = true; }
 
-  // Replaces a successful `status` by an after_success fault's error, records
-  // the call and returns the status to answer with.
-  grpc::Status Finish(grpc::Status status);
+  // Whether the caller has stopped waiting (its deadline passed or it
+  // cancelled): work done now is work it never hears about.
+  bool CallerGaveUp() const;
+
+  // The status Finish(status) answers with: a successful `status` replaced by
+  // an after_success fault's error. For counters of calls answered OK, which
+  // must be in the state file Finish writes.
+  grpc::Status Answer(const grpc::Status& status) const;
+  // Records the call and returns Answer(status).
+  grpc::Status Finish(const grpc::Status& status);
 
  private:
   // False when shutdown came first.

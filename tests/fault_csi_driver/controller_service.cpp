@@ -49,6 +49,10 @@ grpc::Status ControllerService::Publish(const csi::v1::ControllerPublishVolumeRe
                                                     request.volume_context().end());
   PublishOutcome outcome = driver_.registry->Publish(request.volume_id(), request.node_id(),
                                                      single_node, volume_context);
+  if (outcome == PublishOutcome::kDeleted) {
+    return grpc::Status(grpc::StatusCode::NOT_FOUND,
+                        "volume " + request.volume_id() + " was deleted");
+  }
   if (outcome == PublishOutcome::kAttachedElsewhere) {
     return grpc::Status(grpc::StatusCode::FAILED_PRECONDITION,
                         "volume " + request.volume_id() + " is published to another node");
@@ -91,7 +95,7 @@ grpc::Status ControllerService::ListVolumes(grpc::ServerContext* context,
 grpc::Status ControllerService::List(const csi::v1::ListVolumesRequest& request,
                                      csi::v1::ListVolumesResponse* response) {
   if (!driver_.options->Advertises(Capability::LIST_VOLUMES)) {
-    return grpc::Status(grpc::StatusCode::UNIMPLEMENTED, "LIST_VOLUMES is not advertised");
+    return NotAdvertised("LIST_VOLUMES");
   }
   if (request.max_entries() < 0) return InvalidArgument("max_entries must not be negative");
   auto page =

@@ -1,11 +1,12 @@
 // The CSI Controller service of the fault driver: a fake back end that
-// attaches volumes to nodes in memory (VolumeRegistry) and takes snapshots
-// (SnapshotRpcs), with the latencies and faults the command line and
-// faults.json ask for.
+// creates and deletes volumes (VolumeRpcs), attaches them to nodes in memory
+// (VolumeRegistry) and takes snapshots (SnapshotRpcs), with the latencies and
+// faults the command line and faults.json ask for.
 //
 //   Publish: idempotent per node, publish_context {"devicePath":
-//     "/dev/fault/<volume>"}; a node not in --node-id -> NOT_FOUND; a second
-//     node for a single-node access mode -> FAILED_PRECONDITION.
+//     "/dev/fault/<volume>"}; a node not in --node-id or a volume
+//     DeleteVolume removed -> NOT_FOUND; a second node for a single-node
+//     access mode -> FAILED_PRECONDITION.
 //   Unpublish: unknown volume or node -> OK; empty node_id -> every node.
 //   ListVolumes: needs LIST_VOLUMES advertised (else UNIMPLEMENTED); every
 //     volume known, published_node_ids filled with LIST_VOLUMES_PUBLISHED_NODES.
@@ -14,12 +15,25 @@
 #include "csi/proto/csi.grpc.pb.h"
 #include "tests/fault_csi_driver/call_scope.h"
 #include "tests/fault_csi_driver/snapshot_rpcs.h"
+#include "tests/fault_csi_driver/volume_rpcs.h"
 
 namespace faultdriver {
 
 class ControllerService final : public csi::v1::Controller::Service {
  public:
-  explicit ControllerService(const DriverContext& driver) : driver_(driver), snapshots_(driver) {}
+  explicit ControllerService(const DriverContext& driver)
+      : driver_(driver), volumes_(driver), snapshots_(driver) {}
+
+  grpc::Status CreateVolume(grpc::ServerContext* context,
+                            const csi::v1::CreateVolumeRequest* request,
+                            csi::v1::CreateVolumeResponse* response) override {
+    return volumes_.CreateVolume(context, *request, response);
+  }
+  grpc::Status DeleteVolume(grpc::ServerContext* context,
+                            const csi::v1::DeleteVolumeRequest* request,
+                            csi::v1::DeleteVolumeResponse* response) override {
+    return volumes_.DeleteVolume(context, *request);
+  }
 
   grpc::Status ControllerPublishVolume(grpc::ServerContext* context,
                                        const csi::v1::ControllerPublishVolumeRequest* request,
@@ -55,6 +69,7 @@ class ControllerService final : public csi::v1::Controller::Service {
                     csi::v1::ListVolumesResponse* response);
 
   const DriverContext& driver_;
+  VolumeRpcs volumes_;
   SnapshotRpcs snapshots_;
 };
 

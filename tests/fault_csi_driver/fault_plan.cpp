@@ -12,9 +12,11 @@ namespace {
 
 // Rejecting unknown names catches typos that would otherwise silently
 // inject nothing and make a test pass for the wrong reason.
-constexpr std::array<std::string_view, 14> kMethods = {"GetPluginInfo",
+constexpr std::array<std::string_view, 16> kMethods = {"GetPluginInfo",
                                                        "GetPluginCapabilities",
                                                        "Probe",
+                                                       "CreateVolume",
+                                                       "DeleteVolume",
                                                        "ControllerPublishVolume",
                                                        "ControllerUnpublishVolume",
                                                        "ListVolumes",
@@ -34,14 +36,26 @@ bool KnownMethod(std::string_view name) {
   return false;
 }
 
-bool IsCreateMethod(std::string_view name) {
+bool IsSnapshotCreateMethod(std::string_view name) {
   return name == "CreateSnapshot" || name == "CreateVolumeGroupSnapshot";
 }
 
 // The calls about one snapshot or group snapshot, which snapshot_name filters.
 bool IsSnapshotMethod(std::string_view name) {
-  return IsCreateMethod(name) || name == "DeleteSnapshot" || name == "ListSnapshots" ||
+  return IsSnapshotCreateMethod(name) || name == "DeleteSnapshot" || name == "ListSnapshots" ||
          name == "GetVolumeGroupSnapshot" || name == "DeleteVolumeGroupSnapshot";
+}
+
+// The calls about one volume by its name, which volume_name filters.
+bool IsVolumeLifecycleMethod(std::string_view name) {
+  return name == "CreateVolume" || name == "DeleteVolume";
+}
+
+int64_t IntegerField(const nlohmann::json& value, int64_t minimum, const std::string& where) {
+  if (!value.is_number_integer() || value.get<int64_t>() < minimum) {
+    throw std::invalid_argument(where + ": want an integer >= " + std::to_string(minimum));
+  }
+  return value.get<int64_t>();
 }
 
 std::string StringField(const nlohmann::json& value, const std::string& where) {
@@ -77,6 +91,8 @@ FaultRule ParseRule(const std::string& method, const nlohmann::json& object,
       rule.node_id = StringField(value, field);
     } else if (key == "snapshot_name" && IsSnapshotMethod(method)) {
       rule.snapshot_name = StringField(value, field);
+    } else if (key == "volume_name" && IsVolumeLifecycleMethod(method)) {
+      rule.volume_name = StringField(value, field);
     } else if (key == "code") {
       std::optional<grpc::StatusCode> code = ParseStatusCode(StringField(value, field));
       if (!code) throw std::invalid_argument(field + ": unknown gRPC code " + value.dump());
@@ -88,23 +104,19 @@ FaultRule ParseRule(const std::string& method, const nlohmann::json& object,
       if (!delay.ok()) throw std::invalid_argument(field + ": " + delay.error().message);
       rule.delay = *delay;
     } else if (key == "times") {
-      if (!value.is_number_integer() || value.get<int64_t>() < -1) {
-        throw std::invalid_argument(field + ": want an integer >= -1");
-      }
-      rule.times = value.get<int64_t>();
+      rule.times = IntegerField(value, -1, field);
     } else if (key == "after_success") {
       rule.after_success = BoolField(value, field);
     } else if (key == "hang") {
       rule.hang = BoolField(value, field);
     } else if (key == "ready" && method == "Probe") {
       rule.ready = BoolField(value, field);
-    } else if (key == "ready_after" && IsCreateMethod(method)) {
-      if (!value.is_number_integer() || value.get<int64_t>() < 1) {
-        throw std::invalid_argument(field + ": want an integer >= 1");
-      }
-      rule.ready_after = value.get<int64_t>();
-    } else if (key == "never_ready" && IsCreateMethod(method)) {
+    } else if (key == "ready_after" && IsSnapshotCreateMethod(method)) {
+      rule.ready_after = IntegerField(value, 1, field);
+    } else if (key == "never_ready" && IsSnapshotCreateMethod(method)) {
       rule.never_ready = BoolField(value, field);
+    } else if (key == "capacity_bytes" && method == "CreateVolume") {
+      rule.capacity_bytes = IntegerField(value, 0, field);
     } else {
       throw std::invalid_argument(field + ": unknown field");
     }
@@ -150,6 +162,7 @@ std::optional<FaultRule> FaultPlan::Take(std::string_view method, const CallTarg
     if (rule.volume_id && *rule.volume_id != target.volume_id) continue;
     if (rule.node_id && *rule.node_id != target.node_id) continue;
     if (rule.snapshot_name && *rule.snapshot_name != target.snapshot_name) continue;
+    if (rule.volume_name && *rule.volume_name != target.volume_name) continue;
     if (rule.times > 0) --rule.times;
     return rule;
   }

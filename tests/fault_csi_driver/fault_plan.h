@@ -23,12 +23,14 @@ namespace faultdriver {
 
 // What a call is about, for the rules' filters. Snapshot calls name the
 // snapshot and its source volume (looked up by snapshot_id where the request
-// has no name), group snapshot calls the group snapshot (no volume); empty
-// fields match only unfiltered rules.
+// has no name), group snapshot calls the group snapshot (no volume),
+// CreateVolume and DeleteVolume the volume's name and ID (DeleteVolume looks
+// the name up by ID); empty fields match only unfiltered rules.
 struct CallTarget {
   std::string volume_id;
   std::string node_id;
   std::string snapshot_name;
+  std::string volume_name;
 };
 
 struct FaultRule {
@@ -36,6 +38,7 @@ struct FaultRule {
   std::optional<std::string> volume_id;
   std::optional<std::string> node_id;
   std::optional<std::string> snapshot_name;
+  std::optional<std::string> volume_name;
   // OK means "no error", for rules that only delay or (Probe) report not ready.
   grpc::StatusCode code = grpc::StatusCode::OK;
   std::string message = "injected fault";
@@ -55,6 +58,9 @@ struct FaultRule {
   // answer on, or never.
   std::optional<int64_t> ready_after;
   bool never_ready = false;
+  // CreateVolume only, applied to the volume the call creates: its capacity,
+  // whatever was asked for (a driver that rounds down or under-delivers).
+  std::optional<int64_t> capacity_bytes;
 
   bool Fails() const { return code != grpc::StatusCode::OK; }
 };

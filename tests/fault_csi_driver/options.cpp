@@ -32,11 +32,12 @@ base::Error UsageError(const std::string& message) {
   return base::Error::WithCode(base::kExitUsageError, message);
 }
 
-// Snapshot capabilities are on unless switched off, so an attacher test and
-// a snapshotter test can share one command line; naming one in
-// --capabilities and switching it off is a contradiction, not a preference.
-base::Status AddSnapshotCapability(Capability::Type type, bool switched_off,
-                                   const std::string& switch_name, DriverOptions* options) {
+// The volume and snapshot lifecycle capabilities are on unless switched off,
+// so attacher, provisioner and snapshotter tests can share one command line;
+// naming one in --capabilities and switching it off is a contradiction, not a
+// preference.
+base::Status AddDefaultCapability(Capability::Type type, bool switched_off,
+                                  const std::string& switch_name, DriverOptions* options) {
   const bool listed = options->Advertises(type);
   if (listed && switched_off) {
     return UsageError("--capabilities names " + Capability::Type_Name(type) + " but --" +
@@ -55,8 +56,8 @@ bool DriverOptions::Advertises(Capability::Type type) const {
 base::Result<DriverOptions> ParseDriverOptions(int argc, const char* const* argv) {
   DriverOptions options;
   std::string endpoint, node_ids, capabilities;
-  bool no_controller_service = false, no_snapshots = false, no_list_snapshots = false,
-       no_group_snapshots = false;
+  bool no_controller_service = false, no_create_delete_volume = false, no_snapshots = false,
+       no_list_snapshots = false, no_group_snapshots = false;
   std::map<std::string, std::string> volumes;
 
   base::FlagSet flags("fault-csi-driver");
@@ -74,6 +75,9 @@ base::Result<DriverOptions> ParseDriverOptions(int argc, const char* const* argv
                "comma-separated controller capabilities to advertise");
   flags.Bool("no-controller-service", &no_controller_service, false,
              "advertise no CONTROLLER_SERVICE and serve no Controller RPCs");
+  flags.Bool("no-create-delete-volume", &no_create_delete_volume, false,
+             "advertise no CREATE_DELETE_VOLUME; CreateVolume and DeleteVolume answer "
+             "UNIMPLEMENTED");
   flags.Bool("no-snapshots", &no_snapshots, false,
              "advertise neither CREATE_DELETE_SNAPSHOT nor LIST_SNAPSHOTS; the snapshot RPCs "
              "answer UNIMPLEMENTED");
@@ -82,8 +86,8 @@ base::Result<DriverOptions> ParseDriverOptions(int argc, const char* const* argv
   flags.Bool("no-group-snapshots", &no_group_snapshots, false,
              "advertise no GROUP_CONTROLLER_SERVICE and serve no GroupController RPCs");
   flags.Var("volumes", std::make_unique<base::ColonMapValue>(&volumes),
-            "volumes the back end has, ID:BYTES,... (BYTES 0: size unknown); Publish and "
-            "Unpublish calls add the volumes they name");
+            "volumes the back end has, ID:BYTES,... (BYTES 0: size unknown); CreateVolume, "
+            "Publish and Unpublish calls add the volumes they name");
   flags.Int("snapshot-size-bytes", &options.snapshot_size_bytes, int64_t{1} << 30,
             "size_bytes of a snapshot whose source volume's capacity is unknown");
   flags.String("state-file", &options.state_file, "",
@@ -107,14 +111,19 @@ base::Result<DriverOptions> ParseDriverOptions(int argc, const char* const* argv
     }
     options.capabilities.push_back(type);
   }
-  if (auto added = AddSnapshotCapability(Capability::CREATE_DELETE_SNAPSHOT, no_snapshots,
-                                         "no-snapshots", &options);
+  if (auto added = AddDefaultCapability(Capability::CREATE_DELETE_VOLUME, no_create_delete_volume,
+                                        "no-create-delete-volume", &options);
+      !added.ok()) {
+    return added.error();
+  }
+  if (auto added = AddDefaultCapability(Capability::CREATE_DELETE_SNAPSHOT, no_snapshots,
+                                        "no-snapshots", &options);
       !added.ok()) {
     return added.error();
   }
   if (auto added =
-          AddSnapshotCapability(Capability::LIST_SNAPSHOTS, no_snapshots || no_list_snapshots,
-                                no_snapshots ? "no-snapshots" : "no-list-snapshots", &options);
+          AddDefaultCapability(Capability::LIST_SNAPSHOTS, no_snapshots || no_list_snapshots,
+                               no_snapshots ? "no-snapshots" : "no-list-snapshots", &options);
       !added.ok()) {
     return added.error();
   }

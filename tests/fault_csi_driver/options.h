@@ -20,7 +20,8 @@ struct DriverOptions {
   std::set<std::string> node_ids;  // empty: every node ID is accepted
   std::chrono::nanoseconds publish_latency{0};
   std::chrono::nanoseconds unpublish_latency{0};
-  // --capabilities plus the snapshot ones unless --no-snapshots / --no-list-snapshots.
+  // --capabilities plus CREATE_DELETE_VOLUME unless --no-create-delete-volume
+  // and the snapshot ones unless --no-snapshots / --no-list-snapshots.
   std::vector<csi::v1::ControllerServiceCapability::RPC::Type> capabilities;
   bool controller_service = true;
   bool group_controller_service = true;    // off with --no-group-snapshots

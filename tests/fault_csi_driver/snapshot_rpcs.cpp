@@ -8,10 +8,6 @@ namespace {
 
 using Capability = csi::v1::ControllerServiceCapability::RPC;
 
-grpc::Status NotAdvertised(const std::string& capability) {
-  return grpc::Status(grpc::StatusCode::UNIMPLEMENTED, capability + " is not advertised");
-}
-
 }  // namespace
 
 grpc::Status SnapshotRpcs::CreateSnapshot(grpc::ServerContext* context,

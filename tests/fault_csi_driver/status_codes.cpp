@@ -46,4 +46,8 @@ grpc::Status InvalidArgument(const std::string& message) {
   return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, message);
 }
 
+grpc::Status NotAdvertised(const std::string& capability) {
+  return grpc::Status(grpc::StatusCode::UNIMPLEMENTED, capability + " is not advertised");
+}
+
 }  // namespace faultdriver

@@ -26,11 +26,13 @@ component                  6     base kube/api kube/client kube/runtime kube/too
 migration                  7     base kube/api
 csi_params                 7     base kube/api
 snapshot                   8     base kube/api kube/client kube/runtime component csi_params
-attacher                   9     base kube/api kube/client kube/runtime kube/tools csi metrics component migration
+attacher                   9     base kube/api kube/client kube/runtime kube/tools csi metrics component migration csi_params
+provisioner                9     base kube/api kube/client kube/runtime kube/tools csi metrics component csi_params
 snapshotter                9     base kube/api kube/client kube/runtime kube/tools csi metrics component csi_params snapshot
 snapshot_controller        9     base kube/api kube/client kube/runtime kube/tools metrics component csi_params snapshot
 cmd/csi-attacher           10    base kube/client component attacher
 cmd/csi-snapshotter        10    base component snapshot snapshotter
+cmd/csi-provisioner        10    base kube/api kube/client component provisioner
 cmd/snapshot-controller    10    base metrics component snapshot snapshot_controller
 '
 HARNESS='tests bench tools'

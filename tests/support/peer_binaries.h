@@ -12,6 +12,7 @@
 //   UPSTREAM_ATTACHER_BIN                 (build.sh upstream)
 //   UPSTREAM_SNAPSHOTTER_BIN,
 //   UPSTREAM_SNAPSHOT_CONTROLLER_BIN      (build.sh snapshot)
+//   UPSTREAM_PROVISIONER_BIN              (build.sh provisioner)
 //   SNAPSHOT_CRDS_DIR                     (build.sh crds; a directory)
 #pragma once
 

@@ -25,7 +25,11 @@ static void ReadProto(WireReader& in, CSIPersistentVolumeSource& s) {
   ReadFields(in, Bind(1, "driver", s.driver), Bind(2, "volumeHandle", s.volume_handle),
              Bind(3, "readOnly", s.read_only), Bind(4, "fsType", s.fs_type),
              Bind(5, "volumeAttributes", s.volume_attributes),
-             Bind(6, "controllerPublishSecretRef", s.controller_publish_secret_ref));
+             Bind(6, "controllerPublishSecretRef", s.controller_publish_secret_ref),
+             Bind(7, "nodeStageSecretRef", s.node_stage_secret_ref),
+             Bind(8, "nodePublishSecretRef", s.node_publish_secret_ref),
+             Bind(9, "controllerExpandSecretRef", s.controller_expand_secret_ref),
+             Bind(10, "nodeExpandSecretRef", s.node_expand_secret_ref));
 }
 
 static void ReadProto(WireReader& in, GCEPersistentDiskVolumeSource& s) {
@@ -64,8 +68,10 @@ static void ReadProto(WireReader& in, PortworxVolumeSource& s) {
 }
 
 static void ReadProto(WireReader& in, ClaimReference& ref) {
-  ReadFields(in, Bind(2, "namespace", ref.namespace_), Bind(3, "name", ref.name),
-             Bind(4, "uid", ref.uid));
+  ReadFields(in, Bind(1, "kind", ref.kind), Bind(2, "namespace", ref.namespace_),
+             Bind(3, "name", ref.name), Bind(4, "uid", ref.uid),
+             Bind(5, "apiVersion", ref.api_version),
+             Bind(6, "resourceVersion", ref.resource_version));
 }
 
 static void ReadProto(WireReader& in, NodeSelectorRequirement& requirement) {
@@ -185,7 +191,8 @@ void ReadProto(WireReader& in, PersistentVolumeSpec& spec) {
              Bind(5, "persistentVolumeReclaimPolicy", spec.persistent_volume_reclaim_policy),
              Bind(6, "storageClassName", spec.storage_class_name),
              Bind(7, "mountOptions", spec.mount_options), Bind(8, "volumeMode", spec.volume_mode),
-             Bind(9, "nodeAffinity", spec.node_affinity, ReadNodeAffinity));
+             Bind(9, "nodeAffinity", spec.node_affinity, ReadNodeAffinity),
+             Bind(10, "volumeAttributesClassName", spec.volume_attributes_class_name));
 }
 
 void ReadProto(WireReader& in, PersistentVolume& volume) {

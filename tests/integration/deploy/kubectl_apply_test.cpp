@@ -146,6 +146,17 @@ TEST_F(KubectlApplyTest, CsiSnapshotterFolderCreatesItsRbacAndDeployment) {
        {"deployment.apps", "csi-snapshotter", "default"}});
 }
 
+TEST_F(KubectlApplyTest, CsiProvisionerFolderCreatesItsRbacAndDeployment) {
+  ExpectFolderApplies(
+      "csi-provisioner",
+      {{"serviceaccount", "csi-provisioner", "default"},
+       {"clusterrole.rbac.authorization.k8s.io", "external-provisioner-runner", ""},
+       {"clusterrolebinding.rbac.authorization.k8s.io", "csi-provisioner-role", ""},
+       {"role.rbac.authorization.k8s.io", "external-provisioner-cfg", "default"},
+       {"rolebinding.rbac.authorization.k8s.io", "csi-provisioner-role-cfg", "default"},
+       {"deployment.apps", "csi-provisioner", "default"}});
+}
+
 TEST_F(KubectlApplyTest, SnapshotControllerFolderCreatesItsRbacAndDeployment) {
   AwaitNamespace("kube-system");
   ExpectFolderApplies(

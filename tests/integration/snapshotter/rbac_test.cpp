@@ -4,14 +4,10 @@
 // rules grant - every verb on every resource either role names, and a few it
 // does not, is asked of the authorizer - and real requests made with the
 // accounts' tokens get through or are forbidden accordingly.
-#include <fmt/format.h>
 #include <gtest/gtest.h>
 
-#include <algorithm>
-#include <nlohmann/json.hpp>
-#include <set>
-
 #include "tests/integration/snapshotter/snapshot_fixture.h"
+#include "tests/support/access_review.h"
 #include "tests/support/test_objects.h"
 
 namespace snapshot_it {
@@ -21,26 +17,11 @@ constexpr char kCore[] = "";
 constexpr char kSnapshot[] = "snapshot.storage.k8s.io";
 constexpr char kGroupSnapshot[] = "groupsnapshot.storage.k8s.io";
 constexpr char kCoordination[] = "coordination.k8s.io";
-constexpr char kAnyNamespace[] = "*";
+using testsupport::kAnyNamespace;
 
-const std::vector<std::string> kAllVerbs = {"get",    "list",  "watch",  "create",
-                                            "update", "patch", "delete", "deletecollection"};
-
-// One resource as the authorizer is asked about it; "" namespace = cluster-scoped.
-struct Target {
-  std::string group;
-  std::string resource;  // "<resource>" or "<resource>/<subresource>"
-  std::string ns;
-};
-
-// A rule of upstream's manifests (v8.7.0): `ns` is kAnyNamespace for a
-// ClusterRole, the Role's namespace otherwise.
-struct Rule {
-  std::string group;
-  std::string resource;
-  std::string ns;
-  std::set<std::string> verbs;
-};
+using Target = testsupport::AccessTarget;
+// The rules of upstream's manifests (v8.7.0).
+using Rule = testsupport::AccessRule;
 
 const std::vector<Rule> kSidecarRules = {
     {kCore, "events", kAnyNamespace, {"list", "watch", "create", "update", "patch"}},
@@ -126,53 +107,12 @@ std::vector<Target> Targets() {
   return targets;
 }
 
-bool Granted(const std::vector<Rule>& rules, const Target& target, const std::string& verb) {
-  return std::any_of(rules.begin(), rules.end(), [&](const Rule& rule) {
-    return rule.group == target.group && rule.resource == target.resource &&
-           (rule.ns == kAnyNamespace || rule.ns == target.ns) && rule.verbs.contains(verb);
-  });
-}
-
-// The authorizer's answer for ServiceAccount ns/name (SubjectAccessReview).
-base::Result<bool> Allowed(kube::Client& admin, const std::string& ns, const std::string& name,
-                           const Target& target, const std::string& verb) {
-  const auto slash = target.resource.find('/');
-  nlohmann::json attributes = {
-      {"group", target.group}, {"resource", target.resource.substr(0, slash)}, {"verb", verb}};
-  if (slash != std::string::npos) attributes["subresource"] = target.resource.substr(slash + 1);
-  if (!target.ns.empty()) attributes["namespace"] = target.ns;
-  const nlohmann::json review = {
-      {"apiVersion", "authorization.k8s.io/v1"},
-      {"kind", "SubjectAccessReview"},
-      {"spec",
-       {{"user", fmt::format("system:serviceaccount:{}:{}", ns, name)},
-        {"groups",
-         {"system:serviceaccounts", "system:serviceaccounts:" + ns, "system:authenticated"}},
-        {"resourceAttributes", attributes}}},
-  };
-  auto body = admin.Request("POST", "/apis/authorization.k8s.io/v1/subjectaccessreviews",
-                            review.dump(), "application/json");
-  if (!body.ok()) return body.error();
-  auto answer = nlohmann::json::parse(*body, nullptr, false);
-  if (!answer.is_object()) return base::Error("SubjectAccessReview: no JSON object: " + *body);
-  return answer.value(nlohmann::json::json_pointer("/status/allowed"), false);
-}
-
 void ExpectExactly(kube::Client& admin, const std::string& ns, const std::string& name,
                    const std::vector<Rule>& rules) {
-  int granted = 0;
-  for (const Target& target : Targets()) {
-    for (const std::string& verb : kAllVerbs) {
-      auto allowed = Allowed(admin, ns, name, target, verb);
-      ASSERT_TRUE(allowed.ok()) << allowed.error().message;
-      const bool expected = Granted(rules, target, verb);
-      granted += expected;
-      EXPECT_EQ(*allowed, expected)
-          << ns << "/" << name << " " << verb << " " << target.group << "/" << target.resource
-          << (target.ns.empty() ? "" : " in " + target.ns);
-    }
-  }
-  EXPECT_GT(granted, 0) << "the table grants nothing: the check would prove nothing";
+  auto comparison = testsupport::CompareAccess(admin, ns, name, Targets(), rules);
+  ASSERT_TRUE(comparison.ok()) << comparison.error().message;
+  for (const std::string& mismatch : comparison->mismatches) ADD_FAILURE() << mismatch;
+  EXPECT_GT(comparison->granted, 0) << "the table grants nothing: the check would prove nothing";
 }
 
 kube::VolumeSnapshotContent Content(const std::string& name) {

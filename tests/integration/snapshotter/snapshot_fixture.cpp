@@ -6,15 +6,17 @@
 #include <cctype>
 #include <filesystem>
 #include <fstream>
-#include <iostream>
 #include <iterator>
 
 #include "base/file.h"
 #include "csi/proto/csi.grpc.pb.h"
 #include "kube/api/core/v1/secret.h"
-#include "tests/support/manifest.h"
+#include "tests/support/access_review.h"
+#include "tests/support/cluster_polls.h"
+#include "tests/support/csi_driver_records.h"
 #include "tests/support/peer_binaries.h"
 #include "tests/support/snapshot_service_accounts.h"
+#include "tests/support/test_case_files.h"
 #include "tests/support/test_objects.h"
 
 namespace snapshot_it {
@@ -121,30 +123,14 @@ void SnapshotTest::TearDownTestSuite() {
 }
 
 std::unique_ptr<kube::Client> SnapshotTest::ClientFor(const std::string& kubeconfig) {
-  auto config = kube::LoadKubeconfig(kubeconfig);
-  if (!config.ok()) {
-    ADD_FAILURE() << config.error().message;
-    return nullptr;
-  }
-  config->qps = 1000;
-  config->burst = 1000;
-  auto client = kube::Client::Create(*config);
-  if (!client.ok()) {
-    ADD_FAILURE() << client.error().message;
-    return nullptr;
-  }
-  return std::move(client).value();
+  auto client = testsupport::TestClient(kubeconfig);
+  if (!client.ok()) ADD_FAILURE() << client.error().message;
+  return client.ok() ? std::move(client).value() : nullptr;
 }
 
 void SnapshotTest::SetUp() {
   ASSERT_TRUE(suite_ready_) << "the suite's control plane set-up failed (see above)";
-  const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-  std::string name = std::string(info->test_suite_name()) + "." + info->name();
-  for (char& c : name) {
-    if (c == '/') c = '_';
-  }
-  work_dir_ = plane_->work_dir() + "/" + name;
-  std::filesystem::remove_all(work_dir_);
+  work_dir_ = testsupport::FreshTestCaseDir(plane_->work_dir());
   std::filesystem::create_directories(fault_dir());
   // Not in work_dir_: a unix socket path must stay under 108 bytes.
   socket_ = fmt::format("{}/csi-{}.sock", plane_->work_dir(), ++tests_started_);
@@ -153,8 +139,7 @@ void SnapshotTest::SetUp() {
 void SnapshotTest::TearDown() {
   if (HasFailure()) {
     auto show = [](const std::string& name, const testsupport::Process& process) {
-      std::cerr << "---- " << name << " log tail (" << process.log_file() << ") ----\n"
-                << process.LogTail(kLogTailLines) << "\n";
+      testsupport::PrintLogTail(name, process, kLogTailLines);
     };
     for (const auto& sidecar : sidecars_) show("sidecar", *sidecar);
     for (const auto& controller : controllers_) show("snapshot-controller", *controller);
@@ -168,14 +153,7 @@ void SnapshotTest::TearDown() {
 std::unique_ptr<testsupport::Process> SnapshotTest::Spawn(
     const std::string& name, std::vector<std::string> argv,
     std::vector<std::pair<std::string, std::string>> env) {
-  auto process = testsupport::Process::Spawn({.argv = std::move(argv),
-                                              .env = std::move(env),
-                                              .log_file = work_dir_ + "/" + name + ".log"});
-  if (!process.ok()) {
-    ADD_FAILURE() << "start " << name << ": " << process.error().message;
-    return nullptr;
-  }
-  return std::move(process).value();
+  return testsupport::SpawnLogged(work_dir_, name, std::move(argv), std::move(env));
 }
 
 void SnapshotTest::StartMockDriver(const std::string& driver, int volumes) {
@@ -350,79 +328,27 @@ void SnapshotTest::CreateSecret(const std::string& ns, const std::string& name,
 }
 
 void SnapshotTest::GrantSidecarSecretRead(const std::string& ns) {
-  const std::string manifest = fmt::format(R"(kind: Role
-apiVersion: rbac.authorization.k8s.io/v1
-metadata:
-  name: csi-snapshotter-secrets
-  namespace: {0}
-rules:
-  - apiGroups: [""]
-    resources: ["secrets"]
-    verbs: ["get"]
----
-kind: RoleBinding
-apiVersion: rbac.authorization.k8s.io/v1
-metadata:
-  name: csi-snapshotter-secrets
-  namespace: {0}
-subjects:
-  - kind: ServiceAccount
-    name: {1}
-    namespace: {2}
-roleRef:
-  kind: Role
-  name: csi-snapshotter-secrets
-  apiGroup: rbac.authorization.k8s.io
-)",
-                                           ns, kSnapshotterAccount, kSnapshotterNamespace);
-  auto applied = testsupport::ApplyManifest(*admin_, manifest, "secret read grant");
-  ASSERT_TRUE(applied.ok()) << applied.error().message;
   auto as_sidecar = ClientFor(sidecar_kubeconfig_);
   ASSERT_NE(as_sidecar, nullptr);
-  // In effect once a GET of a missing Secret is answered 404, not 403.
-  std::string last_error;
-  bool effective = Eventually([&] {
-    auto secret = as_sidecar->Get<kube::Secret>(ns, "rbac-probe-never-created");
-    if (!secret.ok() && kube::IsNotFound(secret.error())) return true;
-    last_error = secret.ok() ? "rbac-probe-never-created exists" : secret.error().message;
-    return false;
-  });
-  ASSERT_TRUE(effective) << "secret read grant not in effect: " << last_error;
+  auto granted = testsupport::GrantSecretGet(*admin_, *as_sidecar, ns, kSnapshotterNamespace,
+                                             kSnapshotterAccount, "csi-snapshotter-secrets");
+  ASSERT_TRUE(granted.ok()) << granted.error().message;
 }
 
 bool SnapshotTest::Eventually(const std::function<bool()>& condition,
                               std::chrono::seconds timeout) {
-  for (auto deadline = std::chrono::steady_clock::now() + timeout;
-       std::chrono::steady_clock::now() < deadline; std::this_thread::sleep_for(100ms)) {
-    if (condition()) return true;
-  }
-  return condition();
+  return testsupport::PollUntil(condition, timeout);
 }
 
 std::vector<kube::Event> SnapshotTest::EventsAbout(const std::string& ns, const std::string& kind,
                                                    const std::string& name) const {
-  std::vector<kube::Event> found;
-  auto events = admin_->List<kube::Event>(ns);
-  if (!events.ok()) return found;
-  for (auto& event : events->items) {
-    if (event.involved_object.kind == kind && event.involved_object.name == name) {
-      found.push_back(std::move(event));
-    }
-  }
-  return found;
+  return testsupport::EventsAbout(*admin_, ns, kind, name);
 }
 
 std::optional<kube::Event> SnapshotTest::AwaitEvent(const std::string& ns, const std::string& kind,
                                                     const std::string& name,
                                                     const std::string& reason) {
-  std::optional<kube::Event> found;
-  Eventually([&] {
-    for (auto& event : EventsAbout(ns, kind, name)) {
-      if (event.reason == reason) found = std::move(event);
-    }
-    return found.has_value();
-  });
-  return found;
+  return testsupport::AwaitEvent(*admin_, ns, kind, name, reason, kAwaitTimeout);
 }
 
 std::string SnapshotTest::CreateDriverSnapshot(const std::string& name,
@@ -458,29 +384,14 @@ bool SnapshotTest::DriverHasSnapshot(const std::string& snapshot_id) const {
 
 int SnapshotTest::DriverCallsOk(std::string_view method) const {
   if (!driver_) return 0;
-  int count = 0;
-  if (fault_driver_) {
-    for (const auto& call : DriverState().value("calls", nlohmann::json::array())) {
-      count += call["method"] == method && call["code"] == "OK";
-    }
-    return count;
-  }
+  if (fault_driver_) return testsupport::CountFaultDriverCalls(DriverState(), method, true);
   auto log = base::ReadFile(driver_->log_file());
-  if (!log.ok()) return 0;
-  const std::string line = fmt::format("csi-mock call /csi.v1.Controller/{}: OK", method);
-  for (auto pos = log->find(line); pos != std::string::npos; pos = log->find(line, pos + 1)) {
-    ++count;
-  }
-  return count;
+  return log.ok() ? testsupport::CountMockDriverCalls(*log, method, true) : 0;
 }
 
 int SnapshotTest::DriverCalls(std::string_view method) const {
   EXPECT_TRUE(fault_driver_) << "only the fault driver records failed calls";
-  int count = 0;
-  for (const auto& call : DriverState().value("calls", nlohmann::json::array())) {
-    count += call["method"] == method;
-  }
-  return count;
+  return testsupport::CountFaultDriverCalls(DriverState(), method, false);
 }
 
 void SnapshotTest::WriteFaults(const std::string& json) const {
@@ -490,9 +401,7 @@ void SnapshotTest::WriteFaults(const std::string& json) const {
 }
 
 nlohmann::json SnapshotTest::DriverState() const {
-  std::ifstream in(state_file());
-  nlohmann::json state = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
-  return state.is_discarded() ? nlohmann::json::object() : state;
+  return testsupport::ReadFaultDriverState(state_file());
 }
 
 nlohmann::json SnapshotTest::DriverSnapshotRecord(const std::string& snapshot_name) const {

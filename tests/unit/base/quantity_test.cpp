@@ -74,3 +74,40 @@ TEST(QuantityIsZero, MalformedQuantitiesAreErrors) {
 
 }  // namespace
 }  // namespace base
+
+namespace base {
+namespace {
+
+// resource.Quantity.Value(): the amount as a whole number, rounded up.
+TEST(QuantityAsInt64, WholeNumbersRoundedUpAsValueDoes) {
+  struct Case {
+    std::string_view text;
+    int64_t want;
+  };
+  const Case cases[] = {
+      {"1Gi", 1LL << 30},
+      {"100Mi", 100LL << 20},
+      {"1.5Ki", 1536},
+      {"1k", 1000},
+      {"1.5G", 1500000000},
+      {"100m", 1},
+      {"1", 1},
+      {"0", 0},
+      {"1e3", 1000},
+      {"2E6", 2000000},
+  };
+  for (const Case& c : cases) {
+    Result<int64_t> value = QuantityAsInt64(c.text);
+    ASSERT_TRUE(value.ok()) << c.text << ": " << value.error().message;
+    EXPECT_EQ(*value, c.want) << c.text;
+  }
+}
+
+TEST(QuantityAsInt64, MalformedAndTooLargeAreErrors) {
+  EXPECT_FALSE(QuantityAsInt64("1Gb").ok());
+  EXPECT_FALSE(QuantityAsInt64("").ok());
+  EXPECT_FALSE(QuantityAsInt64("8Ei").ok());
+}
+
+}  // namespace
+}  // namespace base

@@ -26,6 +26,9 @@
 namespace faultdriver {
 
 inline constexpr char kNode[] = "node-1";
+// The caller's deadline in hang tests: short enough to keep them quick; what
+// the caller sees does not depend on it.
+inline constexpr auto kShortDeadline = std::chrono::milliseconds(300);
 
 class DriverFixture : public ::testing::Test {
  protected:
@@ -91,6 +94,32 @@ class DriverFixture : public ::testing::Test {
     std::stringstream text;
     text << in.rdbuf();
     return text.str();
+  }
+
+  // Waits until the driver's log holds `text`.
+  void WaitForLog(const std::string& text) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    while (ReadText(LogPath()).find(text) == std::string::npos) {
+      ASSERT_LT(std::chrono::steady_clock::now(), deadline) << "no \"" << text << "\" in the log";
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+  }
+
+  // The state once it holds `count` calls: a call that outlived its caller
+  // (a hang) is recorded after the caller has its answer, maybe before the
+  // state file exists at all.
+  nlohmann::json WaitForRecordedCalls(size_t count) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    nlohmann::json state;
+    while (true) {
+      if (std::filesystem::exists(StatePath())) state = ReadState();
+      if (state.contains("calls") && state["calls"].size() >= count) return state;
+      if (std::chrono::steady_clock::now() > deadline) {
+        ADD_FAILURE() << "the state file never held " << count << " calls: " << state.dump();
+        return state;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
   }
 
   // A generous deadline by default; hang faults last until a short one passes.

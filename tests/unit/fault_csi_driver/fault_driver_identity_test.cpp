@@ -41,10 +41,10 @@ TEST_F(FaultDriverIdentityTest, ReportsNameVersionAndCapabilities) {
   EXPECT_THAT(PluginServices(plugin),
               ElementsAre(Service::CONTROLLER_SERVICE, Service::GROUP_CONTROLLER_SERVICE));
 
-  EXPECT_THAT(
-      ControllerCapabilities(*controller_),
-      ElementsAre(Rpc::PUBLISH_UNPUBLISH_VOLUME, Rpc::PUBLISH_READONLY,
-                  Rpc::SINGLE_NODE_MULTI_WRITER, Rpc::CREATE_DELETE_SNAPSHOT, Rpc::LIST_SNAPSHOTS));
+  EXPECT_THAT(ControllerCapabilities(*controller_),
+              ElementsAre(Rpc::PUBLISH_UNPUBLISH_VOLUME, Rpc::PUBLISH_READONLY,
+                          Rpc::SINGLE_NODE_MULTI_WRITER, Rpc::CREATE_DELETE_VOLUME,
+                          Rpc::CREATE_DELETE_SNAPSHOT, Rpc::LIST_SNAPSHOTS));
 
   csi::v1::ProbeResponse probe;
   ASSERT_TRUE(identity_->Probe(Context().get(), {}, &probe).ok());
@@ -70,6 +70,7 @@ TEST_F(FaultDriverIdentityTest, ListVolumesNeedsTheCapability) {
 TEST_F(FaultDriverIdentityTest, BadFlagsAreUsageErrors) {
   const std::vector<std::vector<std::string>> bad_flags = {
       {"--capabilities=ATTACH"},
+      {"--capabilities=CREATE_DELETE_VOLUME", "--no-create-delete-volume"},
       {"--capabilities=CREATE_DELETE_SNAPSHOT", "--no-snapshots"},
       {"--capabilities=LIST_SNAPSHOTS", "--no-list-snapshots"},
       {"--volumes=vol-1"},
@@ -88,16 +89,38 @@ TEST_F(FaultDriverIdentityTest, BadFlagsAreUsageErrors) {
 TEST_F(FaultDriverIdentityTest, NoListSnapshotsDropsOnlyListSnapshots) {
   StartDriver({"--capabilities=PUBLISH_UNPUBLISH_VOLUME", "--no-list-snapshots"});
   EXPECT_THAT(ControllerCapabilities(*controller_),
-              ElementsAre(Rpc::PUBLISH_UNPUBLISH_VOLUME, Rpc::CREATE_DELETE_SNAPSHOT));
+              ElementsAre(Rpc::PUBLISH_UNPUBLISH_VOLUME, Rpc::CREATE_DELETE_VOLUME,
+                          Rpc::CREATE_DELETE_SNAPSHOT));
   csi::v1::ListSnapshotsResponse response;
   EXPECT_EQ(controller_->ListSnapshots(Context().get(), {}, &response).error_code(),
             grpc::StatusCode::UNIMPLEMENTED);
 }
 
+// A driver that cannot provision: only pre-provisioned volumes.
+TEST_F(FaultDriverIdentityTest, NoCreateDeleteVolumeAdvertisesAndServesNoVolumeLifecycle) {
+  StartDriver({"--capabilities=PUBLISH_UNPUBLISH_VOLUME", "--no-create-delete-volume"});
+  EXPECT_THAT(
+      ControllerCapabilities(*controller_),
+      ElementsAre(Rpc::PUBLISH_UNPUBLISH_VOLUME, Rpc::CREATE_DELETE_SNAPSHOT, Rpc::LIST_SNAPSHOTS));
+  csi::v1::CreateVolumeRequest create;
+  create.set_name("pvc-1");
+  create.add_volume_capabilities()->mutable_mount();
+  csi::v1::CreateVolumeResponse created;
+  EXPECT_EQ(controller_->CreateVolume(Context().get(), create, &created).error_code(),
+            grpc::StatusCode::UNIMPLEMENTED);
+  csi::v1::DeleteVolumeRequest remove;
+  remove.set_volume_id("vol-pvc-1");
+  csi::v1::DeleteVolumeResponse removed;
+  EXPECT_EQ(controller_->DeleteVolume(Context().get(), remove, &removed).error_code(),
+            grpc::StatusCode::UNIMPLEMENTED);
+  EXPECT_THAT(ReadState()["existing_volumes"], IsEmpty());
+}
+
 // A driver without snapshots: the snapshotter's start-up must refuse it.
 TEST_F(FaultDriverIdentityTest, NoSnapshotsAdvertisesAndServesNoSnapshotCalls) {
   StartDriver({"--capabilities=PUBLISH_UNPUBLISH_VOLUME", "--no-snapshots", "--volumes=vol-1:0"});
-  EXPECT_THAT(ControllerCapabilities(*controller_), ElementsAre(Rpc::PUBLISH_UNPUBLISH_VOLUME));
+  EXPECT_THAT(ControllerCapabilities(*controller_),
+              ElementsAre(Rpc::PUBLISH_UNPUBLISH_VOLUME, Rpc::CREATE_DELETE_VOLUME));
   csi::v1::CreateSnapshotRequest create;
   create.set_name("snap-a");
   create.set_source_volume_id("vol-1");
@@ -148,8 +171,8 @@ TEST_F(FaultDriverIdentityTest, NoGroupSnapshotsAdvertisesAndServesNoGroupContro
       grpc::StatusCode::UNIMPLEMENTED);
   EXPECT_THAT(ControllerCapabilities(*controller_),
               ElementsAre(Rpc::PUBLISH_UNPUBLISH_VOLUME, Rpc::LIST_VOLUMES,
-                          Rpc::LIST_VOLUMES_PUBLISHED_NODES, Rpc::CREATE_DELETE_SNAPSHOT,
-                          Rpc::LIST_SNAPSHOTS));
+                          Rpc::LIST_VOLUMES_PUBLISHED_NODES, Rpc::CREATE_DELETE_VOLUME,
+                          Rpc::CREATE_DELETE_SNAPSHOT, Rpc::LIST_SNAPSHOTS));
   EXPECT_THAT(ReadState()["existing_group_snapshots"], IsEmpty());
 }
 

@@ -12,10 +12,6 @@ using ::testing::HasSubstr;
 using ::testing::IsEmpty;
 using Clock = std::chrono::steady_clock;
 
-// Short enough to keep the hang tests quick; what the caller sees does not
-// depend on it.
-constexpr auto kShortDeadline = std::chrono::milliseconds(300);
-
 class FaultDriverSnapshotFaultsTest : public SnapshotFixture {};
 
 class CreateSnapshotCodeTest : public SnapshotFixture,

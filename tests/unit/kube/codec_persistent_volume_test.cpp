@@ -68,7 +68,8 @@ TEST(PersistentVolumeCodec, DecodesCsiVolume) {
   EXPECT_THAT(spec.mount_options, ElementsAre("noatime"));
   ASSERT_TRUE(spec.claim_ref.has_value());
   EXPECT_EQ(*spec.claim_ref,
-            (ClaimReference{"prod", "data-db-0", "0b8f5d9e-3c2a-4f1b-8e7d-6c5b4a3f2e1d"}));
+            (ClaimReference{"prod", "data-db-0", "0b8f5d9e-3c2a-4f1b-8e7d-6c5b4a3f2e1d",
+                            "PersistentVolumeClaim", "v1", "1770"}));
   EXPECT_EQ(spec.persistent_volume_reclaim_policy, "Delete");
   EXPECT_EQ(spec.storage_class_name, "gp3");
   EXPECT_EQ(pv->status.phase, "Bound");
@@ -275,8 +276,10 @@ TEST(PersistentVolumeCodec, WrongTypeInsideSourceNamesThePath) {
 TEST(PersistentVolumeCodec, SpecStaysCompact) {
   EXPECT_LE(sizeof(PersistentVolumeSource),
             sizeof(CSIPersistentVolumeSource) + alignof(CSIPersistentVolumeSource));
-  EXPECT_LE(sizeof(CSIPersistentVolumeSource), 72u);
-  EXPECT_LE(sizeof(PersistentVolumeSpec), 320u);
+  // The provisioner writes the four node and expand secret references (a
+  // pointer each) and the claimRef's kind, apiVersion and resourceVersion.
+  EXPECT_LE(sizeof(CSIPersistentVolumeSource), 104u);
+  EXPECT_LE(sizeof(PersistentVolumeSpec), 368u);
 }
 
 }  // namespace

@@ -70,7 +70,10 @@ ProtoWriter CsiSource() {
       .Bytes(4, "ext4")
       .MapEntry(5, "k", "v")
       .Message(6, ProtoWriter().Bytes(1, "secret").Bytes(2, "ns"))
-      .Message(7, ProtoWriter().Bytes(1, "stage"));  // nodeStageSecretRef: not kept
+      .Message(7, ProtoWriter().Bytes(1, "stage"))
+      .Message(8, ProtoWriter().Bytes(1, "publish"))
+      .Message(9, ProtoWriter().Bytes(1, "cexpand"))
+      .Message(10, ProtoWriter().Bytes(1, "nexpand"));
 }
 
 ProtoWriter PvSpec(const ProtoWriter& source) {
@@ -83,11 +86,14 @@ ProtoWriter PvSpec(const ProtoWriter& source) {
                       .Bytes(1, "PersistentVolumeClaim")
                       .Bytes(2, "default")
                       .Bytes(3, "claim")
-                      .Bytes(4, "uid-c"))
+                      .Bytes(4, "uid-c")
+                      .Bytes(5, "v1")
+                      .Bytes(6, "77"))
       .Bytes(5, "Delete")
       .Bytes(6, "fast")
       .Bytes(7, "ro")
       .Bytes(8, "Block")
+      .Bytes(10, "gold")
       .Message(
           9,
           ProtoWriter().Message(
@@ -109,9 +115,10 @@ PersistentVolumeSpec ExpectedPvSpec() {
   spec.access_modes = {"ReadWriteOnce"};
   spec.volume_mode = "Block";
   spec.mount_options = {"ro"};
-  spec.claim_ref = ClaimReference{"default", "claim", "uid-c"};
+  spec.claim_ref = ClaimReference{"default", "claim", "uid-c", "PersistentVolumeClaim", "v1", "77"};
   spec.persistent_volume_reclaim_policy = "Delete";
   spec.storage_class_name = "fast";
+  spec.volume_attributes_class_name = "gold";
   spec.node_affinity = {{.match_expressions = {{"zone", "In", {"a", "b"}}},
                          .match_fields = {{"metadata.name", "In", {"node-1"}}}}};
   CSIPersistentVolumeSource csi;
@@ -121,6 +128,10 @@ PersistentVolumeSpec ExpectedPvSpec() {
   csi.fs_type = "ext4";
   csi.volume_attributes = {{"k", "v"}};
   csi.controller_publish_secret_ref = SecretReference{"secret", "ns"};
+  csi.node_stage_secret_ref = SecretReference{"stage", ""};
+  csi.node_publish_secret_ref = SecretReference{"publish", ""};
+  csi.controller_expand_secret_ref = SecretReference{"cexpand", ""};
+  csi.node_expand_secret_ref = SecretReference{"nexpand", ""};
   spec.source = csi;
   return spec;
 }

@@ -27,19 +27,27 @@ namespace proto {
 class WireReader;
 }  // namespace proto
 
-// The subset of an ObjectReference that a PV's claimRef needs.
+// The subset of an ObjectReference that a PV's claimRef needs. Binding
+// compares namespace, name and uid; a provisioner writes the full reference
+// of the claim it provisioned for (kind, apiVersion and resourceVersion too).
 struct ClaimReference {
   std::string namespace_;
   std::string name;
   Uid uid;
+  InternedString kind = {};
+  InternedString api_version = {};
+  std::string resource_version = {};
 
   bool operator==(const ClaimReference&) const = default;
 
   static constexpr auto Fields() {
     return std::tuple{
+        Field("kind", &ClaimReference::kind),
         Field("namespace", &ClaimReference::namespace_),
         Field("name", &ClaimReference::name),
         Field("uid", &ClaimReference::uid),
+        Field("apiVersion", &ClaimReference::api_version),
+        Field("resourceVersion", &ClaimReference::resource_version),
     };
   }
 };
@@ -130,6 +138,7 @@ struct PersistentVolumeSpec {
   std::optional<ClaimReference> claim_ref;
   InternedString persistent_volume_reclaim_policy;
   InternedString storage_class_name;
+  InternedString volume_attributes_class_name = {};
   // nodeAffinity.required.nodeSelectorTerms; empty = no node affinity.
   std::vector<NodeSelectorTerm> node_affinity;
   PersistentVolumeSource source;
@@ -154,6 +163,7 @@ struct PersistentVolumeSpec {
         Field("claimRef", &S::claim_ref),
         Field("persistentVolumeReclaimPolicy", &S::persistent_volume_reclaim_policy),
         Field("storageClassName", &S::storage_class_name),
+        Field("volumeAttributesClassName", &S::volume_attributes_class_name),
         Field("nodeAffinity.required.nodeSelectorTerms", &S::node_affinity),
         PersistentVolumeSourceField{},
     };

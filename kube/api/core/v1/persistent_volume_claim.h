@@ -1,7 +1,10 @@
 // PersistentVolumeClaim (core/v1, namespaced, status subresource), reduced to
-// what snapshotting reads: the PV it is bound to (spec.volumeName with
-// status.phase "Bound"), its class, size and access modes, and a dataSource
-// naming the VolumeSnapshot it is restored from (docs/snapshots.md §4).
+// what snapshotting and provisioning read: the PV it is bound to
+// (spec.volumeName with status.phase "Bound"), its class, size, access and
+// volume modes, the data source it is made from (dataSource, or
+// dataSourceRef which may name another namespace), whether it selects
+// volumes by label, and its VolumeAttributesClass (docs/snapshots.md §4,
+// docs/provisioner.md §3).
 #pragma once
 
 #include <optional>
@@ -12,6 +15,7 @@
 #include "kube/api/codec_extern.h"
 #include "kube/api/field.h"
 #include "kube/api/kind.h"
+#include "kube/api/label_selector.h"
 #include "kube/api/object_meta.h"
 
 namespace kube {
@@ -34,6 +38,25 @@ struct TypedLocalObjectReference {
   }
 };
 
+// A TypedObjectReference: dataSourceRef, which may name another namespace.
+struct TypedObjectReference {
+  std::optional<std::string> api_group;
+  std::string kind;
+  std::string name;
+  std::optional<std::string> namespace_;
+
+  bool operator==(const TypedObjectReference&) const = default;
+
+  static constexpr auto Fields() {
+    return std::tuple{
+        Field("apiGroup", &TypedObjectReference::api_group),
+        Field("kind", &TypedObjectReference::kind, Emit::kAlways),
+        Field("name", &TypedObjectReference::name, Emit::kAlways),
+        Field("namespace", &TypedObjectReference::namespace_),
+    };
+  }
+};
+
 struct PersistentVolumeClaimSpec {
   std::vector<std::string> access_modes;
   std::string requests_storage;  // a resource.Quantity, e.g. "1Gi"
@@ -42,6 +65,9 @@ struct PersistentVolumeClaimSpec {
   std::optional<std::string> storage_class_name;
   std::string volume_mode;  // "" = Filesystem
   std::optional<TypedLocalObjectReference> data_source;
+  std::optional<TypedObjectReference> data_source_ref = {};
+  std::optional<LabelSelector> selector = {};
+  std::optional<std::string> volume_attributes_class_name = {};
 
   bool operator==(const PersistentVolumeClaimSpec&) const = default;
 
@@ -54,6 +80,9 @@ struct PersistentVolumeClaimSpec {
         Field("storageClassName", &S::storage_class_name),
         Field("volumeMode", &S::volume_mode),
         Field("dataSource", &S::data_source),
+        Field("dataSourceRef", &S::data_source_ref),
+        Field("selector", &S::selector),
+        Field("volumeAttributesClassName", &S::volume_attributes_class_name),
     };
   }
 };

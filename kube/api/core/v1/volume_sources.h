@@ -48,9 +48,13 @@ struct CSIPersistentVolumeSource {
   InternedString fs_type;
   bool read_only = false;
   StringMap volume_attributes;
-  // The other secret refs (node stage/publish, expand) are not used by the
-  // attacher. Most drivers need none: on the heap, an empty one costs a pointer.
+  // Most drivers need no secrets: on the heap, an empty reference costs a
+  // pointer. The provisioner writes them all; the attacher reads the first.
   HeapOptional<SecretReference> controller_publish_secret_ref;
+  HeapOptional<SecretReference> node_stage_secret_ref = {};
+  HeapOptional<SecretReference> node_publish_secret_ref = {};
+  HeapOptional<SecretReference> controller_expand_secret_ref = {};
+  HeapOptional<SecretReference> node_expand_secret_ref = {};
 
   bool operator==(const CSIPersistentVolumeSource&) const = default;
 
@@ -63,6 +67,10 @@ struct CSIPersistentVolumeSource {
         Field("fsType", &S::fs_type),
         Field("volumeAttributes", &S::volume_attributes),
         Field("controllerPublishSecretRef", &S::controller_publish_secret_ref),
+        Field("nodeStageSecretRef", &S::node_stage_secret_ref),
+        Field("nodePublishSecretRef", &S::node_publish_secret_ref),
+        Field("controllerExpandSecretRef", &S::controller_expand_secret_ref),
+        Field("nodeExpandSecretRef", &S::node_expand_secret_ref),
     };
   }
 };

@@ -1,10 +1,10 @@
 // docs/attacher.md §5.3 step 5: PV access modes -> CSI access mode, as
 // csi-lib-utils' ToCSIAccessMode maps them, with its exact error strings.
-#include "attacher/access_mode.h"
+#include "csi_params/access_modes.h"
 
 #include <gtest/gtest.h>
 
-namespace attacher {
+namespace csi_params {
 namespace {
 
 struct AccessModeCase {
@@ -69,4 +69,4 @@ INSTANTIATE_TEST_SUITE_P(
     [](const auto& info) { return info.param.name; });
 
 }  // namespace
-}  // namespace attacher
+}  // namespace csi_params

@@ -1,9 +1,9 @@
-#include "attacher/access_mode.h"
+#include "csi_params/access_modes.h"
 
 #include <algorithm>
 #include <string_view>
 
-namespace attacher {
+namespace csi_params {
 namespace {
 
 constexpr std::string_view kReadWriteOnce = "ReadWriteOnce";
@@ -51,4 +51,4 @@ base::Result<AccessMode> ToCsiAccessMode(const std::vector<std::string>& pv_acce
   return base::Error("unsupported AccessMode combination: " + GoListString(pv_access_modes));
 }
 
-}  // namespace attacher
+}  // namespace csi_params

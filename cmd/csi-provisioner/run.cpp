@@ -1,0 +1,139 @@
+#include "cmd/csi-provisioner/run.h"
+
+#include <chrono>
+#include <cstdlib>
+#include <memory>
+#include <optional>
+#include <random>
+
+#include "base/log.h"
+#include "cmd/csi-provisioner/options.h"
+#include "component/command_line.h"
+#include "component/exit_codes.h"
+#include "component/http_endpoint.h"
+#include "component/kube_config.h"
+#include "component/leader_election.h"
+#include "component/leader_identity.h"
+#include "component/loop_options.h"
+#include "component/run_leading.h"
+#include "component/shutdown_signals.h"
+#include "component/sidecar_startup.h"
+#include "kube/client/client.h"
+#include "provisioner/names.h"
+#include "provisioner/provisioner_metrics.h"
+#include "provisioner/run_provisioner.h"
+
+namespace csiprovisioner {
+namespace {
+
+using component::Fail;
+
+// §2.4 step 7: "<unix ms>-<0..9999>-<driver>", recorded in every PV it makes.
+std::string ProvisionerIdentity(const std::string& driver_name) {
+  const auto now = std::chrono::system_clock::now().time_since_epoch();
+  std::random_device seed;
+  std::uniform_int_distribution<int> random(0, 9999);
+  return std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(now).count()) + "-" +
+         std::to_string(random(seed)) + "-" + driver_name;
+}
+
+provisioner::RunProvisionerOptions ProvisionerOptionsFrom(const Options& options,
+                                                          const component::FeatureGates& gates) {
+  provisioner::RunProvisionerOptions out;
+  out.timeout = options.timeout;
+  // Upstream's claims and volumes are resynced every 15 minutes; there is no flag.
+  out.claims.loop =
+      component::LoopOptionsFrom(options.worker_threads, options, std::chrono::minutes(15));
+  out.claims.request = {
+      .volume_name_prefix = options.volume_name_prefix,
+      .volume_name_uuid_length = static_cast<int>(options.volume_name_uuid_length),
+      .default_fstype = options.default_fstype,
+      .extra_create_metadata = options.extra_create_metadata,
+      .volume_attributes_class = gates.Enabled(kVolumeAttributesClass)};
+  out.claims.controller_publish_readonly = options.controller_publish_readonly;
+  return out;
+}
+
+std::optional<int> StartHttpEndpoint(const Options& options, component::HttpEndpoint& endpoint,
+                                     metrics::Registry& registry) {
+  if (component::HttpAddress(options).empty()) return std::nullopt;
+  if (base::Status s = endpoint.Start(options, registry); !s.ok()) {
+    return component::FailFatally("failed to listen on address " + component::HttpAddress(options) +
+                                  ": " + s.error().message);
+  }
+  return std::nullopt;
+}
+
+// Everything after the checks that need no connection: the API client, the
+// driver, then the controllers until `env.stop`.
+int Serve(const std::string& program, const Options& options, const component::FeatureGates& gates,
+          const RunEnvironment& env) {
+  base::Result<kube::RestConfig> config = component::LoadKubeConfig(options, program);
+  if (!config.ok()) return component::FailFatally(config.error().message);
+  if (base::Status s = component::ApplyRateLimits(options, *config); !s.ok()) {
+    return component::FailFatally(s.error().message);
+  }
+  if (base::Status s = component::CheckLeaderElection(options); !s.ok()) {
+    return Fail("Failed to initialize leader election", s.error());
+  }
+  base::Result<std::unique_ptr<kube::Client>> client = kube::Client::Create(std::move(*config));
+  if (!client.ok()) return component::FailFatally(client.error().message);
+
+  // Before the connection, whose metrics hook records into it.
+  provisioner::ProvisionerMetrics provisioner_metrics;
+  component::HttpEndpoint endpoint;
+  component::SidecarStartup startup;
+  startup.csi_address = options.csi_address;
+  startup.metrics = provisioner_metrics.CsiHook();
+  startup.probe_timeout = options.timeout;
+  startup.identity_timeout = options.timeout;
+  startup.on_driver_named = [&](const std::string& driver_name) -> std::optional<int> {
+    provisioner_metrics.SetDriverName(driver_name);
+    return std::nullopt;
+  };
+  provisioner::RunProvisionerOptions provisioner_options = ProvisionerOptionsFrom(options, gates);
+  return component::RunSidecar(startup, env, [&](const component::CsiDriver& driver) {
+    provisioner_options.identity = ProvisionerIdentity(driver.name);
+    // §2.4 step 9: the HTTP server once the driver is known.
+    if (auto exit = StartHttpEndpoint(options, endpoint, provisioner_metrics.registry())) {
+      return *exit;
+    }
+    component::Leadership leadership{
+        provisioner::LeaseNameFor(driver.name),
+        [] { return component::LeaderElectionIdentity("CSI_PROVISIONER_LEADER_IDENTITY"); },
+        provisioner_metrics.leader_election(), endpoint};
+    auto run = [&](std::stop_token stop) {
+      provisioner::RunProvisioner(provisioner_options, driver, **client, provisioner_metrics, stop);
+    };
+    return component::RunLeading(options, **client, std::move(leadership), run,
+                                 env.stop.get_token());
+  });
+}
+
+}  // namespace
+
+int Run(const std::vector<std::string>& args, RunEnvironment env) {
+  Options options;
+  base::FlagSet flags(component::ProgramName(args, "csi-provisioner"), env.err);
+  RegisterFlags(flags, options);
+  component::FeatureGates gates(KnownFeatureSpecs());
+  if (std::optional<int> exit = component::ParseCommandLine(args, flags, options, gates, *env.out,
+                                                            component::BadFeatureGates::kFatal)) {
+    return *exit;
+  }
+  if (base::Status s = component::CheckHttpEndpoint(options); !s.ok()) {
+    return Fail(s.error().message);
+  }
+  if (base::Status s = CheckOptions(options); !s.ok()) return Fail(s.error().message);
+  // Before Serve starts any thread, so that they all inherit the blocked mask.
+  std::optional<component::ShutdownSignals> signals;
+  if (env.handle_signals) signals.emplace(env.stop);
+  return Serve(flags.program(), options, gates, env);
+}
+
+int Run(int argc, const char* const* argv) {
+  return Run(std::vector<std::string>(argv, argv + argc),
+             component::ProcessEnvironment("CSI_PROVISIONER_TERMINATION_LOG"));
+}
+
+}  // namespace csiprovisioner

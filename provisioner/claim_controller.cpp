@@ -1,0 +1,255 @@
+#include "provisioner/claim_controller.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "base/log.h"
+#include "base/strconv.h"
+#include "kube/client/api_error.h"
+#include "provisioner/names.h"
+#include "provisioner/provisioned_volume.h"
+
+namespace provisioner {
+namespace {
+
+kube::ControllerOptions LoopOf(const ClaimControllerOptions& options, ProvisionerMetrics* metrics) {
+  return {.name = std::string(kClaimQueueName),
+          .workers = options.loop.worker_threads,
+          .retry_start = options.loop.retry_interval_start,
+          .retry_max = options.loop.retry_interval_max,
+          .requeue_start = options.loop.retry_interval_start,
+          .requeue_max = options.loop.retry_interval_max,
+          .metrics = metrics ? &metrics->claim_queue() : nullptr};
+}
+
+// How long an infeasible claim is not retried (§3.11): the provisioning
+// library's fixed window, whatever --retry-interval-max says.
+constexpr std::chrono::minutes kInfeasibleDelay{5};
+
+std::string_view AnnotationOf(const kube::PersistentVolumeClaim& claim, std::string_view key) {
+  auto it = claim.metadata.annotations.find(key);
+  return it == claim.metadata.annotations.end() ? std::string_view() : std::string_view(it->second);
+}
+
+}  // namespace
+
+ClaimController::ClaimController(const std::string& driver_name, const std::string& identity,
+                                 const csi::Capabilities& capabilities,
+                                 ClaimControllerOptions options, kube::InformerSet& informers,
+                                 ProvisionerApi& api, VolumeDriver& driver, ClaimEvents& events,
+                                 ProvisionerMetrics* metrics, base::Clock& clock)
+    : driver_name_(driver_name),
+      identity_(identity),
+      capabilities_(capabilities),
+      options_(std::move(options)),
+      api_(api),
+      driver_(driver),
+      events_(events),
+      metrics_(metrics),
+      clock_(clock),
+      classes_(informers.StoreOf<kube::StorageClass>()),
+      volumes_(informers.StoreOf<kube::PersistentVolume>()),
+      backoff_(options_.loop.retry_interval_start, options_.loop.retry_interval_max),
+      controller_(
+          informers, LoopOf(options_, metrics), {},
+          [this](const std::string& key, const std::shared_ptr<const Claim>& claim) {
+            return Sync(key, claim);
+          },
+          clock) {
+  controller_.Reads<kube::StorageClass>();
+  controller_.Reads<kube::PersistentVolume>();
+}
+
+bool ClaimController::ShouldProvision(const Claim& claim) const {
+  if (!claim.spec.volume_name.empty()) return false;
+  std::string_view asked = AnnotationOf(claim, kStorageProvisionerAnnotation);
+  if (asked.empty()) asked = AnnotationOf(claim, kBetaStorageProvisionerAnnotation);
+  if (asked != driver_name_ && AnnotationOf(claim, kMigratedToAnnotation) != driver_name_) {
+    return false;
+  }
+  return true;
+}
+
+kube::ReconcileResult ClaimController::Sync(const std::string& key,
+                                            std::shared_ptr<const Claim> claim) {
+  if (!claim) {
+    // A claim deleted while its CreateVolume may still run on the driver is
+    // driven on with its last known version (§3.8 kInBackground).
+    std::lock_guard lock(mu_);
+    auto it = in_background_.find(key);
+    if (it == in_background_.end()) {
+      infeasible_.erase(key);
+      retry_not_before_.erase(key);
+      backoff_.Forget(key);
+      return kube::Action::Done();
+    }
+    claim = it->second;
+  }
+  if (!ShouldProvision(*claim)) return kube::Action::Done();
+  const std::string class_name = ClassOfClaim(*claim);
+  std::shared_ptr<const kube::StorageClass> storage_class = classes_.GetByKey(class_name);
+  if (!storage_class) {
+    if (metrics_) metrics_->ProvisionFailed(class_name, SourceKind(*claim));
+    return base::Error("storageClass " + base::GoQuote(class_name) + " not found");
+  }
+  // WaitForFirstConsumer: only once the scheduler picked a node (§3.1 step 5).
+  if (storage_class->WaitsForFirstConsumer() &&
+      AnnotationOf(*claim, kSelectedNodeAnnotation).empty()) {
+    return kube::Action::Done();
+  }
+  if (RecentlyInfeasible(key, *storage_class)) {
+    return base::Error("skipping volume provisioning for pvc " + claim->metadata.uid.str() +
+                       ", because provisioning previously failed with infeasible error");
+  }
+  const std::string volume_name =
+      VolumeName(options_.request.volume_name_prefix, claim->metadata.uid.str(),
+                 options_.request.volume_name_uuid_length);
+  if (volumes_.GetByKey(volume_name)) {
+    LOG_V(4, "PersistentVolume already exists, skipping").With("PVC", key).With("PV", volume_name);
+    std::lock_guard lock(mu_);
+    in_background_.erase(key);
+    unsaved_volumes_.erase(key);
+    retry_not_before_.erase(key);
+    backoff_.Forget(key);
+    return kube::Action::Done();
+  }
+  if (storage_class->provisioner != driver_name_) return kube::Action::Done();
+  if (base::Clock::Duration left = BackoffLeft(key); left > base::Clock::Duration::zero()) {
+    LOG_V(4, "Claim still in backoff, no attempt before it ends").With("PVC", key);
+    return kube::Action::RequeueAfter(left);
+  }
+  {
+    std::unique_lock lock(mu_);
+    if (auto it = unsaved_volumes_.find(key); it != unsaved_volumes_.end()) {
+      kube::PersistentVolume volume = it->second;
+      lock.unlock();
+      return CreatePv(key, claim, volume, *storage_class, clock_.Now());
+    }
+  }
+  return Attempt(key, claim, *storage_class);
+}
+
+kube::ReconcileResult ClaimController::Attempt(const std::string& key,
+                                               const std::shared_ptr<const Claim>& claim,
+                                               const kube::StorageClass& storage_class) {
+  const base::Clock::TimePoint started = clock_.Now();
+  events_.Provisioning(*claim);
+  ProvisionResult result =
+      ProvisionVolume({.driver_name = driver_name_,
+                       .identity = identity_,
+                       .capabilities = capabilities_,
+                       .request_options = options_.request,
+                       .controller_publish_readonly = options_.controller_publish_readonly,
+                       .api = api_,
+                       .driver = driver_},
+                      *claim, storage_class);
+  if (std::holds_alternative<LeftToPopulator>(result)) {
+    events_.LeftToPopulator(*claim);
+    LOG_V(4, "Volume provision ignored: a populator fills the data source").With("PVC", key);
+    return kube::Action::Done();
+  }
+  if (auto* failure = std::get_if<ProvisionFailure>(&result)) {
+    return Failed(key, claim, storage_class, std::move(*failure));
+  }
+  const auto& volume = std::get<kube::PersistentVolume>(result);
+  LOG_V(2, "Successfully created volume for PVC").With("PV", volume.metadata.name).With("PVC", key);
+  return CreatePv(key, claim, volume, storage_class, started);
+}
+
+kube::ReconcileResult ClaimController::CreatePv(const std::string& key,
+                                                const std::shared_ptr<const Claim>& claim,
+                                                const kube::PersistentVolume& volume,
+                                                const kube::StorageClass& storage_class,
+                                                base::Clock::TimePoint started) {
+  auto created = api_.CreateVolume(volume);
+  if (!created.ok() && !kube::IsConflict(created.error())) {
+    // The volume exists on the driver: keep the PV and try again, without
+    // another CreateVolume - even once the claim is gone, since a PV whose
+    // claim is gone is released and deleted, and its volume with it.
+    LOG_ERROR("Failed to save PersistentVolume, will retry")
+        .With("PV", volume.metadata.name)
+        .With("err", created.error().message);
+    std::lock_guard lock(mu_);
+    unsaved_volumes_[key] = volume;
+    in_background_[key] = claim;
+    retry_not_before_[key] = clock_.Now() + backoff_.When(key);
+    return created.error().Wrap("failed to save PersistentVolume " + volume.metadata.name);
+  }
+  {
+    std::lock_guard lock(mu_);
+    unsaved_volumes_.erase(key);
+    in_background_.erase(key);
+  }
+  Forget(key);
+  LOG_INFO("Volume is provisioned").With("PVC", key).With("PV", volume.metadata.name);
+  events_.Succeeded(*claim, volume.metadata.name);
+  if (metrics_) {
+    metrics_->ProvisionSucceeded(storage_class.metadata.name, SourceKind(*claim),
+                                 clock_.Now() - started);
+  }
+  return kube::Action::Done();
+}
+
+kube::ReconcileResult ClaimController::Failed(const std::string& key,
+                                              const std::shared_ptr<const Claim>& claim,
+                                              const kube::StorageClass& storage_class,
+                                              ProvisionFailure failure) {
+  if (metrics_) metrics_->ProvisionFailed(storage_class.metadata.name, SourceKind(*claim));
+  {
+    std::lock_guard lock(mu_);
+    switch (failure.state) {
+      case ProvisioningState::kInBackground:
+        in_background_[key] = claim;
+        break;
+      case ProvisioningState::kFinished:
+      case ProvisioningState::kReschedule:
+        in_background_.erase(key);
+        break;
+      case ProvisioningState::kNoChange:
+        break;
+    }
+    if (failure.infeasible) {
+      infeasible_[key] = {storage_class.metadata.uid.str(), clock_.Now()};
+    }
+    retry_not_before_[key] = clock_.Now() + backoff_.When(key);
+  }
+  if (failure.infeasible) {
+    events_.Infeasible(*claim, failure.error.message);
+  } else {
+    events_.Failed(*claim, failure.error.message);
+  }
+  LOG_ERROR("Failed to provision volume").With("PVC", key).With("err", failure.error.message);
+  return failure.error;
+}
+
+bool ClaimController::RecentlyInfeasible(const std::string& key,
+                                         const kube::StorageClass& storage_class) {
+  std::lock_guard lock(mu_);
+  auto it = infeasible_.find(key);
+  if (it == infeasible_.end()) return false;
+  if (it->second.class_uid != storage_class.metadata.uid.str() ||
+      clock_.Now() - it->second.at >= kInfeasibleDelay) {
+    infeasible_.erase(it);
+    return false;
+  }
+  return true;
+}
+
+base::Clock::Duration ClaimController::BackoffLeft(const std::string& key) {
+  std::lock_guard lock(mu_);
+  auto it = retry_not_before_.find(key);
+  if (it == retry_not_before_.end()) return base::Clock::Duration::zero();
+  return std::max(base::Clock::Duration::zero(), it->second - clock_.Now());
+}
+
+void ClaimController::Forget(const std::string& key) {
+  std::lock_guard lock(mu_);
+  retry_not_before_.erase(key);
+  backoff_.Forget(key);
+}
+
+std::string ClaimController::SourceKind(const Claim& claim) {
+  return claim.spec.data_source ? claim.spec.data_source->kind : "";
+}
+
+}  // namespace provisioner

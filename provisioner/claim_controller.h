@@ -1,0 +1,117 @@
+// ClaimController: the provisioner's controller of PersistentVolumeClaims
+// (docs/provisioner.md §3.1, §3.2, §3.11), on the generic runtime
+// (kube/runtime/controller.h), queue "claims", keyed <namespace>/<name>.
+//
+// A claim is this driver's when it has no volume yet, KCM's
+// storage-provisioner annotation names the driver, and - for a
+// WaitForFirstConsumer class - the scheduler picked a node; every other
+// claim is left alone without a word. Its class must be in the cache (else
+// an error and a retry, no Event). A claim whose PV already exists is done.
+// Otherwise one attempt: Normal Provisioning, ProvisionVolume, then the PV is
+// created (AlreadyExists counts as created) and Normal ProvisioningSucceeded
+// follows. A failure records Warning ProvisioningFailed and is retried with
+// the error backoff (--retry-interval-start doubling up to
+// --retry-interval-max); an infeasible request (InvalidArgument) is not
+// retried at all for five minutes unless the class changes. A claim
+// that failed is not attempted again before its backoff ends, whatever
+// brings it back meanwhile - a resync, an update of the claim - so
+// --retry-interval-max holds (§9.4; upstream's resync re-drives it every 15
+// minutes). A claim
+// whose CreateVolume may still run on the driver (kInBackground) is kept in
+// memory and retried even after it is deleted, so the volume the driver
+// makes is found again by its name. A PV the API server refused is kept too
+// and created again on the next attempt, without a new CreateVolume.
+//
+// Thread-safety: Run() once; the runtime never hands one key to two
+// workers, and the maps below are guarded.
+#pragma once
+
+#include <chrono>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <stop_token>
+#include <string>
+
+#include "base/clock.h"
+#include "component/loop_options.h"
+#include "kube/api/core/v1/persistent_volume.h"
+#include "kube/api/core/v1/persistent_volume_claim.h"
+#include "kube/api/storage/v1/storage_class.h"
+#include "kube/runtime/controller.h"
+#include "kube/runtime/informer_set.h"
+#include "kube/runtime/rate_limiter.h"
+#include "provisioner/claim_events.h"
+#include "provisioner/provisioner_metrics.h"
+#include "provisioner/volume_provisioning.h"
+
+namespace provisioner {
+
+struct ClaimControllerOptions {
+  component::LoopOptions loop;
+  VolumeRequestOptions request;
+  bool controller_publish_readonly = false;
+};
+
+class ClaimController {
+ public:
+  using Claim = kube::PersistentVolumeClaim;
+
+  // Everything passed by reference must outlive the controller; `metrics`
+  // may be null.
+  ClaimController(const std::string& driver_name, const std::string& identity,
+                  const csi::Capabilities& capabilities, ClaimControllerOptions options,
+                  kube::InformerSet& informers, ProvisionerApi& api, VolumeDriver& driver,
+                  ClaimEvents& events, ProvisionerMetrics* metrics, base::Clock& clock);
+
+  void Run(std::stop_token stop) { controller_.Run(stop); }
+  const kube::WorkQueue& queue() const { return controller_.queue(); }
+
+ private:
+  kube::ReconcileResult Sync(const std::string& key, std::shared_ptr<const Claim> claim);
+  // §3.1: whether the claim is this driver's to provision now.
+  bool ShouldProvision(const Claim& claim) const;
+  kube::ReconcileResult Attempt(const std::string& key, const std::shared_ptr<const Claim>& claim,
+                                const kube::StorageClass& storage_class);
+  kube::ReconcileResult CreatePv(const std::string& key, const std::shared_ptr<const Claim>& claim,
+                                 const kube::PersistentVolume& volume,
+                                 const kube::StorageClass& storage_class,
+                                 base::Clock::TimePoint started);
+  kube::ReconcileResult Failed(const std::string& key, const std::shared_ptr<const Claim>& claim,
+                               const kube::StorageClass& storage_class, ProvisionFailure failure);
+  // §3.11: the claim failed as infeasible within the last five minutes, with
+  // the class it still has.
+  bool RecentlyInfeasible(const std::string& key, const kube::StorageClass& storage_class);
+  // How long the claim's backoff still runs (0: none).
+  base::Clock::Duration BackoffLeft(const std::string& key);
+  void Forget(const std::string& key);
+  static std::string SourceKind(const Claim& claim);
+
+  struct Infeasible {
+    std::string class_uid;
+    base::Clock::TimePoint at;
+  };
+
+  const std::string driver_name_;
+  const std::string identity_;
+  const csi::Capabilities& capabilities_;
+  const ClaimControllerOptions options_;
+  ProvisionerApi& api_;
+  VolumeDriver& driver_;
+  ClaimEvents& events_;
+  ProvisionerMetrics* const metrics_;
+  base::Clock& clock_;
+  kube::Store<kube::StorageClass>& classes_;
+  kube::Store<kube::PersistentVolume>& volumes_;
+
+  std::mutex mu_;
+  std::map<std::string, std::shared_ptr<const Claim>> in_background_;  // guarded by mu_
+  std::map<std::string, kube::PersistentVolume> unsaved_volumes_;      // guarded by mu_
+  std::map<std::string, Infeasible> infeasible_;                       // guarded by mu_
+  kube::ItemExponentialRateLimiter backoff_;
+  std::map<std::string, base::Clock::TimePoint> retry_not_before_;  // guarded by mu_
+
+  kube::Controller<Claim> controller_;
+};
+
+}  // namespace provisioner

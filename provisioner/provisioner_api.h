@@ -1,0 +1,52 @@
+// ProvisionerApi: the only API calls the provisioner's controllers make
+// (docs/provisioner.md §3.2 step 4, §3.5, §4.1, §4.2): the PV it creates,
+// its finalizer patches and deletion, and the Secret reads - behind an
+// interface so controller tests assert the exact calls against a recording
+// fake, while production goes through kube::Client (ProvisionerApiClient).
+// Errors are kube::Client's (api_error.h).
+#pragma once
+
+#include <string>
+
+#include "base/result.h"
+#include "kube/api/core/v1/persistent_volume.h"
+#include "kube/api/core/v1/secret.h"
+#include "kube/client/client.h"
+
+namespace provisioner {
+
+class ProvisionerApi {
+ public:
+  virtual ~ProvisionerApi() = default;
+  virtual base::Result<kube::PersistentVolume> CreateVolume(
+      const kube::PersistentVolume& volume) = 0;
+  virtual base::Result<kube::PersistentVolume> PatchVolume(const std::string& name,
+                                                           kube::PatchType type,
+                                                           const std::string& patch) = 0;
+  virtual base::Status DeleteVolume(const std::string& name) = 0;
+  virtual base::Result<kube::Secret> GetSecret(const std::string& ns, const std::string& name) = 0;
+};
+
+class ProvisionerApiClient final : public ProvisionerApi {
+ public:
+  explicit ProvisionerApiClient(kube::Client& client) : client_(client) {}
+
+  base::Result<kube::PersistentVolume> CreateVolume(const kube::PersistentVolume& volume) override {
+    return client_.Create(volume);
+  }
+  base::Result<kube::PersistentVolume> PatchVolume(const std::string& name, kube::PatchType type,
+                                                   const std::string& patch) override {
+    return client_.Patch<kube::PersistentVolume>("", name, type, patch);
+  }
+  base::Status DeleteVolume(const std::string& name) override {
+    return client_.Delete<kube::PersistentVolume>("", name);
+  }
+  base::Result<kube::Secret> GetSecret(const std::string& ns, const std::string& name) override {
+    return client_.Get<kube::Secret>(ns, name);
+  }
+
+ private:
+  kube::Client& client_;
+};
+
+}  // namespace provisioner

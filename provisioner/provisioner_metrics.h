@@ -1,0 +1,70 @@
+// ProvisionerMetrics: every metric the csi-provisioner exposes
+// (docs/provisioner.md §6), in one registry served on --http-endpoint /
+// --metrics-address:
+//   - controller_persistentvolumeclaim_provision_{total,failed_total,
+//     duration_seconds}{class,source} and controller_persistentvolume_delete_
+//     {total,failed_total,duration_seconds}{class}, the provisioning
+//     library's names and help texts (duration: successes only, Prometheus'
+//     default buckets);
+//   - csi_sidecar_operations_seconds (component/csi_operation_metrics.h);
+//   - workqueue_* for the claims and volumes queues, present (at 0) from the
+//     start; leader_election_*; process_*.
+//
+// Thread-safety: every method may be called from any thread. The object must
+// outlive the CSI connection using CsiHook() and the queues using
+// claim_queue() / volume_queue().
+#pragma once
+
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include "component/csi_operation_metrics.h"
+#include "component/leader_election_metrics.h"
+#include "component/workqueue_metrics.h"
+#include "kube/runtime/work_queue.h"
+#include "metrics/registry.h"
+
+namespace provisioner {
+
+inline constexpr std::string_view kClaimQueueName = "claims";
+inline constexpr std::string_view kVolumeQueueName = "volumes";
+
+class ProvisionerMetrics {
+ public:
+  ProvisionerMetrics();
+  ProvisionerMetrics(const ProvisionerMetrics&) = delete;
+  ProvisionerMetrics& operator=(const ProvisionerMetrics&) = delete;
+
+  metrics::Registry& registry() { return registry_; }
+  csi::MetricsHook CsiHook() { return operations_.Hook(); }
+  void SetDriverName(const std::string& name);
+
+  kube::WorkQueueMetrics& claim_queue();
+  kube::WorkQueueMetrics& volume_queue();
+  component::LeaderElectionMetrics leader_election() { return leader_election_; }
+  // The queues' scrape-time gauges, while the result lives.
+  [[nodiscard]] component::ScrapeRegistrations WatchQueues(
+      std::vector<const kube::WorkQueue*> queues);
+
+  // `source` is the claim's dataSource kind, or "".
+  void ProvisionSucceeded(const std::string& storage_class, const std::string& source,
+                          std::chrono::nanoseconds took);
+  void ProvisionFailed(const std::string& storage_class, const std::string& source);
+  void DeleteSucceeded(const std::string& storage_class, std::chrono::nanoseconds took);
+  void DeleteFailed(const std::string& storage_class);
+
+ private:
+  metrics::Registry registry_;
+  component::CsiOperationMetrics operations_{registry_};
+  component::WorkQueueMetricFamilies queues_{registry_};
+  component::LeaderElectionMetrics leader_election_;
+  metrics::CounterFamily& provisions_;
+  metrics::CounterFamily& provision_failures_;
+  metrics::HistogramFamily& provision_durations_;
+  metrics::CounterFamily& deletes_;
+  metrics::CounterFamily& delete_failures_;
+  metrics::HistogramFamily& delete_durations_;
+};
+
+}  // namespace provisioner

@@ -1,0 +1,55 @@
+#include "provisioner/run_provisioner.h"
+
+#include "base/clock.h"
+#include "base/hostname.h"
+#include "base/log.h"
+#include "base/random_uuid.h"
+#include "kube/runtime/informer_set.h"
+#include "kube/runtime/run_controllers.h"
+#include "kube/tools/event_api.h"
+#include "kube/tools/event_recorder.h"
+#include "provisioner/claim_events.h"
+#include "provisioner/volume_driver.h"
+#include "provisioner/volume_events.h"
+
+namespace provisioner {
+
+void RunProvisioner(const RunProvisionerOptions& options, const component::CsiDriver& driver,
+                    kube::Client& client, ProvisionerMetrics& metrics, std::stop_token stop) {
+  base::Clock& clock = base::Clock::Real();
+  kube::ReflectorOptions reflector_options;
+  reflector_options.resync_period = options.claims.loop.resync_period;
+  kube::InformerSet informers(client, reflector_options, clock);
+
+  ProvisionerApiClient api(client);
+  CsiVolumeDriver volume_driver(driver.connection, options.timeout);
+  kube::ClientEventApi event_api(client);
+  // Two sources, as upstream's two recorders: the provisioning library's
+  // "<driver>_<host>_<uuid>" for the Events of every attempt and deletion,
+  // "external-provisioner" for the populator notice (docs/provisioner.md §3.10).
+  base::Result<std::string> host = base::Hostname();
+  kube::EventRecorderOptions controller_source;
+  controller_source.component =
+      driver.name + "_" + (host.ok() ? *host : "") + "_" + base::RandomUuid();
+  kube::EventRecorder controller_recorder(event_api, clock, std::move(controller_source));
+  kube::EventRecorderOptions provisioner_source;
+  provisioner_source.component = "external-provisioner";
+  kube::EventRecorder provisioner_recorder(event_api, clock, std::move(provisioner_source));
+  RecordedClaimEvents claim_events(controller_recorder, provisioner_recorder);
+  RecordedVolumeEvents volume_events(controller_recorder);
+
+  ClaimController claims(driver.name, options.identity, driver.capabilities, options.claims,
+                         informers, api, volume_driver, claim_events, &metrics, clock);
+  VolumeController volumes(
+      driver.name,
+      {.loop = options.claims.loop,
+       .check_attachments = driver.capabilities.Has(csi::ControllerRpc::PUBLISH_UNPUBLISH_VOLUME)},
+      informers, api, volume_driver, volume_events, &metrics, clock);
+  component::ScrapeRegistrations gauges = metrics.WatchQueues({&claims.queue(), &volumes.queue()});
+
+  LOG_INFO("Starting provisioner controller").With("component", driver.name);
+  kube::RunWithInformers(informers, stop, claims, volumes);
+  LOG_INFO("Shutting down provisioner controller").With("component", driver.name);
+}
+
+}  // namespace provisioner

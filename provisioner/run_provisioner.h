@@ -1,0 +1,29 @@
+// RunProvisioner: the last step of start-up (docs/provisioner.md §2.4 step
+// 10): the caches (claims, PVs, StorageClasses; VolumeAttachments when the
+// driver publishes volumes), the claim and volume controllers with their
+// Events (source "external-provisioner"), until `stop`; returns once they
+// stopped, with in-flight CSI calls finished. The queues report to
+// `metrics` while they run.
+#pragma once
+
+#include <stop_token>
+#include <string>
+
+#include "component/sidecar_startup.h"
+#include "kube/client/client.h"
+#include "provisioner/claim_controller.h"
+#include "provisioner/provisioner_metrics.h"
+#include "provisioner/volume_controller.h"
+
+namespace provisioner {
+
+struct RunProvisionerOptions {
+  std::chrono::nanoseconds timeout{std::chrono::seconds(10)};  // each CSI call
+  ClaimControllerOptions claims;
+  std::string identity;  // storage.kubernetes.io/csiProvisionerIdentity
+};
+
+void RunProvisioner(const RunProvisionerOptions& options, const component::CsiDriver& driver,
+                    kube::Client& client, ProvisionerMetrics& metrics, std::stop_token stop);
+
+}  // namespace provisioner

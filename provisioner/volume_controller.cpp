@@ -1,0 +1,214 @@
+#include "provisioner/volume_controller.h"
+
+#include <utility>
+
+#include "base/log.h"
+#include "csi_params/volumes.h"
+#include "kube/api/metadata_patch.h"
+#include "kube/api/strategic_metadata_patch.h"
+#include "kube/client/api_error.h"
+#include "provisioner/class_secrets.h"
+#include "provisioner/names.h"
+
+namespace provisioner {
+namespace {
+
+constexpr std::string_view kDeletePolicy = "Delete";
+
+kube::ControllerOptions LoopOf(const VolumeControllerOptions& options,
+                               ProvisionerMetrics* metrics) {
+  return {.name = std::string(kVolumeQueueName),
+          .workers = options.loop.worker_threads,
+          .retry_start = options.loop.retry_interval_start,
+          .retry_max = options.loop.retry_interval_max,
+          .requeue_start = options.loop.retry_interval_start,
+          .requeue_max = options.loop.retry_interval_max,
+          .metrics = metrics ? &metrics->volume_queue() : nullptr};
+}
+
+const std::string* AnnotationOf(const kube::PersistentVolume& volume, std::string_view key) {
+  auto it = volume.metadata.annotations.find(key);
+  return it == volume.metadata.annotations.end() ? nullptr : &it->second;
+}
+
+bool IsBeingDeleted(const kube::PersistentVolume& volume) {
+  return !volume.metadata.deletion_timestamp.empty();
+}
+
+}  // namespace
+
+VolumeController::VolumeController(const std::string& driver_name, VolumeControllerOptions options,
+                                   kube::InformerSet& informers, ProvisionerApi& api,
+                                   VolumeDriver& driver, VolumeEvents& events,
+                                   ProvisionerMetrics* metrics, base::Clock& clock)
+    : driver_name_(driver_name),
+      options_(std::move(options)),
+      api_(api),
+      driver_(driver),
+      events_(events),
+      metrics_(metrics),
+      clock_(clock),
+      classes_(informers.StoreOf<kube::StorageClass>()),
+      controller_(
+          informers, LoopOf(options_, metrics),
+          {.admits = [this](const Volume& volume) { return IsOurs(volume); },
+           .on_delete = [this](const std::shared_ptr<const Volume>& volume)
+               -> std::optional<kube::WorkQueue::Lane> {
+             std::lock_guard lock(mu_);
+             deleted_volumes_.erase(volume->metadata.name);
+             return std::nullopt;
+           }},
+          [this](const std::string& name, const std::shared_ptr<const Volume>& volume) {
+            return Sync(name, volume);
+          },
+          clock) {
+  controller_.Reads<kube::StorageClass>();
+  if (options_.check_attachments) attachments_ = &controller_.Reads<kube::VolumeAttachment>();
+}
+
+bool VolumeController::IsOurs(const Volume& volume) const {
+  if (const std::string* by = AnnotationOf(volume, kProvisionedByAnnotation)) {
+    return *by == driver_name_;
+  }
+  if (const std::string* to = AnnotationOf(volume, kMigratedToAnnotation);
+      to && *to == driver_name_) {
+    return true;
+  }
+  const kube::CSIPersistentVolumeSource* csi = csi_params::CsiSourceOf(volume);
+  return csi && csi->driver == driver_name_;
+}
+
+kube::ReconcileResult VolumeController::Sync(const std::string& name,
+                                             const std::shared_ptr<const Volume>& volume) {
+  if (!volume || !IsOurs(*volume)) return kube::Action::Done();
+  auto patched = SyncFinalizer(*volume);
+  if (!patched.ok()) return patched.error();
+  // A finalizer is added only to a Bound PV and removed only from a kept
+  // one: neither has anything left to delete.
+  if (*patched) return kube::Action::Done();
+  const bool has_finalizer = kube::HasFinalizer(volume->metadata, kVolumeFinalizer);
+  if (IsBeingDeleted(*volume) && !has_finalizer) return kube::Action::Done();
+  if (volume->status.phase != "Released" ||
+      volume->spec.persistent_volume_reclaim_policy != kDeletePolicy) {
+    return kube::Action::Done();
+  }
+  return Delete(*volume);
+}
+
+base::Result<bool> VolumeController::SyncFinalizer(const Volume& volume) {
+  const bool has = kube::HasFinalizer(volume.metadata, kVolumeFinalizer);
+  const auto& policy = volume.spec.persistent_volume_reclaim_policy;
+  kube::StrategicMetadataPatch patch;
+  if (!has && policy == kDeletePolicy && !IsBeingDeleted(volume) &&
+      volume.status.phase == "Bound") {
+    patch.AddFinalizer(kVolumeFinalizer);
+  } else if (has && (policy == "Retain" || policy == "Recycle")) {
+    patch.RemoveFinalizer(kVolumeFinalizer);
+  } else {
+    return false;
+  }
+  auto written =
+      api_.PatchVolume(volume.metadata.name, kube::PatchType::kStrategicMerge, patch.Serialize());
+  if (!written.ok()) {
+    if (kube::IsNotFound(written.error())) return true;
+    return written.error().Wrap("failed to update finalizer of PersistentVolume " +
+                                volume.metadata.name);
+  }
+  return true;
+}
+
+kube::ReconcileResult VolumeController::Delete(const Volume& volume) {
+  const std::string& name = volume.metadata.name;
+  const std::string class_name(volume.spec.storage_class_name);
+  const kube::CSIPersistentVolumeSource* csi = csi_params::CsiSourceOf(volume);
+  if (!csi) {
+    events_.DeleteFailed(volume, "invalid CSI PV");
+    return base::Error("invalid CSI PV");
+  }
+  if (std::string node = AttachedNode(volume); !node.empty()) {
+    // Not a failure: the attacher detaches it, then deletion goes on.
+    events_.WaitingForDetach(volume, node);
+    return kube::Action::RequeueWithBackoff();
+  }
+  bool already_deleted;
+  {
+    std::lock_guard lock(mu_);
+    already_deleted = deleted_volumes_.contains(name);
+  }
+  const base::Clock::TimePoint started = clock_.Now();
+  if (!already_deleted) {
+    auto secrets = DeletionSecrets(volume);
+    if (!secrets.ok()) {
+      events_.DeleteFailed(volume, secrets.error().message);
+      if (metrics_) metrics_->DeleteFailed(class_name);
+      return secrets.error();
+    }
+    if (base::Status s = driver_.DeleteVolume(csi->volume_handle, *secrets); !s.ok()) {
+      LOG_ERROR("Volume deletion failed").With("PV", name).With("err", s.error().message);
+      events_.DeleteFailed(volume, s.error().message);
+      if (metrics_) metrics_->DeleteFailed(class_name);
+      return s.error();
+    }
+    LOG_INFO("Volume deleted").With("PV", name).With("volumeHandle", csi->volume_handle);
+    std::lock_guard lock(mu_);
+    deleted_volumes_.insert(name);
+  }
+  if (base::Status s = api_.DeleteVolume(name); !s.ok() && !kube::IsNotFound(s.error())) {
+    return s.error().Wrap("failed to delete PersistentVolume " + name);
+  }
+  kube::StrategicMetadataPatch patch;
+  patch.RemoveFinalizer(kVolumeFinalizer);
+  auto written = api_.PatchVolume(name, kube::PatchType::kStrategicMerge, patch.Serialize());
+  if (!written.ok() && !kube::IsNotFound(written.error())) {
+    return written.error().Wrap("failed to remove finalizer of PersistentVolume " + name);
+  }
+  LOG_V(4, "PersistentVolume deleted and released").With("PV", name);
+  if (metrics_ && !already_deleted) metrics_->DeleteSucceeded(class_name, clock_.Now() - started);
+  return kube::Action::Done();
+}
+
+base::Result<Secrets> VolumeController::DeletionSecrets(const Volume& volume) {
+  const std::string* name = AnnotationOf(volume, kDeletionSecretNameAnnotation);
+  const std::string* ns = AnnotationOf(volume, kDeletionSecretNamespaceAnnotation);
+  std::optional<kube::SecretReference> ref;
+  if (name && ns) {
+    if (name->empty() || ns->empty()) return Secrets();
+    ref = kube::SecretReference{.name = *name, .namespace_ = *ns};
+  } else {
+    // PVs from before the annotations, or static ones: the class decides.
+    auto storage_class = classes_.GetByKey(std::string(volume.spec.storage_class_name));
+    if (!storage_class || !volume.spec.claim_ref) return Secrets();
+    kube::PersistentVolumeClaim claim;
+    claim.metadata.name = volume.spec.claim_ref->name;
+    claim.metadata.namespace_ = volume.spec.claim_ref->namespace_;
+    auto resolved = SecretReferenceFor(SecretKind::kProvisioner, storage_class->parameters,
+                                       volume.metadata.name, &claim);
+    if (!resolved.ok()) {
+      return resolved.error().Wrap("failed to get secretreference for volume " +
+                                   volume.metadata.name);
+    }
+    ref = *resolved;
+  }
+  if (!ref) return Secrets();
+  auto secret = api_.GetSecret(ref->namespace_, ref->name);
+  if (!secret.ok()) {
+    // Upstream goes on without credentials; the driver says whether it needs them.
+    LOG_ERROR("Failed to get deletion secret, deleting without it")
+        .With("PV", volume.metadata.name)
+        .With("secret", ref->namespace_ + "/" + ref->name)
+        .With("err", secret.error().message);
+    return Secrets();
+  }
+  return Secrets(secret->data.begin(), secret->data.end());
+}
+
+std::string VolumeController::AttachedNode(const Volume& volume) const {
+  if (!attachments_) return "";
+  for (const auto& attachment : attachments_->List()) {
+    const auto& pv_name = attachment->spec.source.persistent_volume_name;
+    if (pv_name && *pv_name == volume.metadata.name) return std::string(attachment->spec.node_name);
+  }
+  return "";
+}
+
+}  // namespace provisioner

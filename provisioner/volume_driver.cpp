@@ -1,0 +1,19 @@
+#include "provisioner/volume_driver.h"
+
+namespace provisioner {
+
+base::Result<csi::v1::Volume> CsiVolumeDriver::CreateVolume(
+    const csi::v1::CreateVolumeRequest& request) {
+  auto response = controller_.CreateVolume(request, {.timeout = timeout_});
+  if (!response.ok()) return response.error();
+  return response->volume();
+}
+
+base::Status CsiVolumeDriver::DeleteVolume(const std::string& volume_id, const Secrets& secrets) {
+  csi::v1::DeleteVolumeRequest request;
+  request.set_volume_id(volume_id);
+  request.mutable_secrets()->insert(secrets.begin(), secrets.end());
+  return controller_.DeleteVolume(request, {.timeout = timeout_});
+}
+
+}  // namespace provisioner

@@ -1,0 +1,46 @@
+// ProvisionVolume: upstream's Provision (docs/provisioner.md §3.3-§3.9) for
+// one claim of a class of this driver - the request (volume_request.h), the
+// Provisioner Secret's data, CreateVolume, the checks of its answer, and the
+// PV to create. A failure says what it means for the claim's next attempt.
+// Calls only the driver and the Secret read; creating the PV is the
+// caller's.
+#pragma once
+
+#include <string>
+#include <variant>
+
+#include "csi/capabilities.h"
+#include "kube/api/core/v1/persistent_volume.h"
+#include "kube/api/core/v1/persistent_volume_claim.h"
+#include "kube/api/storage/v1/storage_class.h"
+#include "provisioner/provisioner_api.h"
+#include "provisioner/provisioning_state.h"
+#include "provisioner/volume_driver.h"
+#include "provisioner/volume_request.h"
+
+namespace provisioner {
+
+struct ProvisioningContext {
+  const std::string& driver_name;
+  const std::string& identity;
+  const csi::Capabilities& capabilities;
+  const VolumeRequestOptions& request_options;
+  bool controller_publish_readonly;
+  ProvisionerApi& api;
+  VolumeDriver& driver;
+};
+
+using ProvisionResult = std::variant<kube::PersistentVolume, ProvisionFailure, LeftToPopulator>;
+
+ProvisionResult ProvisionVolume(const ProvisioningContext& context,
+                                const kube::PersistentVolumeClaim& claim,
+                                const kube::StorageClass& storage_class);
+
+// What a failed CreateVolume means (§3.8): a gRPC ResourceExhausted is
+// final (kReschedule only when `may_reschedule`); Canceled,
+// DeadlineExceeded, Unavailable and Aborted may leave the volume being made
+// (kInBackground), as any failure without a gRPC code does; every other code
+// is final.
+ProvisioningState StateOfCreateError(const base::Error& error, bool may_reschedule);
+
+}  // namespace provisioner

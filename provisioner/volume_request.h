@@ -1,0 +1,61 @@
+// VolumeRequest: prepareProvision (docs/provisioner.md §3.3) - what a claim
+// and its class ask of the driver, checked before anything is asked: the
+// CreateVolume request (without its secrets), the Secret whose data become
+// its secrets, and what the PV will record. Each failure carries upstream's
+// text and the ProvisioningState upstream gives it. A pure function of its
+// inputs: no API or CSI call.
+#pragma once
+
+#include <array>
+#include <optional>
+#include <string>
+#include <variant>
+
+#include "base/result.h"
+#include "csi/capabilities.h"
+#include "csi/proto/csi.pb.h"
+#include "kube/api/core/v1/persistent_volume_claim.h"
+#include "kube/api/core/v1/volume_sources.h"
+#include "kube/api/storage/v1/storage_class.h"
+#include "provisioner/class_secrets.h"
+#include "provisioner/provisioning_state.h"
+
+namespace provisioner {
+
+// The flags that shape a request (§2.1).
+struct VolumeRequestOptions {
+  std::string volume_name_prefix = "pvc";
+  int volume_name_uuid_length = -1;
+  std::string default_fstype;
+  bool extra_create_metadata = false;
+  bool volume_attributes_class = true;  // gate VolumeAttributesClass
+};
+
+struct VolumeRequest {
+  csi::v1::CreateVolumeRequest request;  // secrets not yet filled in
+  std::string fs_type;
+  std::optional<kube::SecretReference> provisioner_secret;
+  // The PV's secret references, by SecretKind (the provisioner's own one is
+  // recorded in the PV's deletion-secret annotations instead).
+  std::array<std::optional<kube::SecretReference>, kAllSecretKinds.size()> secrets;
+  // VolumeAttributesClass the claim names (gate on); its parameters are
+  // read from the API before CreateVolume.
+  std::optional<std::string> attributes_class;
+
+  const std::optional<kube::SecretReference>& secret(SecretKind kind) const {
+    return secrets[static_cast<size_t>(kind)];
+  }
+};
+
+// A claim whose data source a volume populator fills (§3.3 step 3): the
+// provisioner leaves it alone after one Normal Provisioning Event.
+struct LeftToPopulator {};
+
+using VolumeRequestResult = std::variant<VolumeRequest, ProvisionFailure, LeftToPopulator>;
+
+VolumeRequestResult MakeVolumeRequest(const kube::PersistentVolumeClaim& claim,
+                                      const kube::StorageClass& storage_class,
+                                      const csi::Capabilities& capabilities,
+                                      const VolumeRequestOptions& options);
+
+}  // namespace provisioner

@@ -1,0 +1,100 @@
+// What CreateVolume carries (docs/provisioner.md §3.3, §3.4, §3.8): the
+// class's parameters without the reserved csi.storage.k8s.io/ keys, the
+// claim's size, and one volume capability per access mode with the fsType
+// and the class's mount options. The deprecated keys still work and, unlike
+// the reserved ones, reach the driver. The fault driver keeps each request.
+#include <gtest/gtest.h>
+
+#include "tests/integration/provisioner/provisioner_fixture.h"
+
+namespace provisioner_it {
+namespace {
+
+using nlohmann::json;
+
+// The CreateVolume requests for PV `pv_name`; the test fails without one.
+std::vector<json> CreateRequestsFor(const std::vector<json>& requests, const std::string& pv_name) {
+  std::vector<json> found;
+  for (const json& request : requests) {
+    if (request.value("name", "") == pv_name) found.push_back(request);
+  }
+  EXPECT_FALSE(found.empty()) << "no CreateVolume named " << pv_name;
+  return found;
+}
+
+TEST_P(ProvisionerPairTest, ParametersReachCreateVolumeWithoutReservedKeys) {
+  const Names n = NamesFor("parameters");
+  ASSERT_NO_FATAL_FAILURE(StartFaultDriver(n.driver));
+  ASSERT_NO_FATAL_FAILURE(CreateStorageClass(
+      {.name = n.storage_class,
+       .provisioner = n.driver,
+       .parameters = {{"csi.storage.k8s.io/fstype", "ext4"},
+                      {"csi.storage.k8s.io/controller-expand-secret-name", "expand-${pvc.name}"},
+                      {"csi.storage.k8s.io/controller-expand-secret-namespace", "${pvc.namespace}"},
+                      {"tier", "gold"},
+                      {"example.com/zone", "a"}},
+       .mount_options = {"noatime"}}));
+  ASSERT_NE(StartProvisionerUnderTest(), nullptr);
+  json claim = CreateClaim({.name = n.claim,
+                            .storage_class = n.storage_class,
+                            .access_modes = {"ReadWriteOnce", "ReadWriteMany"},
+                            .size = "2Gi"});
+  ASSERT_TRUE(claim.is_object());
+  const std::string pv_name = PvNameOf(claim);
+  ASSERT_EQ(PhaseOf(AwaitBound("default", n.claim)), "Bound");
+
+  const std::vector<json> requests = CreateRequestsFor(DriverRequests("CreateVolume"), pv_name);
+  ASSERT_FALSE(requests.empty());
+  for (json request : requests) {
+    EXPECT_EQ(request["parameters"], json({{"tier", "gold"}, {"example.com/zone", "a"}}));
+    EXPECT_EQ(request["capacity_range"]["required_bytes"], 2LL << 30) << request.dump();
+    EXPECT_EQ(request["secrets"], json::array());
+    const json mount = {{"fs_type", "ext4"}, {"mount_flags", {"noatime"}}};
+    EXPECT_EQ(
+        request["volume_capabilities"],
+        json::array({{{"mount", mount}, {"access_mode", {{"mode", "SINGLE_NODE_WRITER"}}}},
+                     {{"mount", mount}, {"access_mode", {{"mode", "MULTI_NODE_MULTI_WRITER"}}}}}))
+        << request.dump();
+  }
+  json pv = GetPv(pv_name);
+  ASSERT_TRUE(pv.is_object()) << "no PV " << pv_name;
+  json& csi = pv["spec"]["csi"];
+  EXPECT_EQ(csi["fsType"], "ext4");
+  EXPECT_EQ(csi["controllerExpandSecretRef"],
+            json({{"name", "expand-" + n.claim}, {"namespace", "default"}}));
+  EXPECT_EQ(pv["spec"]["capacity"]["storage"], "2Gi");
+  json attributes = csi["volumeAttributes"];
+  attributes.erase(kProvisionerIdentity);
+  EXPECT_EQ(attributes, json({{"createdBy", "fault-csi-driver"}})) << "the driver's volume context";
+}
+
+// §3.3 step 6, §3.4: the deprecated "fstype" and csiNodePublishSecret* keys
+// set the PV's fsType and secret reference, and stay in the parameters.
+TEST_P(ProvisionerPairTest, DeprecatedKeysWorkAndReachTheDriver) {
+  const Names n = NamesFor("deprecated");
+  ASSERT_NO_FATAL_FAILURE(StartFaultDriver(n.driver));
+  const std::map<std::string, std::string> parameters = {
+      {"fstype", "xfs"},
+      {"csiNodePublishSecretName", "publish"},
+      {"csiNodePublishSecretNamespace", "default"}};
+  ASSERT_NO_FATAL_FAILURE(CreateStorageClass(
+      {.name = n.storage_class, .provisioner = n.driver, .parameters = parameters}));
+  ASSERT_NE(StartProvisionerUnderTest(), nullptr);
+  json claim = CreateClaim({.name = n.claim, .storage_class = n.storage_class});
+  ASSERT_TRUE(claim.is_object());
+  const std::string pv_name = PvNameOf(claim);
+  ASSERT_EQ(PhaseOf(AwaitBound("default", n.claim)), "Bound");
+
+  for (json request : CreateRequestsFor(DriverRequests("CreateVolume"), pv_name)) {
+    EXPECT_EQ(request["parameters"], json(parameters));
+    EXPECT_EQ(request["volume_capabilities"][0]["mount"]["fs_type"], "xfs") << request.dump();
+  }
+  json pv = GetPv(pv_name);
+  ASSERT_TRUE(pv.is_object()) << "no PV " << pv_name;
+  EXPECT_EQ(pv["spec"]["csi"]["fsType"], "xfs");
+  EXPECT_EQ(pv["spec"]["csi"]["nodePublishSecretRef"],
+            json({{"name", "publish"}, {"namespace", "default"}}));
+}
+
+}  // namespace
+}  // namespace provisioner_it
