@@ -62,12 +62,11 @@ ClaimController::ClaimController(const std::string& driver_name, const std::stri
 
 bool ClaimController::ShouldProvision(const Claim& claim) const {
   if (!claim.spec.volume_name.empty()) return false;
+  // KCM's annotation must name the driver; pv.kubernetes.io/migrated-to
+  // counts only beside the in-tree name, for migrated classes (not built).
   std::string_view asked = AnnotationOf(claim, kStorageProvisionerAnnotation);
   if (asked.empty()) asked = AnnotationOf(claim, kBetaStorageProvisionerAnnotation);
-  if (asked != driver_name_ && AnnotationOf(claim, kMigratedToAnnotation) != driver_name_) {
-    return false;
-  }
-  return true;
+  return asked == driver_name_;
 }
 
 kube::ReconcileResult ClaimController::Sync(const std::string& key,
@@ -182,7 +181,12 @@ kube::ReconcileResult ClaimController::CreatePv(const std::string& key,
   }
   Forget(key);
   LOG_INFO("Volume is provisioned").With("PVC", key).With("PV", volume.metadata.name);
-  events_.Succeeded(*claim, volume.metadata.name);
+  // Only about a claim that still exists: a deleted one kept in memory gets
+  // no Event (§3.2 step 5).
+  if (std::shared_ptr<const Claim> cached = controller_.store().GetByKey(key);
+      cached && cached->metadata.uid == claim->metadata.uid) {
+    events_.Succeeded(*claim, volume.metadata.name);
+  }
   if (metrics_) {
     metrics_->ProvisionSucceeded(storage_class.metadata.name, SourceKind(*claim),
                                  clock_.Now() - started);

@@ -51,13 +51,10 @@ VolumeController::VolumeController(const std::string& driver_name, VolumeControl
       classes_(informers.StoreOf<kube::StorageClass>()),
       controller_(
           informers, LoopOf(options_, metrics),
-          {.admits = [this](const Volume& volume) { return IsOurs(volume); },
-           .on_delete = [this](const std::shared_ptr<const Volume>& volume)
-               -> std::optional<kube::WorkQueue::Lane> {
-             std::lock_guard lock(mu_);
-             deleted_volumes_.erase(volume->metadata.name);
-             return std::nullopt;
-           }},
+          // A deletion is synced too (the default): the sync that finds the
+          // PV gone forgets its deleted volume, so a sync still running on an
+          // older copy finds that memory intact.
+          {.admits = [this](const Volume& volume) { return IsOurs(volume); }},
           [this](const std::string& name, const std::shared_ptr<const Volume>& volume) {
             return Sync(name, volume);
           },
@@ -80,7 +77,12 @@ bool VolumeController::IsOurs(const Volume& volume) const {
 
 kube::ReconcileResult VolumeController::Sync(const std::string& name,
                                              const std::shared_ptr<const Volume>& volume) {
-  if (!volume || !IsOurs(*volume)) return kube::Action::Done();
+  if (!volume) {
+    std::lock_guard lock(mu_);
+    deleted_volumes_.erase(name);
+    return kube::Action::Done();
+  }
+  if (!IsOurs(*volume)) return kube::Action::Done();
   auto patched = SyncFinalizer(*volume);
   if (!patched.ok()) return patched.error();
   // A finalizer is added only to a Bound PV and removed only from a kept
@@ -150,20 +152,22 @@ kube::ReconcileResult VolumeController::Delete(const Volume& volume) {
       return s.error();
     }
     LOG_INFO("Volume deleted").With("PV", name).With("volumeHandle", csi->volume_handle);
+    if (metrics_) metrics_->DeleteSucceeded(class_name, clock_.Now() - started);
     std::lock_guard lock(mu_);
     deleted_volumes_.insert(name);
   }
   if (base::Status s = api_.DeleteVolume(name); !s.ok() && !kube::IsNotFound(s.error())) {
     return s.error().Wrap("failed to delete PersistentVolume " + name);
   }
-  kube::StrategicMetadataPatch patch;
-  patch.RemoveFinalizer(kVolumeFinalizer);
-  auto written = api_.PatchVolume(name, kube::PatchType::kStrategicMerge, patch.Serialize());
-  if (!written.ok() && !kube::IsNotFound(written.error())) {
-    return written.error().Wrap("failed to remove finalizer of PersistentVolume " + name);
+  if (kube::HasFinalizer(volume.metadata, kVolumeFinalizer)) {
+    kube::StrategicMetadataPatch patch;
+    patch.RemoveFinalizer(kVolumeFinalizer);
+    auto written = api_.PatchVolume(name, kube::PatchType::kStrategicMerge, patch.Serialize());
+    if (!written.ok() && !kube::IsNotFound(written.error())) {
+      return written.error().Wrap("failed to remove finalizer of PersistentVolume " + name);
+    }
   }
   LOG_V(4, "PersistentVolume deleted and released").With("PV", name);
-  if (metrics_ && !already_deleted) metrics_->DeleteSucceeded(class_name, clock_.Now() - started);
   return kube::Action::Done();
 }
 

@@ -22,15 +22,22 @@ base::Result<Secrets> ReadProvisionerSecret(ProvisionerApi& api,
   return Secrets(secret->data.begin(), secret->data.end());
 }
 
-// §3.8: a volume smaller than asked for is deleted again; the attempt stays
-// in background so a failed cleanup is retried.
+// §3.8: a volume smaller than asked for is deleted again (up to five
+// tries); the attempt stays in background so a failed cleanup is retried.
 ProvisionFailure TooSmall(const ProvisioningContext& context, const csi::v1::Volume& volume,
-                          int64_t requested, const Secrets& secrets) {
+                          const std::string& volume_name, int64_t requested,
+                          const Secrets& secrets) {
+  constexpr int kCleanupTries = 5;
   std::string message = "created volume capacity " + std::to_string(volume.capacity_bytes()) +
                         " less than requested capacity " + std::to_string(requested);
-  if (base::Status s = context.driver.DeleteVolume(volume.volume_id(), secrets); !s.ok()) {
-    message += ". Cleanup of volume " + volume.volume_id() +
-               " failed, volume is orphaned: " + s.error().message;
+  base::Status cleanup = base::Status::Ok();
+  for (int attempt = 0; attempt < kCleanupTries; ++attempt) {
+    cleanup = context.driver.DeleteVolume(volume.volume_id(), secrets);
+    if (cleanup.ok()) break;
+  }
+  if (!cleanup.ok()) {
+    message += ". Cleanup of volume " + volume_name +
+               " failed, volume is orphaned: " + cleanup.error().message;
   }
   return {base::Error(message), ProvisioningState::kInBackground};
 }
@@ -82,7 +89,9 @@ ProvisionResult ProvisionVolume(const ProvisioningContext& context,
   int64_t capacity = volume->capacity_bytes();
   // CSI allows 0 for "unknown"; the API server does not.
   if (capacity == 0) capacity = requested;
-  if (capacity < requested) return TooSmall(context, *volume, requested, *secrets);
+  if (capacity < requested) {
+    return TooSmall(context, *volume, request.request.name(), requested, *secrets);
+  }
   return MakeProvisionedVolume(
       {.claim = claim,
        .storage_class = storage_class,

@@ -199,9 +199,6 @@ TEST_F(ClaimControllerTest, LeavesClaimsThatAreNotItsOwnAloneWithoutAWord) {
 // lib shouldProvision returns false when neither storage-provisioner
 // annotation is found, whatever ctl's ShouldProvision said about
 // migrated-to.
-// BUG (provisioner/claim_controller.cpp:63-71, ShouldProvision): a claim
-// with pv.kubernetes.io/migrated-to = the driver and no storage-provisioner
-// annotation is provisioned.
 TEST_F(ClaimControllerTest, MigratedToAloneWithoutAStorageProvisionerAnnotationIsNotEnough) {
   Pvc migrated = DataClaim();
   migrated.metadata.annotations.erase(kStorageProvisionerAnnotation);
@@ -245,8 +242,6 @@ TEST_F(ClaimControllerTest, ClaimDeletedWhileItsVolumeMayBeMadeIsStillProvisione
 
 // §3.2 step 5: ProvisioningSucceeded only "if exactly one PVC with that UID is
 // in the cache" (lib:vs sendSuccessEvent looks the claim up by UID).
-// BUG (provisioner/claim_controller.cpp:185, CreatePv): the Event is recorded
-// on the deleted claim's last known version.
 TEST_F(ClaimControllerTest, NoSucceededEventForAClaimNoLongerCached) {
   ASSERT_NO_FATAL_FAILURE(DeleteTheClaimWhileItsVolumeMayBeMade());
   ASSERT_NO_FATAL_FAILURE(Settle());  // the retry's sync has ended
@@ -391,11 +386,8 @@ base::Status Busy() {
 const std::string kTooSmall =
     "created volume capacity 1000 less than requested capacity 1073741824";
 
-// BUG (provisioner/volume_provisioning.cpp:31-33, TooSmall): DeleteVolume is
-// tried once, not up to 5 times as upstream's cleanupVolume does
-// (deleteVolumeRetryCount), and the orphan message names the volume ID
-// instead of the PV name (upstream: `Cleanup of volume %s ...`, pvName).
-// The rows CleanupWorksOnItsThirdTry and CleanupNeverWorks fail for that.
+// DeleteVolume is tried up to 5 times, as upstream's cleanupVolume does
+// (deleteVolumeRetryCount), and the orphan message names the PV.
 INSTANTIATE_TEST_SUITE_P(
     ClaimControllerTest, TooSmallVolumeTest,
     ::testing::Values(TooSmallCase{"CleanupWorks", {}, 1, kTooSmall},

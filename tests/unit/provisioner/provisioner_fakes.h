@@ -23,6 +23,7 @@
 #include <string>
 #include <string_view>
 #include <thread>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -246,7 +247,8 @@ inline std::string PatchTypeName(kube::PatchType type) {
 // kept (a second POST of its name is 409 AlreadyExists), PATCH and DELETE
 // succeed unless scripted to fail, Secrets are read from what PutSecret
 // stored (else 404). Successful writes are reported to the calling thread's
-// WriteObserver, as kube::Client reports them. Logs "POST <pv>",
+// WriteObserver, as kube::Client reports them. Each call is logged once
+// its effect is in place: "POST <pv>",
 // "PATCH <pv>: <type> <body>", "DELETE <pv>" and "GetSecret <ns>/<name>".
 class FakeProvisionerApi final : public ProvisionerApi {
  public:
@@ -280,48 +282,63 @@ class FakeProvisionerApi final : public ProvisionerApi {
 
   base::Result<kube::PersistentVolume> CreateVolume(const kube::PersistentVolume& volume) override {
     const std::string& name = volume.metadata.name;
+    auto answer = Answer([&]() -> base::Result<kube::PersistentVolume> {
+      posted_.push_back(volume);
+      if (auto error = NextFailure("POST", name)) return *error;
+      if (stored_.contains(name)) return PvAlreadyExists(name);
+      kube::PersistentVolume written = volume;
+      written.metadata.resource_version = NextResourceVersion();
+      stored_[name] = written;
+      return written;
+    });
     log_.Add("POST", name);
-    std::lock_guard lock(mu_);
-    posted_.push_back(volume);
-    if (auto error = NextFailure("POST", name)) return *error;
-    if (stored_.contains(name)) return PvAlreadyExists(name);
-    kube::PersistentVolume written = volume;
-    written.metadata.resource_version = NextResourceVersion();
-    stored_[name] = written;
-    kube::ReportWrite(written);
-    return written;
+    if (answer.ok()) kube::ReportWrite(*answer);
+    return answer;
   }
 
   base::Result<kube::PersistentVolume> PatchVolume(const std::string& name, kube::PatchType type,
                                                    const std::string& patch) override {
+    auto answer = Answer([&]() -> base::Result<kube::PersistentVolume> {
+      if (auto error = NextFailure("PATCH", name)) return *error;
+      kube::PersistentVolume written;
+      if (auto it = stored_.find(name); it != stored_.end()) written = it->second;
+      written.metadata.name = name;
+      written.metadata.resource_version = NextResourceVersion();
+      return written;
+    });
     log_.Add("PATCH", name, PatchTypeName(type) + " " + patch);
-    std::lock_guard lock(mu_);
-    if (auto error = NextFailure("PATCH", name)) return *error;
-    kube::PersistentVolume written;
-    if (auto it = stored_.find(name); it != stored_.end()) written = it->second;
-    written.metadata.name = name;
-    written.metadata.resource_version = NextResourceVersion();
-    kube::ReportWrite(written);
-    return written;
+    if (answer.ok()) kube::ReportWrite(*answer);
+    return answer;
   }
 
   base::Status DeleteVolume(const std::string& name) override {
+    auto answer = Answer([&]() -> base::Status {
+      if (auto error = NextFailure("DELETE", name)) return *error;
+      stored_.erase(name);
+      return base::Status::Ok();
+    });
     log_.Add("DELETE", name);
-    std::lock_guard lock(mu_);
-    if (auto error = NextFailure("DELETE", name)) return *error;
-    stored_.erase(name);
-    return base::Status::Ok();
+    return answer;
   }
 
   base::Result<kube::Secret> GetSecret(const std::string& ns, const std::string& name) override {
+    auto answer = Answer([&]() -> base::Result<kube::Secret> {
+      auto it = secrets_.find(ns + "/" + name);
+      if (it == secrets_.end()) return NotFound("secrets", name);
+      return it->second;
+    });
     log_.Add("GetSecret", ns + "/" + name);
-    std::lock_guard lock(mu_);
-    auto it = secrets_.find(ns + "/" + name);
-    if (it == secrets_.end()) return NotFound("secrets", name);
-    return it->second;
+    return answer;
   }
 
  private:
+  // The server's answer, computed under the lock; the call is logged after
+  // it, so a test that sees the call sees its effect too.
+  template <class Compute>
+  std::invoke_result_t<Compute&> Answer(Compute compute) {
+    std::lock_guard lock(mu_);
+    return compute();
+  }
   std::optional<base::Error> NextFailure(const std::string& verb, const std::string& name) {
     return NextAnswer(failures_, verb + " " + name);
   }
