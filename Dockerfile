@@ -1,5 +1,5 @@
-# One image per binary, as upstream ships them: csi-attacher, csi-snapshotter
-# and snapshot-controller. All three are built on Debian bookworm with the
+# One image per binary, as upstream ships them: csi-attacher, csi-snapshotter,
+# snapshot-controller and csi-provisioner. All four are built on Debian bookworm with the
 # project's own dependency script (lean: gRPC, protobuf, abseil, yaml-cpp and
 # the C++ runtime linked statically, cmake/lean_binaries.cmake) and shipped on
 # bookworm-slim with only the packages owning the shared libraries they still
@@ -11,6 +11,7 @@
 #   docker build --target csi-attacher -t csi-attacher .
 #   docker build --target csi-snapshotter -t csi-snapshotter .
 #   docker build --target snapshot-controller -t snapshot-controller .
+#   docker build --target csi-provisioner -t csi-provisioner .
 
 FROM debian:bookworm AS build
 # git: the version (--version, user agent) comes from `git describe`.
@@ -23,10 +24,12 @@ COPY . .
 RUN git config --global --add safe.directory /src \
     && cmake --preset default -DCSI_ATTACHER_TESTS=OFF \
     && cmake --build --preset default --target csi-attacher csi-snapshotter snapshot-controller \
-    && mkdir /out && for binary in csi-attacher csi-snapshotter snapshot-controller; do \
+         csi-provisioner \
+    && mkdir /out && for binary in csi-attacher csi-snapshotter snapshot-controller \
+         csi-provisioner; do \
          strip --strip-debug -o /out/$binary build/default/cmd/$binary/$binary; done
 
-# What the three images share: the runtime packages and the non-root user.
+# What the four images share: the runtime packages and the non-root user.
 FROM debian:bookworm-slim AS runtime
 COPY deploy/image/runtime-packages.txt /tmp/runtime-packages.txt
 RUN apt-get update \
@@ -38,6 +41,10 @@ USER 65532:65532
 FROM runtime AS snapshot-controller
 COPY --from=build /out/snapshot-controller /snapshot-controller
 ENTRYPOINT ["/snapshot-controller"]
+
+FROM runtime AS csi-provisioner
+COPY --from=build /out/csi-provisioner /csi-provisioner
+ENTRYPOINT ["/csi-provisioner"]
 
 FROM runtime AS csi-snapshotter
 COPY --from=build /out/csi-snapshotter /csi-snapshotter
