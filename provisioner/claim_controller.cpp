@@ -5,6 +5,7 @@
 
 #include "base/log.h"
 #include "base/strconv.h"
+#include "kube/api/metadata_patch.h"
 #include "kube/client/api_error.h"
 #include "provisioner/names.h"
 #include "provisioner/provisioned_volume.h"
@@ -84,6 +85,11 @@ kube::ReconcileResult ClaimController::Sync(const std::string& key,
     }
     claim = it->second;
   }
+  if (!claim->spec.volume_name.empty()) {
+    // Bound: a volume-being-created record left by a sync that raced the
+    // store goes now (§9.1).
+    return kube::DoneOr(ForgetUnknownOutcome(*claim));
+  }
   if (!ShouldProvision(*claim)) return kube::Action::Done();
   const std::string class_name = ClassOfClaim(*claim);
   std::shared_ptr<const kube::StorageClass> storage_class = classes_.GetByKey(class_name);
@@ -105,6 +111,7 @@ kube::ReconcileResult ClaimController::Sync(const std::string& key,
                  options_.request.volume_name_uuid_length);
   if (volumes_.GetByKey(volume_name)) {
     LOG_V(4, "PersistentVolume already exists, skipping").With("PVC", key).With("PV", volume_name);
+    if (base::Status s = ForgetUnknownOutcome(*claim); !s.ok()) return s.error();
     std::lock_guard lock(mu_);
     in_background_.erase(key);
     unsaved_volumes_.erase(key);
@@ -180,6 +187,12 @@ kube::ReconcileResult ClaimController::CreatePv(const std::string& key,
     in_background_.erase(key);
   }
   Forget(key);
+  if (base::Status s = ForgetUnknownOutcome(*claim); !s.ok()) {
+    // The PV exists: the next sync takes the finalizer off.
+    LOG_ERROR("Failed to remove the claim's volume-being-created finalizer")
+        .With("PVC", key)
+        .With("err", s.error().message);
+  }
   LOG_INFO("Volume is provisioned").With("PVC", key).With("PV", volume.metadata.name);
   // Only about a claim that still exists: a deleted one kept in memory gets
   // no Event (§3.2 step 5).
@@ -217,6 +230,15 @@ kube::ReconcileResult ClaimController::Failed(const std::string& key,
     }
     retry_not_before_[key] = clock_.Now() + backoff_.When(key);
   }
+  if (failure.state == ProvisioningState::kInBackground) {
+    RecordUnknownOutcome(*claim);
+  } else if (failure.state != ProvisioningState::kNoChange) {
+    if (base::Status s = ForgetUnknownOutcome(*claim); !s.ok()) {
+      LOG_ERROR("Failed to remove the claim's volume-being-created finalizer")
+          .With("PVC", key)
+          .With("err", s.error().message);
+    }
+  }
   if (failure.infeasible) {
     events_.Infeasible(*claim, failure.error.message);
   } else {
@@ -250,6 +272,40 @@ void ClaimController::Forget(const std::string& key) {
   std::lock_guard lock(mu_);
   retry_not_before_.erase(key);
   backoff_.Forget(key);
+}
+
+void ClaimController::RecordUnknownOutcome(const Claim& claim) {
+  if (kube::HasFinalizer(claim.metadata, kVolumeBeingCreatedFinalizer)) return;
+  if (base::Status s = api_.SetClaimFinalizer(claim.metadata.namespace_, claim.metadata.name,
+                                              kVolumeBeingCreatedFinalizer, /*add=*/true);
+      !s.ok()) {
+    if (kube::IsNotFound(s.error())) return;
+    // The record in memory still covers this process's life.
+    LOG_ERROR("Failed to add the volume-being-created finalizer to the claim")
+        .With("PVC", claim.metadata.namespace_ + "/" + claim.metadata.name)
+        .With("err", s.error().message);
+    return;
+  }
+  std::lock_guard lock(mu_);
+  recorded_.insert(claim.metadata.namespace_ + "/" + claim.metadata.name);
+}
+
+base::Status ClaimController::ForgetUnknownOutcome(const Claim& claim) {
+  // The claim at hand may not show this process's own write yet: what it
+  // added is remembered too.
+  const std::string key = claim.metadata.namespace_ + "/" + claim.metadata.name;
+  bool recorded = kube::HasFinalizer(claim.metadata, kVolumeBeingCreatedFinalizer);
+  {
+    std::lock_guard lock(mu_);
+    recorded = recorded || recorded_.contains(key);
+  }
+  if (!recorded) return base::Status::Ok();
+  base::Status s = api_.SetClaimFinalizer(claim.metadata.namespace_, claim.metadata.name,
+                                          kVolumeBeingCreatedFinalizer, /*add=*/false);
+  if (!s.ok() && !kube::IsNotFound(s.error())) return s;
+  std::lock_guard lock(mu_);
+  recorded_.erase(key);
+  return base::Status::Ok();
 }
 
 std::string ClaimController::SourceKind(const Claim& claim) {

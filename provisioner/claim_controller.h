@@ -30,6 +30,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <stop_token>
 #include <string>
 
@@ -86,6 +87,9 @@ class ClaimController {
   base::Clock::Duration BackoffLeft(const std::string& key);
   void Forget(const std::string& key);
   static std::string SourceKind(const Claim& claim);
+  // §9.1: the durable record of a claim whose outcome is unknown.
+  void RecordUnknownOutcome(const Claim& claim);
+  base::Status ForgetUnknownOutcome(const Claim& claim);
 
   struct Infeasible {
     std::string class_uid;
@@ -108,6 +112,7 @@ class ClaimController {
   std::map<std::string, std::shared_ptr<const Claim>> in_background_;  // guarded by mu_
   std::map<std::string, kube::PersistentVolume> unsaved_volumes_;      // guarded by mu_
   std::map<std::string, Infeasible> infeasible_;                       // guarded by mu_
+  std::set<std::string> recorded_;  // keys given the §9.1 finalizer; guarded by mu_
   kube::ItemExponentialRateLimiter backoff_;
   std::map<std::string, base::Clock::TimePoint> retry_not_before_;  // guarded by mu_
 

@@ -21,6 +21,11 @@ inline constexpr std::string_view kSelectedNodeAnnotation = "volume.kubernetes.i
 inline constexpr std::string_view kBetaStorageClassAnnotation =
     "volume.beta.kubernetes.io/storage-class";
 
+// Our own (§9.1): on a claim while the driver may be making its volume and
+// nobody knows the outcome, so the claim cannot vanish before it is known.
+inline constexpr std::string_view kVolumeBeingCreatedFinalizer =
+    "external-provisioner.volume.kubernetes.io/volume-being-created";
+
 // PVs (§3.9).
 inline constexpr std::string_view kProvisionedByAnnotation = "pv.kubernetes.io/provisioned-by";
 inline constexpr std::string_view kDeletionSecretNameAnnotation =

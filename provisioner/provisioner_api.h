@@ -7,6 +7,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 #include "base/result.h"
 #include "kube/api/core/v1/persistent_volume.h"
@@ -25,6 +26,11 @@ class ProvisionerApi {
                                                            const std::string& patch) = 0;
   virtual base::Status DeleteVolume(const std::string& name) = 0;
   virtual base::Result<kube::Secret> GetSecret(const std::string& ns, const std::string& name) = 0;
+  // Adds (`add`) or removes `finalizer` on the claim ns/name as it is stored
+  // now, leaving every other field as the server has it; nothing when it
+  // already is as asked. NotFound when the claim is gone.
+  virtual base::Status SetClaimFinalizer(const std::string& ns, const std::string& name,
+                                         std::string_view finalizer, bool add) = 0;
 };
 
 class ProvisionerApiClient final : public ProvisionerApi {
@@ -44,6 +50,11 @@ class ProvisionerApiClient final : public ProvisionerApi {
   base::Result<kube::Secret> GetSecret(const std::string& ns, const std::string& name) override {
     return client_.Get<kube::Secret>(ns, name);
   }
+  // The claim's RBAC grants update, not patch (docs/provisioner.md §6): a
+  // read of the whole stored object and an update of it guarded by its
+  // resourceVersion, retried on conflict.
+  base::Status SetClaimFinalizer(const std::string& ns, const std::string& name,
+                                 std::string_view finalizer, bool add) override;
 
  private:
   kube::Client& client_;

@@ -240,6 +240,40 @@ TEST_F(ClaimControllerTest, ClaimDeletedWhileItsVolumeMayBeMadeIsStillProvisione
   EXPECT_EQ(log_.Count("Failed", kKey), 1u);
 }
 
+// §9.1 (upstream #486): while CreateVolume's outcome is unknown the claim
+// carries the volume-being-created finalizer, so a restarted provisioner
+// still finds it; it goes once the PV exists.
+TEST_F(ClaimControllerTest, UnknownOutcomeIsRecordedOnTheClaimUntilItsPvExists) {
+  const std::string added =
+      "apps/data: +external-provisioner.volume.kubernetes.io/volume-being-created";
+  const std::string removed =
+      "apps/data: -external-provisioner.volume.kubernetes.io/volume-being-created";
+  driver_.ScriptCreate(std::string(kVolume),
+                       {CreateFails(grpc::DEADLINE_EXCEEDED, "context deadline exceeded")});
+  Start({DataClaim()});
+  ASSERT_TRUE(log_.Await("FINALIZER", added));
+  EXPECT_EQ(log_.Count("POST", kVolume), 0u);
+  ASSERT_TRUE(AwaitTimer(kStart + 1s));
+  AdvanceToTimer(kStart + 1s);
+  ASSERT_TRUE(log_.Await("FINALIZER", removed));
+  EXPECT_EQ(log_.Count("POST", kVolume), 1u);
+  EXPECT_EQ(log_.Count("FINALIZER", added), 1u);
+}
+
+// A final answer ends the record too: nothing runs on the driver any more.
+TEST_F(ClaimControllerTest, FinalAnswerAfterAnUnknownOutcomeRemovesTheRecord) {
+  const std::string removed =
+      "apps/data: -external-provisioner.volume.kubernetes.io/volume-being-created";
+  driver_.ScriptCreate(std::string(kVolume),
+                       {CreateFails(grpc::DEADLINE_EXCEEDED, "context deadline exceeded"),
+                        CreateFails(grpc::INTERNAL, "rpc error: code = Internal desc = broken")});
+  Start({DataClaim()});
+  ASSERT_TRUE(AwaitTimer(kStart + 1s));
+  AdvanceToTimer(kStart + 1s);
+  ASSERT_TRUE(log_.Await("FINALIZER", removed));
+  EXPECT_EQ(log_.Count("POST", kVolume), 0u);
+}
+
 // §3.2 step 5: ProvisioningSucceeded only "if exactly one PVC with that UID is
 // in the cache" (lib:vs sendSuccessEvent looks the claim up by UID).
 TEST_F(ClaimControllerTest, NoSucceededEventForAClaimNoLongerCached) {

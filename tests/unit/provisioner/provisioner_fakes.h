@@ -249,7 +249,8 @@ inline std::string PatchTypeName(kube::PatchType type) {
 // stored (else 404). Successful writes are reported to the calling thread's
 // WriteObserver, as kube::Client reports them. Each call is logged once
 // its effect is in place: "POST <pv>",
-// "PATCH <pv>: <type> <body>", "DELETE <pv>" and "GetSecret <ns>/<name>".
+// "PATCH <pv>: <type> <body>", "DELETE <pv>", "GetSecret <ns>/<name>" and
+// "FINALIZER <ns>/<claim>: +|-<finalizer>".
 class FakeProvisionerApi final : public ProvisionerApi {
  public:
   explicit FakeProvisionerApi(CallLog& log) : log_(log) {}
@@ -329,6 +330,13 @@ class FakeProvisionerApi final : public ProvisionerApi {
     });
     log_.Add("GetSecret", ns + "/" + name);
     return answer;
+  }
+
+  // Logged as "FINALIZER <ns>/<name>: +<finalizer>" (or -); always succeeds.
+  base::Status SetClaimFinalizer(const std::string& ns, const std::string& name,
+                                 std::string_view finalizer, bool add) override {
+    log_.Add("FINALIZER", ns + "/" + name + ": " + (add ? "+" : "-") + std::string(finalizer));
+    return base::Status::Ok();
   }
 
  private:
