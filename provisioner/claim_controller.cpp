@@ -286,6 +286,8 @@ void ClaimController::RecordUnknownOutcome(const Claim& claim) {
         .With("err", s.error().message);
     return;
   }
+  LOG_INFO("CreateVolume outcome unknown: the claim keeps the volume-being-created finalizer")
+      .With("PVC", claim.metadata.namespace_ + "/" + claim.metadata.name);
   std::lock_guard lock(mu_);
   recorded_.insert(claim.metadata.namespace_ + "/" + claim.metadata.name);
 }
@@ -303,6 +305,8 @@ base::Status ClaimController::ForgetUnknownOutcome(const Claim& claim) {
   base::Status s = api_.SetClaimFinalizer(claim.metadata.namespace_, claim.metadata.name,
                                           kVolumeBeingCreatedFinalizer, /*add=*/false);
   if (!s.ok() && !kube::IsNotFound(s.error())) return s;
+  LOG_INFO("CreateVolume outcome known: the volume-being-created finalizer is removed")
+      .With("PVC", key);
   std::lock_guard lock(mu_);
   recorded_.erase(key);
   return base::Status::Ok();

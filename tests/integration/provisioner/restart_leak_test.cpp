@@ -239,9 +239,6 @@ TEST_F(OursOnlyTest, ClaimDeletedWhileCreateOutcomeUnknownLeaksNoVolumeAcrossRes
   EXPECT_GE(std::count(deleted.begin(), deleted.end(), volume_id), 1);
   EXPECT_EQ(std::count(deleted.begin(), deleted.end(), volume_id), std::ssize(deleted))
       << "a DeleteVolume for another volume";
-  // DEBUG-COPY
-  std::filesystem::create_directories("/tmp/h-it-logs");
-  std::filesystem::copy(work_dir(), "/tmp/h-it-logs/" + n.claim, std::filesystem::copy_options::recursive | std::filesystem::copy_options::overwrite_existing);
 }
 
 // docs/provisioner.md §9.1, upstream #486: without a crash the record is
@@ -313,9 +310,6 @@ TEST_F(OursOnlyTest, VolumeBeingCreatedFinalizerIsRemovedOnceThePvExistsAfterATi
   ASSERT_TRUE(AwaitPvGone(pv_name, 20s))
       << "PV " << pv_name << " not deleted: " << GetPv(pv_name).dump(2) << Tail(provisioner);
   EXPECT_EQ(DriverState().value("existing_volumes", json()), json::array());
-  // DEBUG-COPY
-  std::filesystem::create_directories("/tmp/h-it-logs");
-  std::filesystem::copy(work_dir(), "/tmp/h-it-logs/" + n.claim, std::filesystem::copy_options::recursive | std::filesystem::copy_options::overwrite_existing);
 }
 
 }  // namespace
