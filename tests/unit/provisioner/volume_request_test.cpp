@@ -92,7 +92,6 @@ TEST(VolumeRequestTest, OneCapabilityPerAccessModeAndBlockClaimsGetBlock) {
   EXPECT_EQ(r.request.volume_capabilities(0).access_mode().mode(), Mode::MULTI_NODE_READER_ONLY);
   EXPECT_EQ(r.request.volume_capabilities(1).access_mode().mode(), Mode::MULTI_NODE_MULTI_WRITER);
   EXPECT_TRUE(r.request.volume_capabilities(0).has_block());
-  EXPECT_TRUE(r.fs_type.empty() || true);  // fsType is not written for Block (provisioned_volume)
 }
 
 TEST(VolumeRequestTest, SingleNodeMultiWriterSplitsReadWriteOnceFromReadWriteOncePod) {
