@@ -35,8 +35,9 @@ struct Error {
   static Error Grpc(int grpc_code, std::string msg) {
     return Error(ErrorDomain::kGrpc, grpc_code, std::move(msg));
   }
-  static Error Transport(std::string msg) {
-    return Error(ErrorDomain::kTransport, 0, std::move(msg));
+  // `errno_code`: the errno behind it, when one is (0: none).
+  static Error Transport(std::string msg, int errno_code = 0) {
+    return Error(ErrorDomain::kTransport, errno_code, std::move(msg));
   }
   // A code of the returning function's own (an exit status, a parse error kind).
   static Error WithCode(int local_code, std::string msg) {

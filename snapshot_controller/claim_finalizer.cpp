@@ -83,12 +83,11 @@ base::Status ClaimFinalizer::RemoveIfNoUnreadySnapshot(const kube::VolumeSnapsho
 base::Status ClaimFinalizer::Remove(const kube::VolumeSnapshot& snapshot, bool count_snapshot) {
   const auto& claim_name = snapshot.spec.source.persistent_volume_claim_name;
   if (!claim_name) return base::Status::Ok();
-  auto cached = caches_.claims.Get(snapshot.metadata.namespace_, *claim_name);
-  if (!cached || !kube::HasFinalizer(cached->metadata, kClaimAsSourceFinalizer)) {
-    return base::Status::Ok();
-  }
+  std::optional<kube::PersistentVolumeClaim> claim =
+      ProtectedClaim(snapshot.metadata.namespace_, *claim_name);
+  if (!claim) return base::Status::Ok();
   if (InUse(snapshot, *claim_name, count_snapshot)) return base::Status::Ok();
-  auto removed = UpdateWithRetry(api_, *cached, [](kube::PersistentVolumeClaim& claim) {
+  auto removed = UpdateWithRetry(api_, std::move(*claim), [](kube::PersistentVolumeClaim& claim) {
     auto& finalizers = claim.metadata.finalizers;
     auto kept = std::remove(finalizers.begin(), finalizers.end(), kClaimAsSourceFinalizer);
     if (kept == finalizers.end()) return base::Result<bool>(false);
@@ -98,6 +97,17 @@ base::Status ClaimFinalizer::Remove(const kube::VolumeSnapshot& snapshot, bool c
   // A claim deleted meanwhile needs no finalizer removed.
   if (!removed.ok() && kube::IsNotFound(removed.error())) return base::Status::Ok();
   return removed;
+}
+
+std::optional<kube::PersistentVolumeClaim> ClaimFinalizer::ProtectedClaim(
+    const std::string& ns, const std::string& name) const {
+  auto cached = caches_.claims.Get(ns, name);
+  if (!cached) return std::nullopt;
+  if (kube::HasFinalizer(cached->metadata, kClaimAsSourceFinalizer)) return *cached;
+  // The cache may be behind our own write that added it: a snapshot can turn
+  // ready before the claim's watch event arrives, and an API server restart
+  // loses that event until the next list (docs/snapshots.md §9.14).
+  return api_.WrittenClaimWithFinalizer(ns, name);
 }
 
 bool ClaimFinalizer::InUse(const kube::VolumeSnapshot& snapshot, const std::string& claim_name,

@@ -1,7 +1,9 @@
 // ClaimFinalizer: the `pvc-as-source-protection` finalizer that keeps a
 // PersistentVolumeClaim while a snapshot is being taken of it
 // (docs/snapshots.md §4.3 step 1 and createSnapshotContent step 1, §4.5
-// step 6). The cache decides whether a claim needs a write; the claim is
+// step 6). The cache decides whether a claim needs a write (for the removal,
+// the cache or our own last write of the claim, whichever shows the
+// finalizer, as the cache may lag behind that write: §9.14); the claim is
 // replaced whole (Update), as the RBAC grants no patch on claims: for the
 // finalizer's addition from a fresh read (GET), for its removal from the
 // cache. A write conflict is retried from a fresh read, a few times. Errors
@@ -11,6 +13,8 @@
 // Thread-safe: it keeps no state of its own.
 #pragma once
 
+#include <optional>
+#include <string>
 #include <string_view>
 
 #include "base/result.h"
@@ -43,6 +47,10 @@ class ClaimFinalizer {
 
  private:
   base::Status Remove(const kube::VolumeSnapshot& snapshot, bool count_snapshot);
+  // The claim ns/name with the finalizer, as the cache or our own last write
+  // has it; nullopt when it is not in the cache or neither shows it.
+  std::optional<kube::PersistentVolumeClaim> ProtectedClaim(const std::string& ns,
+                                                            const std::string& name) const;
   // Whether an unready snapshot of `snapshot`'s namespace (`snapshot` itself
   // only when `count_snapshot`) takes `claim_name` as its source.
   bool InUse(const kube::VolumeSnapshot& snapshot, const std::string& claim_name,

@@ -3,7 +3,9 @@
 #include <thread>
 
 #include "base/log.h"
+#include "kube/api/metadata_patch.h"
 #include "snapshot_controller/group_membership.h"
+#include "snapshot_controller/names.h"
 
 namespace snapshot_controller {
 
@@ -52,6 +54,10 @@ Controller::Controller(ControllerHandler& handler, kube::InformerSet& informers,
       snapshots_(handler, informers, options, clock) {
   const bool with_groups = group_handler != nullptr;
   WaitForEveryStore(snapshots_, with_nodes, with_groups);
+  snapshots_.QueueSnapshotsOn<kube::PersistentVolumeClaim>(
+      [this](const kube::Change<kube::PersistentVolumeClaim>& change) {
+        return ReadySnapshotsOfNewlyProtected(change);
+      });
   if (group_handler) {
     groups_.emplace(*group_handler, informers, options, clock,
                     [this](const kube::VolumeGroupSnapshot& group) { QueueMembersOf(group); });
@@ -70,6 +76,33 @@ void Controller::QueueMembersOf(const kube::VolumeGroupSnapshot& group) {
   for (const auto& member : MembersOf(group, snapshot_store_)) {
     snapshots_.QueueSnapshot(kube::Store<kube::VolumeSnapshot>::KeyOf(*member));
   }
+}
+
+std::vector<std::string> Controller::ReadySnapshotsOfNewlyProtected(
+    const kube::Change<kube::PersistentVolumeClaim>& change) const {
+  using Type = kube::Change<kube::PersistentVolumeClaim>::Type;
+  std::vector<std::string> keys;
+  const kube::PersistentVolumeClaim& claim = change.object;
+  const bool newly_protected =
+      (change.type == Type::kAdded ||
+       (change.type == Type::kUpdated &&
+        !kube::HasFinalizer(change.old_object->metadata, kClaimAsSourceFinalizer))) &&
+      kube::HasFinalizer(claim.metadata, kClaimAsSourceFinalizer);
+  if (!newly_protected) return keys;
+  for (const auto& snapshot : snapshot_store_.List()) {
+    if (snapshot->metadata.namespace_ == claim.metadata.namespace_ &&
+        snapshot->spec.source.persistent_volume_claim_name == claim.metadata.name &&
+        snapshot->status && snapshot->status->ready_to_use.value_or(false)) {
+      keys.push_back(kube::Store<kube::VolumeSnapshot>::KeyOf(*snapshot));
+    }
+  }
+  if (!keys.empty()) {
+    LOG_V(4,
+          "Claim holds the source finalizer while a snapshot of it is ready, scheduling its sync")
+        .With(kube::PersistentVolumeClaim::kFacts.kind,
+              kube::Store<kube::PersistentVolumeClaim>::KeyOf(claim));
+  }
+  return keys;
 }
 
 }  // namespace snapshot_controller

@@ -11,7 +11,11 @@
 //   - "snapshot-controller-group-snapshot" and
 //     "snapshot-controller-group-content", the groups' pair (§4.7), synced by
 //     the GroupHandler; a group snapshot deleted from the API also queues
-//     its member VolumeSnapshots, whose deletion waited for it (§4.5 step 3).
+//     its member VolumeSnapshots, whose deletion waited for it (§4.5 step 3);
+//   - a claim that shows the pvc-as-source-protection finalizer it did not
+//     show before queues its ready VolumeSnapshots: their last sync may have
+//     seen a cache without it (after an API server restart, only the next
+//     list brings it), and a sync lets go of it (§9.14).
 // What each queue takes, in which lane, and how errors back off is
 // KindPairLoop's. The queues have no workqueue metrics (upstream's
 // controller exports none, §4.6). The workers start once every store holds
@@ -23,7 +27,9 @@
 
 #include <optional>
 #include <stop_token>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "base/clock.h"
 #include "kube/api/core/v1/node.h"
@@ -76,6 +82,10 @@ class Controller {
  private:
   // Queues the members of a group snapshot deleted from the API.
   void QueueMembersOf(const kube::VolumeGroupSnapshot& group);
+  // The keys of the ready snapshots of a claim that has just come to show
+  // the pvc-as-source-protection finalizer; none for any other change.
+  std::vector<std::string> ReadySnapshotsOfNewlyProtected(
+      const kube::Change<kube::PersistentVolumeClaim>& change) const;
 
   kube::Store<kube::VolumeSnapshot>& snapshot_store_;
   KindPairLoop<SnapshotKinds> snapshots_;

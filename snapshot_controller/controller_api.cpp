@@ -16,6 +16,15 @@ base::Result<kube::PersistentVolumeClaim> ControllerApiClient::GetClaim(const st
   return decoded;
 }
 
+std::optional<kube::PersistentVolumeClaim> ControllerApiClient::WrittenClaimWithFinalizer(
+    const std::string& ns, const std::string& name) {
+  std::optional<std::string> json = written_claims_.WithFinalizer(ns, name);
+  if (!json) return std::nullopt;
+  auto decoded = kube::DecodeObject<kube::PersistentVolumeClaim>(*json);
+  if (!decoded.ok()) return std::nullopt;
+  return std::move(*decoded);
+}
+
 base::Result<kube::PersistentVolumeClaim> ControllerApiClient::UpdateClaimFinalizers(
     const kube::PersistentVolumeClaim& claim) {
   const std::string path = kube::ResourcePath<kube::PersistentVolumeClaim>(

@@ -17,6 +17,7 @@
 // upstream does (§4.7).
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -68,6 +69,11 @@ class ControllerApi {
   // the claim already has exactly those.
   virtual base::Result<kube::PersistentVolumeClaim> UpdateClaimFinalizers(
       const kube::PersistentVolumeClaim& claim) = 0;
+  // The claim as our last write (or the read before it) left it, when that
+  // carries pvc-as-source-protection: what a cache that does not show the
+  // finalizer has not caught up with yet, or nullopt.
+  virtual std::optional<kube::PersistentVolumeClaim> WrittenClaimWithFinalizer(
+      const std::string& ns, const std::string& name) = 0;
 
   // The claims of `ns` whose labels match `label_selector` ("k=v,k2=v2"; ""
   // matches all).
@@ -145,6 +151,8 @@ class ControllerApiClient final : public ControllerApi {
   // claim as read is the answer.
   base::Result<kube::PersistentVolumeClaim> UpdateClaimFinalizers(
       const kube::PersistentVolumeClaim& claim) override;
+  std::optional<kube::PersistentVolumeClaim> WrittenClaimWithFinalizer(
+      const std::string& ns, const std::string& name) override;
   base::Result<std::vector<kube::PersistentVolumeClaim>> ListClaims(
       const std::string& ns, const std::string& label_selector) override;
   base::Result<kube::PersistentVolume> GetVolume(const std::string& name) override {

@@ -107,6 +107,12 @@ class KindPairLoop {
     snapshots_.Run(stop);
   }
 
+  // Each change of an S also queues the snapshots `map` names (while building).
+  template <class S>
+  void QueueSnapshotsOn(std::function<std::vector<std::string>(const kube::Change<S>&)> map) {
+    snapshots_.template Watches<S>(std::move(map));
+  }
+
   const kube::WorkQueue& snapshot_queue() const { return snapshots_.queue(); }
   const kube::WorkQueue& content_queue() const { return contents_.queue(); }
 

@@ -19,6 +19,14 @@ std::optional<std::string> WrittenClaims::Take(std::string_view ns, std::string_
   return std::move(written.json);
 }
 
+std::optional<std::string> WrittenClaims::WithFinalizer(std::string_view ns,
+                                                        std::string_view name) {
+  std::lock_guard lock(mu_);
+  auto it = claims_.find(kube::Store<kube::PersistentVolumeClaim>::KeyOf(ns, name));
+  if (it == claims_.end() || !it->second.with_finalizer) return std::nullopt;
+  return it->second.json;
+}
+
 void WrittenClaims::Remember(const kube::PersistentVolumeClaim& claim, std::string json) {
   std::string key = kube::Store<kube::PersistentVolumeClaim>::KeyOf(claim);
   if (!kube::HasFinalizer(claim.metadata, kClaimAsSourceFinalizer)) {
@@ -37,7 +45,8 @@ void WrittenClaims::Keep(std::string key, const kube::PersistentVolumeClaim& cla
                          std::string json) {
   std::lock_guard lock(mu_);
   if (claims_.size() >= kCapacity && !claims_.contains(key)) return;
-  claims_[std::move(key)] = {claim.metadata.resource_version, std::move(json)};
+  claims_[std::move(key)] = {claim.metadata.resource_version, std::move(json),
+                             kube::HasFinalizer(claim.metadata, kClaimAsSourceFinalizer)};
 }
 
 }  // namespace snapshot_controller

@@ -8,6 +8,11 @@
 // for its removal the answer to our PUT when the claim has not changed since
 // (same resourceVersion), which saves the second GET of a snapshot's life.
 //
+// The kept answer also tells the finalizer's removal what the cache may not
+// show yet: a claim our own PUT gave the finalizer, whose watch event has not
+// arrived (or was lost with a restarting API server) when its snapshot turns
+// ready (§9.14).
+//
 // Thread-safe. Holds at most kCapacity claims (a claim beyond that is read
 // again when it is written); an entry is dropped when taken, when a PUT
 // leaves the claim without the finalizer, or never when another writer
@@ -34,6 +39,8 @@ class WrittenClaims {
   // entry goes either way (a claim that moved on is read fresh).
   std::optional<std::string> Take(std::string_view ns, std::string_view name,
                                   std::string_view resource_version);
+  // The JSON we kept for claim ns/name if it carries the finalizer; the entry stays.
+  std::optional<std::string> WithFinalizer(std::string_view ns, std::string_view name);
   // After a PUT of ours: `json` is the answer, `claim` its decoded form.
   void Remember(const kube::PersistentVolumeClaim& claim, std::string json);
   // After a GET that a PUT will follow, whatever the claim's finalizers.
@@ -45,6 +52,7 @@ class WrittenClaims {
   struct Written {
     std::string resource_version;
     std::string json;
+    bool with_finalizer;
   };
 
   std::mutex mu_;

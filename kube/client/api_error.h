@@ -6,6 +6,8 @@
 // NOT_FOUND from a CSI driver, say — match none of these.
 #pragma once
 
+#include <cerrno>
+
 #include "base/result.h"
 
 namespace kube {
@@ -19,5 +21,9 @@ inline bool IsGone(const base::Error& e) { return e.IsHttp(410); }  // resourceV
 inline bool IsForbidden(const base::Error& e) { return e.IsHttp(403); }
 inline bool IsTooManyRequests(const base::Error& e) { return e.IsHttp(429); }
 inline bool IsTransportError(const base::Error& e) { return e.IsTransport(); }
+// Nothing listens at the server's address: it is down or restarting.
+inline bool IsConnectionRefused(const base::Error& e) {
+  return e.IsTransport() && e.code == ECONNREFUSED;
+}
 
 }  // namespace kube

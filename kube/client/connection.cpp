@@ -32,7 +32,9 @@ int PollTimeoutMs(const std::optional<SteadyClock::time_point>& deadline) {
 // Connects non-blocking socket `fd` to `address`, waiting at most until `bounds`' end.
 base::Status ConnectSocket(int fd, const addrinfo& address, const IoBounds& bounds) {
   if (::connect(fd, address.ai_addr, address.ai_addrlen) == 0) return {};
-  if (errno != EINPROGRESS) return base::Error::Transport(ErrnoText(errno));
+  if (const int failed = errno; failed != EINPROGRESS) {
+    return base::Error::Transport(ErrnoText(failed), failed);
+  }
   pollfd fds[2] = {{fd, POLLOUT, 0}, {bounds.wake_fd, POLLIN, 0}};
   int ready;
   do {
@@ -44,7 +46,7 @@ base::Status ConnectSocket(int fd, const addrinfo& address, const IoBounds& boun
   int error = 0;
   socklen_t length = sizeof error;
   ::getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &length);
-  if (error != 0) return base::Error::Transport(ErrnoText(error));
+  if (error != 0) return base::Error::Transport(ErrnoText(error), error);
   return {};
 }
 
@@ -90,6 +92,7 @@ base::Result<std::unique_ptr<Connection>> Connection::Open(const std::string& ho
   }
   std::unique_ptr<addrinfo, decltype(&freeaddrinfo)> owned(addresses, &freeaddrinfo);
   std::string last_error = "no address";
+  int last_errno = 0;
   for (const addrinfo* a = addresses; a != nullptr; a = a->ai_next) {
     int fd = ::socket(a->ai_family, a->ai_socktype | SOCK_NONBLOCK | SOCK_CLOEXEC, a->ai_protocol);
     if (fd < 0) {
@@ -103,6 +106,7 @@ base::Result<std::unique_ptr<Connection>> Connection::Open(const std::string& ho
       attempt.deadline = connect_deadline;
     if (auto status = ConnectSocket(fd, *a, attempt); !status.ok()) {
       last_error = status.error().message;
+      last_errno = status.error().code;
       continue;
     }
     int on = 1;
@@ -110,7 +114,9 @@ base::Result<std::unique_ptr<Connection>> Connection::Open(const std::string& ho
     ::setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &on, sizeof on);
     return connection;
   }
-  return base::Error::Transport("connecting to " + host + " port " + service + ": " + last_error);
+  // The errno of the last address tried: ECONNREFUSED says nothing listens there.
+  return base::Error::Transport("connecting to " + host + " port " + service + ": " + last_error,
+                                last_errno);
 }
 
 Connection::~Connection() {

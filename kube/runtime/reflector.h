@@ -11,8 +11,9 @@
 // bookmarks); a 410 Gone (resourceVersion compacted away) triggers a fresh list
 // whose differences to the cache become add/update/delete events, so nothing is
 // missed and nothing is reported twice. Errors back off exponentially (initial
-// → max, reset by success). Every resync period, OnUpdate(obj, obj) is called
-// for each cached object. HasSynced() turns true after the first complete list;
+// → max, reset by success), except a refused connection: a server that is
+// down or restarting is tried again at the initial interval. Every resync period, OnUpdate(obj,
+// obj) is called for each cached object. HasSynced() turns true after the first complete list;
 // WaitForSync() blocks until then. After a list of at least
 // kReleaseMemoryAfterListOf objects, the heap's free pages go back to the
 // system (base::ReleaseFreeHeapMemory): what building the list freed lies
@@ -93,7 +94,12 @@ class Reflector {
           .With("err", status.error().message)
           .With("backoff", std::to_string(backoff.count()) + "ms");
       clock_.SleepFor(backoff, stop);
-      backoff = std::min(backoff * 2, options_.backoff_max);
+      // A server nothing listens for (down, restarting) is looked for again
+      // at the initial interval, so the cache catches up within it of the
+      // server's return, not after a backoff grown while it was away; an
+      // answer that is an error backs off exponentially.
+      backoff = IsConnectionRefused(status.error()) ? options_.backoff_initial
+                                                    : std::min(backoff * 2, options_.backoff_max);
     }
   }
 

@@ -32,4 +32,12 @@ ServiceAccountIdentity SnapshotControllerIdentity() {
       .probe_paths = {"/api/v1/persistentvolumes?limit=1", LeasesIn(kSnapshotControllerNamespace)}};
 }
 
+base::Result<SnapshotKubeconfigs> AddSnapshotServiceAccounts(ControlPlane& plane) {
+  auto sidecar = plane.AddServiceAccount(SnapshotterIdentity());
+  if (!sidecar.ok()) return sidecar.error();
+  auto controller = plane.AddServiceAccount(SnapshotControllerIdentity());
+  if (!controller.ok()) return controller.error();
+  return SnapshotKubeconfigs{.sidecar = *sidecar, .controller = *controller};
+}
+
 }  // namespace testsupport

@@ -6,6 +6,9 @@
 // custom resource, so they hold with or without the snapshot CRDs installed.
 #pragma once
 
+#include <string>
+
+#include "base/result.h"
 #include "tests/support/control_plane.h"
 
 namespace testsupport {
@@ -17,5 +20,12 @@ inline constexpr char kSnapshotControllerAccount[] = "snapshot-controller";
 
 ServiceAccountIdentity SnapshotterIdentity();
 ServiceAccountIdentity SnapshotControllerIdentity();
+
+// The kubeconfigs of both identities, added to `plane`.
+struct SnapshotKubeconfigs {
+  std::string sidecar;
+  std::string controller;
+};
+base::Result<SnapshotKubeconfigs> AddSnapshotServiceAccounts(ControlPlane& plane);
 
 }  // namespace testsupport

@@ -45,26 +45,13 @@ std::string ShellQuote(std::string_view value) {
   return quoted + "'";
 }
 
-struct SnapshotKubeconfigs {
-  std::string snapshotter;
-  std::string snapshot_controller;
-};
-
-base::Result<SnapshotKubeconfigs> AddSnapshotServiceAccounts(testsupport::ControlPlane& plane) {
-  auto snapshotter = plane.AddServiceAccount(testsupport::SnapshotterIdentity());
-  if (!snapshotter.ok()) return snapshotter.error();
-  auto controller = plane.AddServiceAccount(testsupport::SnapshotControllerIdentity());
-  if (!controller.ok()) return controller.error();
-  return SnapshotKubeconfigs{.snapshotter = *snapshotter, .snapshot_controller = *controller};
-}
-
-std::string EnvFile(const testsupport::ControlPlane& plane, const SnapshotKubeconfigs& snapshot) {
+std::string EnvFile(const testsupport::ControlPlane& plane, const testsupport::SnapshotKubeconfigs& snapshot) {
   const std::pair<const char*, std::string> entries[] = {
       {"SERVER", plane.server_url()},
       {"ADMIN_KUBECONFIG", plane.admin_kubeconfig()},
       {"ATTACHER_KUBECONFIG", plane.attacher_kubeconfig()},
-      {"SNAPSHOTTER_KUBECONFIG", snapshot.snapshotter},
-      {"SNAPSHOT_CONTROLLER_KUBECONFIG", snapshot.snapshot_controller},
+      {"SNAPSHOTTER_KUBECONFIG", snapshot.sidecar},
+      {"SNAPSHOT_CONTROLLER_KUBECONFIG", snapshot.controller},
       {"CA_FILE", plane.ca_file()},
   };
   std::string env;
@@ -129,7 +116,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "local-control-plane: %s\n", plane.error().message.c_str());
     return 1;
   }
-  auto snapshot = AddSnapshotServiceAccounts(**plane);
+  auto snapshot = testsupport::AddSnapshotServiceAccounts(**plane);
   if (!snapshot.ok()) {
     std::fprintf(stderr, "local-control-plane: %s\n", snapshot.error().message.c_str());
     return 1;

@@ -85,12 +85,10 @@ void SnapshotTest::StartControlPlane(bool with_snapshot_crds) {
   admin_ = ClientFor(plane_->admin_kubeconfig()).release();
   ASSERT_NE(admin_, nullptr);
 
-  auto sidecar = plane_->AddServiceAccount(testsupport::SnapshotterIdentity());
-  ASSERT_TRUE(sidecar.ok()) << sidecar.error().message;
-  sidecar_kubeconfig_ = *sidecar;
-  auto controller = plane_->AddServiceAccount(testsupport::SnapshotControllerIdentity());
-  ASSERT_TRUE(controller.ok()) << controller.error().message;
-  controller_kubeconfig_ = *controller;
+  auto accounts = testsupport::AddSnapshotServiceAccounts(*plane_);
+  ASSERT_TRUE(accounts.ok()) << accounts.error().message;
+  sidecar_kubeconfig_ = accounts->sidecar;
+  controller_kubeconfig_ = accounts->controller;
   suite_ready_ = true;
 }
 

@@ -164,8 +164,8 @@ TEST_F(ReflectorTest, ExpiredContinueTokenRestartsListWithoutPaging) {
 }
 
 TEST_F(ReflectorTest, ListErrorsBackOffExponentiallyOnTheClock) {
-  api_.ScriptList(base::Error::Transport("connection refused"));
-  api_.ScriptList(base::Error::Transport("connection refused"));
+  api_.ScriptList(base::Error::Transport("TLS read: connection lost"));
+  api_.ScriptList(base::Error::Http(500, "storage is (re)initializing"));
   api_.ScriptList(Page({MakeVa("a", "1")}, "5"));
   const base::Clock::TimePoint start = clock_.Now();
   Start(Paged());
@@ -179,6 +179,31 @@ TEST_F(ReflectorTest, ListErrorsBackOffExponentiallyOnTheClock) {
   clock_.Advance(1600ms);
   ASSERT_TRUE(api_.AwaitWatchCalls(1));
   EXPECT_FALSE(handler_.events().empty());
+  EXPECT_TRUE(reflector_->HasSynced());
+}
+
+// A refused connection (the server down or restarting) is tried again at
+// the initial interval however often it is refused, so the cache catches up
+// within that of the server's return; answers that are errors (a restarted
+// server's authorizer still warming up) back off exponentially from there.
+TEST_F(ReflectorTest, RefusedConnectionsAreRetriedAtTheInitialIntervalWithoutGrowing) {
+  const base::Error refused =
+      base::Error::Transport("connecting to 127.0.0.1 port 6443: Connection refused", ECONNREFUSED);
+  for (int i = 0; i < 3; ++i) api_.ScriptList(refused);
+  api_.ScriptList(base::Error::Http(403, "forbidden"));
+  api_.ScriptList(base::Error::Http(403, "forbidden"));
+  api_.ScriptList(Page({MakeVa("a", "1")}, "5"));
+  Start(Paged());
+  size_t lists = 1;
+  for (auto wait : {800ms, 800ms, 800ms, 800ms, 1600ms}) {
+    ASSERT_TRUE(api_.AwaitListCalls(lists));
+    ASSERT_TRUE(clock_.AwaitSleeperDeadlines({clock_.Now() + wait}, testing::kHandOffTimeout))
+        << "no " << wait.count() << " ms wait after list " << lists;
+    clock_.Advance(wait);
+    ++lists;
+  }
+  ASSERT_TRUE(api_.AwaitWatchCalls(1));
+  EXPECT_EQ(api_.list_calls().size(), 6u);
   EXPECT_TRUE(reflector_->HasSynced());
 }
 

@@ -228,6 +228,32 @@ TEST_F(ClaimFinalizerTest, RemoveIfNoUnreadySnapshotKeepsItWhileTheSnapshotItsel
   EXPECT_THAT(StoredFinalizers(), IsEmpty());
 }
 
+// §9.14: a snapshot can turn ready before the cache shows the finalizer our
+// own update added (its watch event late, or lost with a restarting API
+// server); the removal goes by that update's answer.
+TEST_F(ClaimFinalizerTest, RemoveGoesByOurOwnAdditionWhileTheCacheLagsBehindIt) {
+  Have(Claim());
+  ASSERT_TRUE(finalizer_.Add(Snapshot()).ok());  // the cache does not follow
+  ASSERT_THAT(StoredFinalizers(), ElementsAre(kFinalizer));
+
+  ASSERT_TRUE(finalizer_.RemoveIfNoUnreadySnapshot(Ready(Snapshot())).ok());
+  EXPECT_THAT(StoredFinalizers(), IsEmpty());
+}
+
+// §9.14: when another writer released the claim after our addition, going
+// by our answer costs one conflicting update and a fresh read, nothing more.
+TEST_F(ClaimFinalizerTest, RemoveByOurOwnAdditionStopsAtAConflictWhenAnotherWriterReleasedIt) {
+  Have(Claim());
+  ASSERT_TRUE(finalizer_.Add(Snapshot()).ok());
+  api_.Put(Claim([](auto& c) { c.metadata.finalizers = {"other"}; }));
+  api_.ClearCalls();
+
+  ASSERT_TRUE(finalizer_.RemoveIfNoUnreadySnapshot(Ready(Snapshot())).ok());
+  EXPECT_THAT(StoredFinalizers(), ElementsAre("other"));
+  ASSERT_EQ(api_.calls().size(), 2u);
+  EXPECT_EQ(api_.calls()[1], GetCall(kClaims, kClaimKey));
+}
+
 TEST_F(ClaimFinalizerTest,
        RemoveDoesNothingForAMissingClaimAClaimWithoutItOrAPreProvisionedSnapshot) {
   ASSERT_TRUE(finalizer_.RemoveIfUnused(Snapshot()).ok());

@@ -7,6 +7,7 @@
 
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -257,6 +258,40 @@ TEST_F(ControllerApiClientTest, ClaimIsReadFreshAfterItsFinalizerWent) {
   ASSERT_EQ(requests.size(), 4u);
   EXPECT_EQ(requests[2].method, "GET");
   EXPECT_EQ(requests[3].method, "PUT");
+}
+
+// §9.14: the answer to our PUT that added the finalizer is what a lagging
+// cache will show, without a request; the answer to one that removed it is
+// nothing to go by.
+TEST_F(ControllerApiClientTest, OurLastWriteWithTheFinalizerIsKeptForTheRemoval) {
+  server_.Script({200, {}, {ServerClaimWith({"kubernetes.io/pvc-protection"}, "22").dump()}});
+  server_.Script({200, {}, {ServerClaimWith(kProtected, "23").dump()}});
+  server_.Script({200, {}, {ServerClaimWith({"kubernetes.io/pvc-protection"}, "24").dump()}});
+  EXPECT_FALSE(api_.WrittenClaimWithFinalizer("default", "claim-1"));
+
+  ASSERT_TRUE(api_.GetClaim("default", "claim-1").ok());
+  EXPECT_FALSE(api_.WrittenClaimWithFinalizer("default", "claim-1")) << "read without it";
+  ASSERT_TRUE(api_.UpdateClaimFinalizers(Claim([](kube::PersistentVolumeClaim& c) {
+                    c.metadata.resource_version = "22";
+                    c.metadata.finalizers.assign(kProtected.begin(), kProtected.end());
+                  }))
+                  .ok());
+  std::optional<kube::PersistentVolumeClaim> written =
+      api_.WrittenClaimWithFinalizer("default", "claim-1");
+  ASSERT_TRUE(written);
+  EXPECT_EQ(written->metadata.resource_version, "23");
+  ASSERT_EQ(written->metadata.finalizers.size(), kProtected.size());
+  for (size_t i = 0; i < kProtected.size(); ++i) {
+    EXPECT_EQ(written->metadata.finalizers[i], kProtected[i]);
+  }
+  EXPECT_EQ(server_.requests().size(), 2u);
+
+  ASSERT_TRUE(api_.UpdateClaimFinalizers(Claim([](kube::PersistentVolumeClaim& c) {
+                    c.metadata.resource_version = "23";
+                    c.metadata.finalizers = {"kubernetes.io/pvc-protection"};
+                  }))
+                  .ok());
+  EXPECT_FALSE(api_.WrittenClaimWithFinalizer("default", "claim-1"));
 }
 
 // docs/snapshots.md §4.1: claims and volumes go through the core clientset,

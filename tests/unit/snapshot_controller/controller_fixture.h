@@ -104,6 +104,10 @@ class ControllerTest : public ::testing::Test {
     content_lister_.Send(type, content);
     ASSERT_TRUE(content_lister_.AwaitDelivered(++contents_sent_));
   }
+  void Send(kube::WatchEventType type, const kube::PersistentVolumeClaim& claim) {
+    claim_lister_.Send(type, claim);
+    ASSERT_TRUE(claim_lister_.AwaitDelivered(++claims_sent_));
+  }
   void Send(kube::WatchEventType type, const VolumeGroupSnapshot& group) {
     group_lister_.Send(type, group);
     ASSERT_TRUE(group_lister_.AwaitDelivered(++groups_sent_));
@@ -128,6 +132,7 @@ class ControllerTest : public ::testing::Test {
   std::function<void()> on_run_returned_;
   int snapshots_sent_ = 0;
   int contents_sent_ = 0;
+  int claims_sent_ = 0;
   int groups_sent_ = 0;
   int group_contents_sent_ = 0;
   base::FakeClock clock_;

@@ -128,6 +128,48 @@ TEST_F(ControllerTest, SyncSnapshotAnswerQueuesTheContentsSnapshot) {
   EXPECT_EQ(handler_.Count("sync snapshot default/snap-1 rv 1"), 2);
 }
 
+kube::PersistentVolumeClaim MakeClaim(std::string ns, std::string name, std::string version,
+                                      bool protected_as_source) {
+  kube::PersistentVolumeClaim claim;
+  claim.metadata.namespace_ = std::move(ns);
+  claim.metadata.name = std::move(name);
+  claim.metadata.resource_version = std::move(version);
+  if (protected_as_source) claim.metadata.finalizers = {std::string(kClaimAsSourceFinalizer)};
+  return claim;
+}
+
+// §9.14: a claim that comes to show the pvc-as-source-protection finalizer
+// while a snapshot of it is ready queues that snapshot, whose last sync may
+// have seen a cache without it; unready snapshots, other claims' snapshots
+// and other claim changes queue nothing.
+TEST_F(ControllerTest, ClaimNewlyShowingTheSourceFinalizerQueuesItsReadySnapshots) {
+  VolumeSnapshot unready = MakeSnapshot("default", "unready");
+  VolumeSnapshot of_other_claim = MakeReadySnapshot("default", "other", "c2");
+  of_other_claim.spec.source.persistent_volume_claim_name = "claim-2";
+  claim_lister_.SetItems({MakeClaim("default", "claim-1", "1", false)});
+  Start(1, {MakeReadySnapshot("default", "ready", "c"), unready, of_other_claim});
+  ASSERT_TRUE(handler_.snapshots().AwaitFinished("default/ready", 1));
+  ASSERT_TRUE(handler_.snapshots().AwaitFinished("default/unready", 1));
+  ASSERT_TRUE(handler_.snapshots().AwaitFinished("default/other", 1));
+
+  // The one worker stays in the sync the finalizer brings, so whatever else
+  // the claim's events queued is still in the queue when it is looked at.
+  handler_.snapshots().Block("default/ready");
+  kube::PersistentVolumeClaim labelled = MakeClaim("default", "claim-1", "2", false);
+  labelled.metadata.labels["team"] = "a";
+  Send(WatchEventType::kModified, labelled);
+  Send(WatchEventType::kModified, MakeClaim("default", "claim-1", "3", true));
+  Send(WatchEventType::kModified, MakeClaim("default", "claim-1", "4", true));  // still shows it
+  ASSERT_TRUE(handler_.snapshots().AwaitStarted("default/ready", 2));
+  EXPECT_EQ(controller_->snapshot_queue().Len(), 0u);
+  handler_.snapshots().Release("default/ready");
+  ASSERT_TRUE(handler_.snapshots().AwaitFinished("default/ready", 2));
+  Stop();
+  EXPECT_EQ(handler_.Count("sync snapshot default/ready rv 1"), 2);
+  EXPECT_EQ(handler_.Count("sync snapshot default/unready rv 1"), 1);
+  EXPECT_EQ(handler_.Count("sync snapshot default/other rv 1"), 1);
+}
+
 // §4.2: the error backoff is upstream's, start doubling up to the max, on
 // each queue.
 TEST_F(ControllerTest, SnapshotErrorsRetryWithExponentialBackoffUpToTheMax) {
@@ -246,8 +288,10 @@ TEST_F(ControllerTest, ResyncSyncsEverySnapshotAndContentAgain) {
   Start(1, {MakeReadySnapshot("default", "s", "c")}, {MakeSettledContent("c")});
   ASSERT_TRUE(handler_.snapshots().AwaitFinished("default/s", 1));
   ASSERT_TRUE(handler_.contents().AwaitFinished("c", 1));
-  // The snapshot and content reflectors' resync timers; the other kinds have none.
-  ASSERT_TRUE(clock_.AwaitSleeperDeadlines({kStart + 15min, kStart + 15min}, kTimerWait));
+  // The snapshot, content and claim reflectors' resync timers (a claim
+  // event can queue snapshots, §9.14); the other kinds have none.
+  ASSERT_TRUE(
+      clock_.AwaitSleeperDeadlines({kStart + 15min, kStart + 15min, kStart + 15min}, kTimerWait));
   clock_.Advance(15min);
   EXPECT_TRUE(handler_.snapshots().AwaitFinished("default/s", 2));
   EXPECT_TRUE(handler_.contents().AwaitFinished("c", 2));

@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
 #include <memory>
 #include <mutex>
 #include <nlohmann/json.hpp>
@@ -21,9 +22,12 @@
 #include <vector>
 
 #include "kube/api/codec.h"
+#include "kube/api/metadata_patch.h"
+#include "kube/runtime/store.h"
 #include "snapshot_controller/caches.h"
 #include "snapshot_controller/controller_api.h"
 #include "snapshot_controller/controller_events.h"
+#include "snapshot_controller/names.h"
 #include "tests/support/api_call_log.h"
 #include "tests/support/fake_object_server.h"
 
@@ -167,7 +171,25 @@ class FakeControllerApi final : public ControllerApi {
       const kube::PersistentVolumeClaim& claim) override {
     std::lock_guard lock(mu_);
     if (auto error = log_.Record(UpdateCall(kClaims, claim))) return *error;
-    return server_.Update(claim);
+    auto updated = server_.Update(claim);
+    if (updated.ok()) {
+      const std::string key = kube::Store<kube::PersistentVolumeClaim>::KeyOf(*updated);
+      if (kube::HasFinalizer(updated->metadata, kClaimAsSourceFinalizer)) {
+        written_claims_.insert_or_assign(key, *updated);
+      } else {
+        written_claims_.erase(key);
+      }
+    }
+    return updated;
+  }
+  // The answer to our last UpdateClaimFinalizers of the claim while it kept
+  // the finalizer (unrecorded: no API call).
+  std::optional<kube::PersistentVolumeClaim> WrittenClaimWithFinalizer(
+      const std::string& ns, const std::string& name) override {
+    std::lock_guard lock(mu_);
+    auto it = written_claims_.find(kube::Store<kube::PersistentVolumeClaim>::KeyOf(ns, name));
+    if (it == written_claims_.end()) return std::nullopt;
+    return it->second;
   }
 
   // The stored claims of `ns` whose labels include every "k=v" of the selector.
@@ -236,8 +258,9 @@ class FakeControllerApi final : public ControllerApi {
   }
 
   mutable std::mutex mu_;
-  testsupport::ApiCallLog log_;           // guarded by mu_
-  testsupport::FakeObjectServer server_;  // guarded by mu_
+  testsupport::ApiCallLog log_;                                        // guarded by mu_
+  testsupport::FakeObjectServer server_;                               // guarded by mu_
+  std::map<std::string, kube::PersistentVolumeClaim> written_claims_;  // guarded by mu_
 };
 
 inline base::Result<std::vector<kube::PersistentVolumeClaim>> FakeControllerApi::ListClaims(
