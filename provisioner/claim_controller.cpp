@@ -75,22 +75,28 @@ kube::ReconcileResult ClaimController::Sync(const std::string& key,
   if (!claim) {
     // A claim deleted while its CreateVolume may still run on the driver is
     // driven on with its last known version (§3.8 kInBackground).
-    std::lock_guard lock(mu_);
+    std::unique_lock lock(mu_);
     auto it = in_background_.find(key);
     if (it == in_background_.end()) {
       infeasible_.erase(key);
       retry_not_before_.erase(key);
       backoff_.Forget(key);
+      lock.unlock();
+      ReleaseSnapshotOf(key);  // §9.7: the claim is gone
       return kube::Action::Done();
     }
     claim = it->second;
   }
   if (!claim->spec.volume_name.empty()) {
     // Bound: a volume-being-created record left by a sync that raced the
-    // store goes now (§9.1).
+    // store goes now (§9.1), and a snapshot source is free again (§9.7).
+    ReleaseSnapshotOf(key);
     return kube::DoneOr(ForgetUnknownOutcome(*claim));
   }
-  if (!ShouldProvision(*claim)) return kube::Action::Done();
+  if (!ShouldProvision(*claim)) {
+    ReleaseSnapshotOf(key);  // §9.7: no longer to be provisioned here
+    return kube::Action::Done();
+  }
   const std::string class_name = ClassOfClaim(*claim);
   std::shared_ptr<const kube::StorageClass> storage_class = classes_.GetByKey(class_name);
   if (!storage_class) {
@@ -112,6 +118,7 @@ kube::ReconcileResult ClaimController::Sync(const std::string& key,
   if (volumes_.GetByKey(volume_name)) {
     LOG_V(4, "PersistentVolume already exists, skipping").With("PVC", key).With("PV", volume_name);
     if (base::Status s = ForgetUnknownOutcome(*claim); !s.ok()) return s.error();
+    ReleaseSnapshotOf(key);  // §9.7: the volume is made
     std::lock_guard lock(mu_);
     in_background_.erase(key);
     unsaved_volumes_.erase(key);
@@ -140,15 +147,17 @@ kube::ReconcileResult ClaimController::Attempt(const std::string& key,
                                                const kube::StorageClass& storage_class) {
   const base::Clock::TimePoint started = clock_.Now();
   events_.Provisioning(*claim);
-  ProvisionResult result =
-      ProvisionVolume({.driver_name = driver_name_,
-                       .identity = identity_,
-                       .capabilities = capabilities_,
-                       .request_options = options_.request,
-                       .controller_publish_readonly = options_.controller_publish_readonly,
-                       .api = api_,
-                       .driver = driver_},
-                      *claim, storage_class);
+  ProvisionResult result = ProvisionVolume(
+      {.driver_name = driver_name_,
+       .identity = identity_,
+       .capabilities = capabilities_,
+       .request_options = options_.request,
+       .controller_publish_readonly = options_.controller_publish_readonly,
+       .api = api_,
+       .driver = driver_,
+       .claims = controller_.store(),
+       .on_protected = [&](const DataSource& source) { HoldSnapshot(key, source); }},
+      *claim, storage_class);
   if (std::holds_alternative<LeftToPopulator>(result)) {
     events_.LeftToPopulator(*claim);
     LOG_V(4, "Volume provision ignored: a populator fills the data source").With("PVC", key);
@@ -159,6 +168,8 @@ kube::ReconcileResult ClaimController::Attempt(const std::string& key,
   }
   const auto& volume = std::get<kube::PersistentVolume>(result);
   LOG_V(2, "Successfully created volume for PVC").With("PV", volume.metadata.name).With("PVC", key);
+  // Upstream takes the finalizer off here, before the PV is saved.
+  ReleaseSnapshotOf(key);
   return CreatePv(key, claim, volume, storage_class, started);
 }
 
@@ -233,6 +244,7 @@ kube::ReconcileResult ClaimController::Failed(const std::string& key,
   if (failure.state == ProvisioningState::kInBackground) {
     RecordUnknownOutcome(*claim);
   } else if (failure.state != ProvisioningState::kNoChange) {
+    ReleaseSnapshotOf(key);  // §9.7: the driver's answer is final
     if (base::Status s = ForgetUnknownOutcome(*claim); !s.ok()) {
       LOG_ERROR("Failed to remove the claim's volume-being-created finalizer")
           .With("PVC", key)
@@ -310,6 +322,34 @@ base::Status ClaimController::ForgetUnknownOutcome(const Claim& claim) {
   std::lock_guard lock(mu_);
   recorded_.erase(key);
   return base::Status::Ok();
+}
+
+void ClaimController::HoldSnapshot(const std::string& key, const DataSource& source) {
+  if (!source.IsSnapshot()) return;
+  std::lock_guard lock(mu_);
+  held_snapshots_[key] = {source.namespace_, source.name};
+}
+
+void ClaimController::ReleaseSnapshotOf(const std::string& key) {
+  std::pair<std::string, std::string> snapshot;
+  {
+    std::lock_guard lock(mu_);
+    auto it = held_snapshots_.find(key);
+    if (it == held_snapshots_.end()) return;
+    snapshot = std::move(it->second);
+    held_snapshots_.erase(it);
+  }
+  const auto& [ns, name] = snapshot;
+  if (base::Status s = ReleaseSnapshot(api_, ns, name); !s.ok()) {
+    // Upstream logs it and forgets it; ours keeps it for the claim's next
+    // sync to try again (a claim gone for good has no next sync).
+    LOG_WARNING("Failed to remove snapshot finalizer")
+        .With("snapshot", ns + "/" + name)
+        .With("PVC", key)
+        .With("err", s.error().message);
+    std::lock_guard lock(mu_);
+    held_snapshots_.emplace(key, std::move(snapshot));
+  }
 }
 
 std::string ClaimController::SourceKind(const Claim& claim) {

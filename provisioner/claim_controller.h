@@ -21,6 +21,13 @@
 // memory and retried even after it is deleted, so the volume the driver
 // makes is found again by its name. A PV the API server refused is kept too
 // and created again on the next attempt, without a new CreateVolume.
+// A claim restored from a VolumeSnapshot gives the snapshot's
+// source-protection finalizer back once the claim's volume is made, and -
+// unlike upstream, which keeps it until its sweeper runs (§9.7, #1507) -
+// on every terminal path too: a final CreateVolume failure, the claim
+// deleted (and no CreateVolume left running), bound, its PV found, or no
+// longer this driver's. Only a finalizer an attempt of this process added
+// is released (remembered in memory); an unknown outcome keeps it.
 //
 // Thread-safety: Run() once; the runtime never hands one key to two
 // workers, and the maps below are guarded.
@@ -90,6 +97,10 @@ class ClaimController {
   // §9.1: the durable record of a claim whose outcome is unknown.
   void RecordUnknownOutcome(const Claim& claim);
   base::Status ForgetUnknownOutcome(const Claim& claim);
+  // §3.7, §9.7: the VolumeSnapshot whose finalizer an attempt for `key`
+  // added; ReleaseSnapshotOf takes it off again (a failure is only logged).
+  void HoldSnapshot(const std::string& key, const DataSource& source);
+  void ReleaseSnapshotOf(const std::string& key);
 
   struct Infeasible {
     std::string class_uid;
@@ -113,6 +124,8 @@ class ClaimController {
   std::map<std::string, kube::PersistentVolume> unsaved_volumes_;      // guarded by mu_
   std::map<std::string, Infeasible> infeasible_;                       // guarded by mu_
   std::set<std::string> recorded_;  // keys given the §9.1 finalizer; guarded by mu_
+  // Claim key -> "<namespace>/<name>" of its snapshot source; guarded by mu_.
+  std::map<std::string, std::pair<std::string, std::string>> held_snapshots_;
   kube::ItemExponentialRateLimiter backoff_;
   std::map<std::string, base::Clock::TimePoint> retry_not_before_;  // guarded by mu_
 

@@ -26,6 +26,16 @@ inline constexpr std::string_view kBetaStorageClassAnnotation =
 inline constexpr std::string_view kVolumeBeingCreatedFinalizer =
     "external-provisioner.volume.kubernetes.io/volume-being-created";
 
+// Data sources (§3.7): the finalizers that keep a source while a volume is
+// made from it, and the content annotation that allows a restore to change
+// the volume mode.
+inline constexpr std::string_view kCloneSourceFinalizer =
+    "provisioner.storage.kubernetes.io/cloning-protection";
+inline constexpr std::string_view kSnapshotSourceFinalizer =
+    "provisioner.storage.kubernetes.io/volumesnapshot-as-source-protection";
+inline constexpr std::string_view kAllowVolumeModeChangeAnnotation =
+    "snapshot.storage.kubernetes.io/allow-volume-mode-change";
+
 // PVs (§3.9).
 inline constexpr std::string_view kProvisionedByAnnotation = "pv.kubernetes.io/provisioned-by";
 inline constexpr std::string_view kDeletionSecretNameAnnotation =

@@ -1,6 +1,8 @@
 // ProvisionerApi: the only API calls the provisioner's controllers make
-// (docs/provisioner.md §3.2 step 4, §3.5, §4.1, §4.2): the PV it creates,
-// its finalizer patches and deletion, and the Secret reads - behind an
+// (docs/provisioner.md §3.2 step 4, §3.5, §3.7, §4.1, §4.2): the PV it
+// creates, its finalizer patches and deletion, the Secret reads, the reads
+// of a data source (VolumeSnapshot, its content, a clone source's PV) and
+// the finalizers of sources - behind an
 // interface so controller tests assert the exact calls against a recording
 // fake, while production goes through kube::Client (ProvisionerApiClient).
 // Errors are kube::Client's (api_error.h).
@@ -12,6 +14,8 @@
 #include "base/result.h"
 #include "kube/api/core/v1/persistent_volume.h"
 #include "kube/api/core/v1/secret.h"
+#include "kube/api/snapshot/v1/volume_snapshot.h"
+#include "kube/api/snapshot/v1/volume_snapshot_content.h"
 #include "kube/client/client.h"
 
 namespace provisioner {
@@ -31,6 +35,14 @@ class ProvisionerApi {
   // already is as asked. NotFound when the claim is gone.
   virtual base::Status SetClaimFinalizer(const std::string& ns, const std::string& name,
                                          std::string_view finalizer, bool add) = 0;
+  // §3.7: live reads of a data source (never a cache).
+  virtual base::Result<kube::PersistentVolume> GetVolume(const std::string& name) = 0;
+  virtual base::Result<kube::VolumeSnapshot> GetSnapshot(const std::string& ns,
+                                                         const std::string& name) = 0;
+  virtual base::Result<kube::VolumeSnapshotContent> GetSnapshotContent(const std::string& name) = 0;
+  // As SetClaimFinalizer, for the VolumeSnapshot ns/name.
+  virtual base::Status SetSnapshotFinalizer(const std::string& ns, const std::string& name,
+                                            std::string_view finalizer, bool add) = 0;
 };
 
 class ProvisionerApiClient final : public ProvisionerApi {
@@ -55,8 +67,26 @@ class ProvisionerApiClient final : public ProvisionerApi {
   // resourceVersion, retried on conflict.
   base::Status SetClaimFinalizer(const std::string& ns, const std::string& name,
                                  std::string_view finalizer, bool add) override;
+  base::Result<kube::PersistentVolume> GetVolume(const std::string& name) override {
+    return client_.Get<kube::PersistentVolume>("", name);
+  }
+  base::Result<kube::VolumeSnapshot> GetSnapshot(const std::string& ns,
+                                                 const std::string& name) override {
+    return client_.Get<kube::VolumeSnapshot>(ns, name);
+  }
+  base::Result<kube::VolumeSnapshotContent> GetSnapshotContent(const std::string& name) override {
+    return client_.Get<kube::VolumeSnapshotContent>("", name);
+  }
+  // Upstream updates VolumeSnapshots too (RBAC: update, no patch).
+  base::Status SetSnapshotFinalizer(const std::string& ns, const std::string& name,
+                                    std::string_view finalizer, bool add) override;
 
  private:
+  // Read-modify-update of the object at `path` (its kind named `kind` in
+  // errors) so it carries `finalizer` or not.
+  base::Status SetFinalizer(const std::string& path, const std::string& kind,
+                            std::string_view finalizer, bool add);
+
   kube::Client& client_;
 };
 

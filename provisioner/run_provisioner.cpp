@@ -1,5 +1,7 @@
 #include "provisioner/run_provisioner.h"
 
+#include <optional>
+
 #include "base/clock.h"
 #include "base/hostname.h"
 #include "base/log.h"
@@ -9,10 +11,23 @@
 #include "kube/tools/event_api.h"
 #include "kube/tools/event_recorder.h"
 #include "provisioner/claim_events.h"
+#include "provisioner/clone_protection.h"
 #include "provisioner/volume_driver.h"
 #include "provisioner/volume_events.h"
 
 namespace provisioner {
+namespace {
+
+// The clone protection controller, when the driver clones (upstream makes
+// none otherwise).
+struct OptionalCloneProtection {
+  std::optional<CloneProtectionController> controller;
+  void Run(std::stop_token stop) {
+    if (controller) controller->Run(stop);
+  }
+};
+
+}  // namespace
 
 void RunProvisioner(const RunProvisionerOptions& options, const component::CsiDriver& driver,
                     kube::Client& client, ProvisionerMetrics& metrics, std::stop_token stop) {
@@ -45,10 +60,16 @@ void RunProvisioner(const RunProvisionerOptions& options, const component::CsiDr
       {.loop = options.claims.loop,
        .check_attachments = driver.capabilities.Has(csi::ControllerRpc::PUBLISH_UNPUBLISH_VOLUME)},
       informers, api, volume_driver, volume_events, &metrics, clock);
+  OptionalCloneProtection clones;
+  if (driver.capabilities.Has(csi::ControllerRpc::CLONE_VOLUME)) {
+    component::LoopOptions loop = options.claims.loop;
+    loop.worker_threads = options.cloning_protection_threads;
+    clones.controller.emplace(loop, informers, api, clock);
+  }
   component::ScrapeRegistrations gauges = metrics.WatchQueues({&claims.queue(), &volumes.queue()});
 
   LOG_INFO("Starting provisioner controller").With("component", driver.name);
-  kube::RunWithInformers(informers, stop, claims, volumes);
+  kube::RunWithInformers(informers, stop, claims, volumes, clones);
   LOG_INFO("Shutting down provisioner controller").With("component", driver.name);
 }
 

@@ -1,7 +1,8 @@
 // RunProvisioner: the last step of start-up (docs/provisioner.md §2.4 step
 // 10): the caches (claims, PVs, StorageClasses; VolumeAttachments when the
 // driver publishes volumes), the claim and volume controllers with their
-// Events (source "external-provisioner"), until `stop`; returns once they
+// Events (source "external-provisioner") and, for a driver that clones, the
+// clone protection controller (§3.7), until `stop`; returns once they
 // stopped, with in-flight CSI calls finished. The queues report to
 // `metrics` while they run.
 #pragma once
@@ -20,7 +21,8 @@ namespace provisioner {
 struct RunProvisionerOptions {
   std::chrono::nanoseconds timeout{std::chrono::seconds(10)};  // each CSI call
   ClaimControllerOptions claims;
-  std::string identity;  // storage.kubernetes.io/csiProvisionerIdentity
+  uint32_t cloning_protection_threads = 1;  // --cloning-protection-threads
+  std::string identity;                     // storage.kubernetes.io/csiProvisionerIdentity
 };
 
 void RunProvisioner(const RunProvisionerOptions& options, const component::CsiDriver& driver,

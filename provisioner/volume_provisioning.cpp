@@ -2,6 +2,8 @@
 
 #include <grpcpp/support/status_code_enum.h>
 
+#include <optional>
+#include <string_view>
 #include <utility>
 
 #include "base/log.h"
@@ -22,24 +24,61 @@ base::Result<Secrets> ReadProvisionerSecret(ProvisionerApi& api,
   return Secrets(secret->data.begin(), secret->data.end());
 }
 
-// §3.8: a volume smaller than asked for is deleted again (up to five
-// tries); the attempt stays in background so a failed cleanup is retried.
-ProvisionFailure TooSmall(const ProvisioningContext& context, const csi::v1::Volume& volume,
-                          const std::string& volume_name, int64_t requested,
+// §3.8: a volume the claim cannot use is deleted again (up to five tries);
+// the attempt stays in background so a failed cleanup is retried.
+// `cleanup_failed` is upstream's text after the failed DeleteVolume.
+ProvisionFailure Unusable(const ProvisioningContext& context, const csi::v1::Volume& volume,
+                          std::string message, std::string_view cleanup_failed,
                           const Secrets& secrets) {
   constexpr int kCleanupTries = 5;
-  std::string message = "created volume capacity " + std::to_string(volume.capacity_bytes()) +
-                        " less than requested capacity " + std::to_string(requested);
   base::Status cleanup = base::Status::Ok();
   for (int attempt = 0; attempt < kCleanupTries; ++attempt) {
     cleanup = context.driver.DeleteVolume(volume.volume_id(), secrets);
     if (cleanup.ok()) break;
   }
-  if (!cleanup.ok()) {
-    message += ". Cleanup of volume " + volume_name +
-               " failed, volume is orphaned: " + cleanup.error().message;
-  }
+  if (!cleanup.ok()) message += std::string(cleanup_failed) + cleanup.error().message;
   return {base::Error(message), ProvisioningState::kInBackground};
+}
+
+ProvisionFailure TooSmall(const ProvisioningContext& context, const csi::v1::Volume& volume,
+                          const std::string& volume_name, int64_t requested,
+                          const Secrets& secrets) {
+  return Unusable(context, volume,
+                  "created volume capacity " + std::to_string(volume.capacity_bytes()) +
+                      " less than requested capacity " + std::to_string(requested),
+                  ". Cleanup of volume " + volume_name + " failed, volume is orphaned: ", secrets);
+}
+
+// §3.7: a claim with a data source needs a volume made from it.
+ProvisionFailure SourceMissing(const ProvisioningContext& context, const csi::v1::Volume& volume,
+                               const std::string& volume_name, const Secrets& secrets) {
+  return Unusable(context, volume, "volume content source missing",
+                  ". cleanup of volume " + volume_name + " failed, volume is orphaned: ", secrets);
+}
+
+// §3.3 step 8: the source checked, its handle in the request, its finalizer
+// on it - every failure NoChange.
+std::optional<ProvisionFailure> PrepareSource(const ProvisioningContext& context,
+                                              const kube::PersistentVolumeClaim& claim,
+                                              const kube::StorageClass& storage_class,
+                                              VolumeRequest& request) {
+  const DataSource& source = *request.data_source;
+  const SourceReads reads{
+      .api = context.api,
+      .claims = context.claims,
+      .prevent_volume_mode_conversion = context.request_options.prevent_volume_mode_conversion};
+  auto content = ContentSourceOf(reads, claim, storage_class, source);
+  if (!content.ok()) {
+    return ProvisionFailure{content.error().Wrap("error getting handle for DataSource Type " +
+                                                 source.kind + " by Name " + source.name),
+                            ProvisioningState::kNoChange};
+  }
+  *request.request.mutable_volume_content_source() = std::move(*content);
+  if (base::Status s = ProtectSource(reads, source); !s.ok()) {
+    return ProvisionFailure{s.error(), ProvisioningState::kNoChange};
+  }
+  if (context.on_protected) context.on_protected(source);
+  return std::nullopt;
 }
 
 }  // namespace
@@ -73,6 +112,9 @@ ProvisionResult ProvisionVolume(const ProvisioningContext& context,
                                         "VolumeAttributesClass yet"),
                             ProvisioningState::kFinished};
   }
+  if (request.data_source) {
+    if (auto failure = PrepareSource(context, claim, storage_class, request)) return *failure;
+  }
   auto secrets = ReadProvisionerSecret(context.api, request.provisioner_secret);
   if (!secrets.ok()) return ProvisionFailure{secrets.error(), ProvisioningState::kNoChange};
   csi::v1::CreateVolumeRequest with_secrets = request.request;
@@ -91,6 +133,10 @@ ProvisionResult ProvisionVolume(const ProvisioningContext& context,
   if (capacity == 0) capacity = requested;
   if (capacity < requested) {
     return TooSmall(context, *volume, request.request.name(), requested, *secrets);
+  }
+  // Upstream checks spec.dataSource (populated claims never get here).
+  if (claim.spec.data_source && !volume->has_content_source()) {
+    return SourceMissing(context, *volume, request.request.name(), *secrets);
   }
   return MakeProvisionedVolume(
       {.claim = claim,

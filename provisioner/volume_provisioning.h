@@ -2,10 +2,13 @@
 // one claim of a class of this driver - the request (volume_request.h), the
 // Provisioner Secret's data, CreateVolume, the checks of its answer, and the
 // PV to create. A failure says what it means for the claim's next attempt.
-// Calls only the driver and the Secret read; creating the PV is the
-// caller's.
+// A claim with a data source (§3.7) has it checked and protected by its
+// finalizer before CreateVolume, and the answer must name it. Calls only the
+// driver, the Secret read and the data source's reads and finalizer;
+// creating the PV, and releasing a snapshot's finalizer, are the caller's.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <variant>
 
@@ -13,6 +16,7 @@
 #include "kube/api/core/v1/persistent_volume.h"
 #include "kube/api/core/v1/persistent_volume_claim.h"
 #include "kube/api/storage/v1/storage_class.h"
+#include "kube/runtime/store.h"
 #include "provisioner/provisioner_api.h"
 #include "provisioner/provisioning_state.h"
 #include "provisioner/volume_driver.h"
@@ -28,6 +32,10 @@ struct ProvisioningContext {
   bool controller_publish_readonly;
   ProvisionerApi& api;
   VolumeDriver& driver;
+  // The claim cache, where a clone's source claim is read (§3.7).
+  const kube::Store<kube::PersistentVolumeClaim>& claims;
+  // Told each data source this attempt put its finalizer on (may be empty).
+  std::function<void(const DataSource&)> on_protected = {};
 };
 
 using ProvisionResult = std::variant<kube::PersistentVolume, ProvisionFailure, LeftToPopulator>;

@@ -18,38 +18,12 @@ using csi::ControllerRpc;
 using csi::PluginService;
 
 constexpr std::string_view kFsTypeKey = "csi.storage.k8s.io/fstype";
-constexpr std::string_view kSnapshotGroup = "snapshot.storage.k8s.io";
 
 ProvisionFailure Finished(std::string message) {
   return {base::Error(std::move(message)), ProvisioningState::kFinished};
 }
 ProvisionFailure NoChange(base::Error error) {
   return {std::move(error), ProvisioningState::kNoChange};
-}
-
-// The claim's data source (§3.3 step 1): dataSource, else dataSourceRef.
-struct DataSource {
-  std::string kind;
-  std::string name;
-  std::string api_group;
-};
-
-base::Result<std::optional<DataSource>> DataSourceOf(const kube::PersistentVolumeClaim& claim) {
-  const auto& spec = claim.spec;
-  if (spec.data_source) {
-    return std::optional(DataSource{spec.data_source->kind, spec.data_source->name,
-                                    spec.data_source->api_group.value_or("")});
-  }
-  if (!spec.data_source_ref) return std::optional<DataSource>();
-  // Cross-namespace sources need the CrossNamespaceVolumeDataSource gate,
-  // which this provisioner does not offer yet.
-  if (spec.data_source_ref->namespace_ && !spec.data_source_ref->namespace_->empty()) {
-    return base::Error(
-        "dataSourceRef namespace specified but the CrossNamespaceVolumeDataSource feature is "
-        "disabled");
-  }
-  return std::optional(DataSource{spec.data_source_ref->kind, spec.data_source_ref->name,
-                                  spec.data_source_ref->api_group.value_or("")});
 }
 
 // What the claim needs beyond dynamic provisioning (§3.3 step 4).
@@ -168,12 +142,8 @@ VolumeRequestResult MakeVolumeRequest(const kube::PersistentVolumeClaim& claim,
     required.modify = true;
   }
   if (auto missing = MissingCapability(capabilities, required)) return Finished(*missing);
-  // Restoring and cloning are not built yet: say so instead of making an
-  // empty volume the user would mistake for a copy (docs/provisioner.md §3.7).
-  if (required.snapshot || required.clone) {
-    return Finished("volume data source of kind " + (*source)->kind +
-                    " is not supported by this provisioner yet");
-  }
+  // The source itself is checked against the API after this (§3.7).
+  if (required.snapshot || required.clone) out.data_source = **source;
   if (claim.spec.selector) return Finished("claim Selector is not supported");
 
   const std::string uid = claim.metadata.uid.str();

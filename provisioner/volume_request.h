@@ -19,6 +19,7 @@
 #include "kube/api/storage/v1/storage_class.h"
 #include "provisioner/class_secrets.h"
 #include "provisioner/provisioning_state.h"
+#include "provisioner/volume_source.h"
 
 namespace provisioner {
 
@@ -29,6 +30,7 @@ struct VolumeRequestOptions {
   std::string default_fstype;
   bool extra_create_metadata = false;
   bool volume_attributes_class = true;  // gate VolumeAttributesClass
+  bool prevent_volume_mode_conversion = true;
 };
 
 struct VolumeRequest {
@@ -41,6 +43,9 @@ struct VolumeRequest {
   // VolumeAttributesClass the claim names (gate on); its parameters are
   // read from the API before CreateVolume.
   std::optional<std::string> attributes_class;
+  // The snapshot to restore or claim to clone; the request's
+  // volume_content_source is filled in from it once it is checked (§3.7).
+  std::optional<DataSource> data_source;
 
   const std::optional<kube::SecretReference>& secret(SecretKind kind) const {
     return secrets[static_cast<size_t>(kind)];

@@ -1,5 +1,6 @@
 #include "cmd/csi-provisioner/run.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <memory>
@@ -49,8 +50,12 @@ provisioner::RunProvisionerOptions ProvisionerOptionsFrom(const Options& options
       .volume_name_uuid_length = static_cast<int>(options.volume_name_uuid_length),
       .default_fstype = options.default_fstype,
       .extra_create_metadata = options.extra_create_metadata,
-      .volume_attributes_class = gates.Enabled(kVolumeAttributesClass)};
+      .volume_attributes_class = gates.Enabled(kVolumeAttributesClass),
+      .prevent_volume_mode_conversion = options.prevent_volume_mode_conversion};
   out.claims.controller_publish_readonly = options.controller_publish_readonly;
+  // Below one starts no worker, as upstream's loop would.
+  out.cloning_protection_threads =
+      static_cast<uint32_t>(std::max<int64_t>(0, options.cloning_protection_threads));
   return out;
 }
 

@@ -12,16 +12,6 @@ namespace {
 
 using nlohmann::json;
 
-// The CreateVolume requests for PV `pv_name`; the test fails without one.
-std::vector<json> CreateRequestsFor(const std::vector<json>& requests, const std::string& pv_name) {
-  std::vector<json> found;
-  for (const json& request : requests) {
-    if (request.value("name", "") == pv_name) found.push_back(request);
-  }
-  EXPECT_FALSE(found.empty()) << "no CreateVolume named " << pv_name;
-  return found;
-}
-
 TEST_P(ProvisionerPairTest, ParametersReachCreateVolumeWithoutReservedKeys) {
   const Names n = NamesFor("parameters");
   ASSERT_NO_FATAL_FAILURE(StartFaultDriver(n.driver));
@@ -43,8 +33,8 @@ TEST_P(ProvisionerPairTest, ParametersReachCreateVolumeWithoutReservedKeys) {
   const std::string pv_name = PvNameOf(claim);
   ASSERT_EQ(PhaseOf(AwaitBound("default", n.claim)), "Bound");
 
-  const std::vector<json> requests = CreateRequestsFor(DriverRequests("CreateVolume"), pv_name);
-  ASSERT_FALSE(requests.empty());
+  const std::vector<json> requests = DriverCreateRequestsFor(pv_name);
+  ASSERT_FALSE(requests.empty()) << "no CreateVolume named " << pv_name;
   for (json request : requests) {
     EXPECT_EQ(request["parameters"], json({{"tier", "gold"}, {"example.com/zone", "a"}}));
     EXPECT_EQ(request["capacity_range"]["required_bytes"], 2LL << 30) << request.dump();
@@ -85,7 +75,9 @@ TEST_P(ProvisionerPairTest, DeprecatedKeysWorkAndReachTheDriver) {
   const std::string pv_name = PvNameOf(claim);
   ASSERT_EQ(PhaseOf(AwaitBound("default", n.claim)), "Bound");
 
-  for (json request : CreateRequestsFor(DriverRequests("CreateVolume"), pv_name)) {
+  const std::vector<json> requests = DriverCreateRequestsFor(pv_name);
+  EXPECT_FALSE(requests.empty()) << "no CreateVolume named " << pv_name;
+  for (json request : requests) {
     EXPECT_EQ(request["parameters"], json(parameters));
     EXPECT_EQ(request["volume_capabilities"][0]["mount"]["fs_type"], "xfs") << request.dump();
   }

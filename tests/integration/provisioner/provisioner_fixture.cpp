@@ -241,6 +241,7 @@ nlohmann::json ProvisionerTest::CreateClaim(const ClaimSpec& spec) {
                              {"storageClassName", spec.storage_class},
                              {"resources", {{"requests", {{"storage", spec.size}}}}}}}};
   if (!spec.volume_mode.empty()) object["spec"]["volumeMode"] = spec.volume_mode;
+  if (!spec.data_source.is_null()) object["spec"]["dataSource"] = spec.data_source;
   auto created =
       admin_->Request("POST", fmt::format("/api/v1/namespaces/{}/persistentvolumeclaims", spec.ns),
                       object.dump(), "application/json");
@@ -380,6 +381,14 @@ std::vector<nlohmann::json> ProvisionerTest::DriverRequests(std::string_view met
     if (call.value("method", "") == method)
       requests.push_back(call.value("request", nlohmann::json()));
   }
+  return requests;
+}
+
+std::vector<nlohmann::json> ProvisionerTest::DriverCreateRequestsFor(
+    const std::string& name) const {
+  std::vector<nlohmann::json> requests = DriverRequests("CreateVolume");
+  std::erase_if(requests,
+                [&](const nlohmann::json& request) { return request.value("name", "") != name; });
   return requests;
 }
 

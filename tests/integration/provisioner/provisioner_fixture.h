@@ -81,7 +81,8 @@ struct ClaimSpec {
   std::string ns = "default";
   std::vector<std::string> access_modes = {"ReadWriteOnce"};
   std::string size = "1Gi";
-  std::string volume_mode = {};  // "": the API server's default, Filesystem
+  std::string volume_mode = {};          // "": the API server's default, Filesystem
+  nlohmann::json data_source = nullptr;  // spec.dataSource when set
 };
 
 class ProvisionerTest : public ::testing::Test {
@@ -168,6 +169,8 @@ class ProvisionerTest : public ::testing::Test {
   nlohmann::json DriverVolumeRecord(const std::string& name) const;
   // The requests of the fault driver's recorded `method` calls, in order.
   std::vector<nlohmann::json> DriverRequests(std::string_view method) const;
+  // Those of its CreateVolume calls for the volume (PV) named `name`.
+  std::vector<nlohmann::json> DriverCreateRequestsFor(const std::string& name) const;
   // The volumes the driver lists (ListVolumes): volume ID → volume context.
   std::map<std::string, std::map<std::string, std::string>> DriverVolumes() const;
 

@@ -108,9 +108,8 @@ class ClaimControllerTest : public fakes::World {
 
   testsupport::FakeListerWatcher<Pvc> claims_;
   fakes::FakeClaimEvents events_{log_};
-  const csi::Capabilities capabilities_{
-      .plugin_services = {csi::PluginService::CONTROLLER_SERVICE},
-      .controller_rpcs = {csi::ControllerRpc::CREATE_DELETE_VOLUME}};
+  csi::Capabilities capabilities_{.plugin_services = {csi::PluginService::CONTROLLER_SERVICE},
+                                  .controller_rpcs = {csi::ControllerRpc::CREATE_DELETE_VOLUME}};
   std::optional<ClaimController> controller_;
   int sentinels_ = 0;
 };
@@ -462,6 +461,175 @@ TEST_F(ClaimControllerTest, ClaimsOfAPopulatorAreLeftToIt) {
     EXPECT_THAT(log_.Of({key, "pvc-" + claim.metadata.uid.str()}),
                 ElementsAre("Provisioning " + key, "LeftToPopulator " + key));
   }
+}
+
+// §3.7: claims restored from a VolumeSnapshot or cloned from a claim, by a
+// driver that can do both.
+class DataSourceClaimTest : public ClaimControllerTest {
+ protected:
+  DataSourceClaimTest() {
+    capabilities_.controller_rpcs.insert(csi::ControllerRpc::CREATE_DELETE_SNAPSHOT);
+    capabilities_.controller_rpcs.insert(csi::ControllerRpc::CLONE_VOLUME);
+  }
+  static Pvc RestoreClaim() {
+    Pvc claim = DataClaim();
+    claim.spec.data_source = kube::TypedLocalObjectReference{
+        .api_group = "snapshot.storage.k8s.io", .kind = "VolumeSnapshot", .name = "snap-1"};
+    return claim;
+  }
+  static Pvc CloneClaim() {
+    Pvc claim = DataClaim();
+    claim.spec.data_source = kube::TypedLocalObjectReference{
+        .api_group = {}, .kind = "PersistentVolumeClaim", .name = "src"};
+    return claim;
+  }
+  void PutSnapshot() {
+    api_.PutSnapshot(fakes::ReadySnapshot());
+    api_.PutSnapshotContent(fakes::BoundContent());
+  }
+  static std::string Protected() {
+    return "apps/snap-1: +" + std::string(fakes::kSnapshotFinalizer);
+  }
+  static std::string Released() {
+    return "apps/snap-1: -" + std::string(fakes::kSnapshotFinalizer);
+  }
+  std::vector<csi::v1::CreateVolumeRequest> Requests() const {
+    return driver_.CreateRequests(std::string(kVolume));
+  }
+};
+
+// §3.3 step 8, §3.7: the snapshot is read live, protected by its finalizer
+// before CreateVolume, named by its handle in the request, and released
+// once the volume is made - before the PV is saved, as upstream does.
+TEST_F(DataSourceClaimTest, RestoreProtectsTheSnapshotDuringCreateVolumeAndReleasesItAfter) {
+  PutSnapshot();
+  Start({RestoreClaim()});
+  ASSERT_TRUE(log_.Await("Succeeded", kKey));
+  EXPECT_THAT(log_.All(),
+              ElementsAre("Provisioning apps/data", "GetSnapshot apps/snap-1",
+                          "GetSnapshotContent content-1", "SNAPSHOT-FINALIZER " + Protected(),
+                          "CreateVolume pvc-uid-1", "SNAPSHOT-FINALIZER " + Released(),
+                          "POST pvc-uid-1", "Succeeded apps/data: pvc-uid-1"));
+  ASSERT_EQ(Requests().size(), 1u);
+  EXPECT_EQ(Requests()[0].volume_content_source().snapshot().snapshot_id(), "snap-handle-1");
+}
+
+// §3.3 step 8: a source that fails its checks is NoChange, wrapped in
+// upstream's words, and nothing is written or asked of the driver.
+TEST_F(DataSourceClaimTest, SourceCheckFailureIsWrappedAndMakesNoCall) {
+  kube::VolumeSnapshot snapshot = fakes::ReadySnapshot();
+  snapshot.status->ready_to_use = false;
+  api_.PutSnapshot(snapshot);
+  api_.PutSnapshotContent(fakes::BoundContent());
+  Start({RestoreClaim()});
+  ASSERT_TRUE(log_.Await("Failed", kKey));
+  EXPECT_THAT(log_.Of({kKey}),
+              ElementsAre("Provisioning apps/data",
+                          "Failed apps/data: error getting handle for DataSource Type "
+                          "VolumeSnapshot by Name snap-1: snapshot snap-1 is not Ready"));
+  EXPECT_EQ(log_.Count("CreateVolume", kVolume), 0u);
+  EXPECT_EQ(log_.Count("SNAPSHOT-FINALIZER", Protected()), 0u);
+}
+
+// §9.7 (#1507): a final CreateVolume failure gives the snapshot back at
+// once; upstream keeps the finalizer until its sweeper runs.
+TEST_F(DataSourceClaimTest, FinalCreateVolumeFailureReleasesTheSnapshot) {
+  PutSnapshot();
+  driver_.ScriptCreate(std::string(kVolume),
+                       {CreateFails(grpc::INTERNAL, "rpc error: code = Internal desc = broken")});
+  Start({RestoreClaim()});
+  ASSERT_TRUE(log_.Await("SNAPSHOT-FINALIZER", Released()));
+  EXPECT_THAT(log_.Of({kVolume, Protected(), Released()}),
+              ElementsAre("SNAPSHOT-FINALIZER " + Protected(), "CreateVolume pvc-uid-1",
+                          "SNAPSHOT-FINALIZER " + Released()));
+}
+
+// A CreateVolume that may still run keeps the snapshot protected.
+TEST_F(DataSourceClaimTest, UnknownOutcomeKeepsTheSnapshotProtected) {
+  PutSnapshot();
+  driver_.ScriptCreate(std::string(kVolume),
+                       {CreateFails(grpc::DEADLINE_EXCEEDED, "context deadline exceeded")});
+  Start({RestoreClaim()});
+  ASSERT_TRUE(AwaitTimer(kStart + 1s));
+  EXPECT_EQ(log_.Count("SNAPSHOT-FINALIZER", Protected()), 1u);
+  EXPECT_EQ(log_.Count("SNAPSHOT-FINALIZER", Released()), 0u);
+}
+
+// §9.7: a claim deleted after an attempt that protected the snapshot but
+// failed before the driver (NoChange: here the Provisioner Secret is
+// missing) gives the snapshot back.
+TEST_F(DataSourceClaimTest, ClaimDeletedAfterAnAttemptReleasesTheSnapshot) {
+  PutSnapshot();
+  kube::StorageClass with_secret = DriverClass();
+  with_secret.parameters["csi.storage.k8s.io/provisioner-secret-name"] = "creds";
+  with_secret.parameters["csi.storage.k8s.io/provisioner-secret-namespace"] = "apps";
+  Start({RestoreClaim()}, {with_secret});
+  ASSERT_TRUE(AwaitTimer(kStart + 1s));
+  EXPECT_EQ(log_.Count("SNAPSHOT-FINALIZER", Protected()), 1u);
+  ASSERT_NO_FATAL_FAILURE(SendClaimAndSettle(WatchEventType::kDeleted, Relabeled(RestoreClaim())));
+  EXPECT_EQ(log_.Count("SNAPSHOT-FINALIZER", Released()), 1u);
+  EXPECT_EQ(log_.Count("CreateVolume", kVolume), 0u);
+}
+
+// Only a finalizer this process added is released: a claim whose source
+// failed its checks (nothing protected) releases nothing when deleted.
+TEST_F(DataSourceClaimTest, ClaimDeletedBeforeItsSnapshotWasProtectedReleasesNothing) {
+  kube::VolumeSnapshot snapshot = fakes::ReadySnapshot();
+  snapshot.status->ready_to_use = false;
+  api_.PutSnapshot(snapshot);
+  api_.PutSnapshotContent(fakes::BoundContent());
+  Start({RestoreClaim()});
+  ASSERT_TRUE(AwaitTimer(kStart + 1s));
+  ASSERT_NO_FATAL_FAILURE(SendClaimAndSettle(WatchEventType::kDeleted, Relabeled(RestoreClaim())));
+  EXPECT_EQ(log_.Count("SNAPSHOT-FINALIZER", Protected()), 0u);
+  EXPECT_EQ(log_.Count("SNAPSHOT-FINALIZER", Released()), 0u);
+}
+
+// §3.7: the source claim from the cache, its PV read live, its
+// cloning-protection finalizer added before CreateVolume, and the source
+// volume's handle in the request. The finalizer stays (the clone protection
+// controller removes it once the source is deleted).
+TEST_F(DataSourceClaimTest, CloneProtectsTheSourceClaimAndNamesItsVolume) {
+  api_.PutVolume(fakes::SourceVolume());
+  Start({fakes::SourceClaim(), CloneClaim()});
+  ASSERT_TRUE(log_.Await("Succeeded", kKey));
+  EXPECT_THAT(
+      log_.All(),
+      ElementsAre("Provisioning apps/data", "GetVolume pv-src",
+                  "FINALIZER apps/src: +provisioner.storage.kubernetes.io/cloning-protection",
+                  "CreateVolume pvc-uid-1", "POST pvc-uid-1", "Succeeded apps/data: pvc-uid-1"));
+  ASSERT_EQ(Requests().size(), 1u);
+  EXPECT_EQ(Requests()[0].volume_content_source().volume().volume_id(), "vol-pv-src");
+}
+
+// §3.7/§3.8: a volume made without the content source asked for is deleted
+// again; the attempt stays in background (the driver may retry).
+TEST_F(DataSourceClaimTest, AnswerWithoutContentSourceDeletesTheVolume) {
+  PutSnapshot();
+  driver_.ScriptCreate(std::string(kVolume), {fakes::CreatesWithoutContentSource()});
+  Start({RestoreClaim()});
+  ASSERT_TRUE(log_.Await("Failed", kKey));
+  EXPECT_THAT(log_.Of({kKey, "vol-pvc-uid-1"}),
+              ElementsAre("Provisioning apps/data", "DeleteVolume vol-pvc-uid-1: {}",
+                          "Failed apps/data: volume content source missing"));
+  EXPECT_EQ(log_.Count("POST", kVolume), 0u);
+  // kInBackground: the §9.1 record, and the snapshot stays protected.
+  ASSERT_TRUE(log_.Await(
+      "FINALIZER", "apps/data: +external-provisioner.volume.kubernetes.io/volume-being-created"));
+  EXPECT_EQ(log_.Count("SNAPSHOT-FINALIZER", Released()), 0u);
+}
+
+TEST_F(DataSourceClaimTest, FailedCleanupOfAVolumeWithoutContentSourceSaysItIsOrphaned) {
+  PutSnapshot();
+  driver_.ScriptCreate(std::string(kVolume), {fakes::CreatesWithoutContentSource()});
+  const base::Error broken = base::Error::Grpc(grpc::INTERNAL, "broken");
+  driver_.ScriptDelete("vol-pvc-uid-1", {broken, broken, broken, broken, broken});
+  Start({RestoreClaim()});
+  ASSERT_TRUE(log_.Await("Failed", kKey));
+  EXPECT_EQ(log_.Count("DeleteVolume", "vol-pvc-uid-1"), 5u);
+  EXPECT_THAT(log_.Of({kKey}),
+              ::testing::Contains("Failed apps/data: volume content source missing. cleanup of "
+                                  "volume pvc-uid-1 failed, volume is orphaned: broken"));
 }
 
 // §3.10: the claim Events in upstream's types, reasons and words; the

@@ -34,6 +34,8 @@
 #include "kube/api/core/v1/persistent_volume.h"
 #include "kube/api/core/v1/persistent_volume_claim.h"
 #include "kube/api/core/v1/secret.h"
+#include "kube/api/snapshot/v1/volume_snapshot.h"
+#include "kube/api/snapshot/v1/volume_snapshot_content.h"
 #include "kube/api/storage/v1/storage_class.h"
 #include "kube/client/write_observer.h"
 #include "kube/runtime/informer_set.h"
@@ -52,6 +54,11 @@ namespace provisioner::fakes {
 inline constexpr std::string_view kDriver = "fast.csi.example.com";
 inline constexpr std::string_view kOtherDriver = "other.csi.example.com";
 inline constexpr std::string_view kClaimNamespace = "apps";
+// The data source finalizers, in upstream's words (§3.3 step 8).
+inline constexpr std::string_view kCloneFinalizer =
+    "provisioner.storage.kubernetes.io/cloning-protection";
+inline constexpr std::string_view kSnapshotFinalizer =
+    "provisioner.storage.kubernetes.io/volumesnapshot-as-source-protection";
 
 // One thing a fake was asked: the verb (a CSI call, an API verb or an
 // Event), the object (volume, PV, claim "<namespace>/<name>" or Secret
@@ -158,14 +165,17 @@ std::optional<Answer> NextAnswer(std::map<std::string, std::deque<Answer>>& scri
 struct CreateAnswer {
   std::optional<base::Error> error = {};  // the call fails
   std::optional<int64_t> capacity = {};   // else the volume's capacity; default: as requested
+  bool drops_content_source = false;      // the answer omits the request's content source
 };
 inline CreateAnswer CreateFails(int grpc_code, std::string message) {
   return {.error = base::Error::Grpc(grpc_code, std::move(message))};
 }
 inline CreateAnswer CreatesWithCapacity(int64_t bytes) { return {.capacity = bytes}; }
+inline CreateAnswer CreatesWithoutContentSource() { return {.drops_content_source = true}; }
 
 // A CSI driver that answers from a script per volume name / volume ID and
-// else succeeds: CreateVolume makes "vol-<name>" of the requested size.
+// else succeeds: CreateVolume makes "vol-<name>" of the requested size, from
+// the request's content source.
 // Logs "CreateVolume <name>" and "DeleteVolume <id>: <secrets>".
 class FakeVolumeDriver final : public VolumeDriver {
  public:
@@ -199,6 +209,9 @@ class FakeVolumeDriver final : public VolumeDriver {
     volume.set_volume_id("vol-" + request.name());
     volume.set_capacity_bytes(
         answer && answer->capacity ? *answer->capacity : request.capacity_range().required_bytes());
+    if (request.has_volume_content_source() && !(answer && answer->drops_content_source)) {
+      *volume.mutable_content_source() = request.volume_content_source();
+    }
     return volume;
   }
 
@@ -249,8 +262,11 @@ inline std::string PatchTypeName(kube::PatchType type) {
 // stored (else 404). Successful writes are reported to the calling thread's
 // WriteObserver, as kube::Client reports them. Each call is logged once
 // its effect is in place: "POST <pv>",
-// "PATCH <pv>: <type> <body>", "DELETE <pv>", "GetSecret <ns>/<name>" and
-// "FINALIZER <ns>/<claim>: +|-<finalizer>".
+// "PATCH <pv>: <type> <body>", "DELETE <pv>", "GetSecret <ns>/<name>",
+// "FINALIZER <ns>/<claim>: +|-<finalizer>", "GetVolume <pv>",
+// "GetSnapshot <ns>/<name>", "GetSnapshotContent <name>" and
+// "SNAPSHOT-FINALIZER <ns>/<snapshot>: +|-<finalizer>". Snapshots, contents
+// and live PVs are read from what Put* stored (else 404).
 class FakeProvisionerApi final : public ProvisionerApi {
  public:
   explicit FakeProvisionerApi(CallLog& log) : log_(log) {}
@@ -263,8 +279,21 @@ class FakeProvisionerApi final : public ProvisionerApi {
     std::lock_guard lock(mu_);
     secrets_[ns + "/" + name] = std::move(secret);
   }
+  void PutSnapshot(kube::VolumeSnapshot snapshot) {
+    std::lock_guard lock(mu_);
+    snapshots_[snapshot.metadata.namespace_ + "/" + snapshot.metadata.name] = std::move(snapshot);
+  }
+  void PutSnapshotContent(kube::VolumeSnapshotContent content) {
+    std::lock_guard lock(mu_);
+    contents_[content.metadata.name] = std::move(content);
+  }
+  void PutVolume(kube::PersistentVolume volume) {
+    std::lock_guard lock(mu_);
+    stored_[volume.metadata.name] = std::move(volume);
+  }
   // The next `verb` ("POST", "PATCH" or "DELETE") calls on the PV `name`
-  // fail with `errors`, in order.
+  // fail with `errors`, in order; likewise "FINALIZER" and
+  // "SNAPSHOT-FINALIZER" with "<ns>/<name>".
   void Fail(const std::string& verb, const std::string& name, std::vector<base::Error> errors) {
     std::lock_guard lock(mu_);
     failures_[verb + " " + name].assign(errors.begin(), errors.end());
@@ -332,11 +361,26 @@ class FakeProvisionerApi final : public ProvisionerApi {
     return answer;
   }
 
-  // Logged as "FINALIZER <ns>/<name>: +<finalizer>" (or -); always succeeds.
+  // Logged as "FINALIZER <ns>/<name>: +<finalizer>" (or -).
   base::Status SetClaimFinalizer(const std::string& ns, const std::string& name,
                                  std::string_view finalizer, bool add) override {
-    log_.Add("FINALIZER", ns + "/" + name + ": " + (add ? "+" : "-") + std::string(finalizer));
-    return base::Status::Ok();
+    return SetFinalizer("FINALIZER", ns + "/" + name, finalizer, add);
+  }
+  base::Status SetSnapshotFinalizer(const std::string& ns, const std::string& name,
+                                    std::string_view finalizer, bool add) override {
+    return SetFinalizer("SNAPSHOT-FINALIZER", ns + "/" + name, finalizer, add);
+  }
+  base::Result<kube::PersistentVolume> GetVolume(const std::string& name) override {
+    return Read("GetVolume", stored_, name, "persistentvolumes");
+  }
+  base::Result<kube::VolumeSnapshot> GetSnapshot(const std::string& ns,
+                                                 const std::string& name) override {
+    return Read("GetSnapshot", snapshots_, ns + "/" + name,
+                "volumesnapshots.snapshot.storage.k8s.io");
+  }
+  base::Result<kube::VolumeSnapshotContent> GetSnapshotContent(const std::string& name) override {
+    return Read("GetSnapshotContent", contents_, name,
+                "volumesnapshotcontents.snapshot.storage.k8s.io");
   }
 
  private:
@@ -351,12 +395,34 @@ class FakeProvisionerApi final : public ProvisionerApi {
     return NextAnswer(failures_, verb + " " + name);
   }
   std::string NextResourceVersion() { return std::to_string(++resource_version_); }
+  base::Status SetFinalizer(const std::string& verb, const std::string& object,
+                            std::string_view finalizer, bool add) {
+    auto answer = Answer([&]() -> base::Status {
+      if (auto error = NextFailure(verb, object)) return *error;
+      return base::Status::Ok();
+    });
+    log_.Add(verb, object + ": " + (add ? "+" : "-") + std::string(finalizer));
+    return answer;
+  }
+  template <class T>
+  base::Result<T> Read(const std::string& verb, const std::map<std::string, T>& objects,
+                       const std::string& key, const std::string& resource) {
+    auto answer = Answer([&]() -> base::Result<T> {
+      auto it = objects.find(key);
+      if (it == objects.end()) return NotFound(resource, key.substr(key.find('/') + 1));
+      return it->second;
+    });
+    log_.Add(verb, key);
+    return answer;
+  }
 
   CallLog& log_;
   mutable std::mutex mu_;  // guards everything below
   std::map<std::string, std::deque<base::Error>> failures_;
   std::map<std::string, kube::Secret> secrets_;
   std::map<std::string, kube::PersistentVolume> stored_;
+  std::map<std::string, kube::VolumeSnapshot> snapshots_;
+  std::map<std::string, kube::VolumeSnapshotContent> contents_;
   std::vector<kube::PersistentVolume> posted_;
   int64_t resource_version_ = 100;
 };
@@ -489,6 +555,45 @@ inline kube::PersistentVolume DriverVolume(const std::string& name, const std::s
 
 inline kube::PersistentVolume WithOurFinalizer(kube::PersistentVolume volume) {
   volume.metadata.finalizers.emplace_back(kVolumeFinalizer);
+  return volume;
+}
+
+// Data sources (§3.7). apps/snap-1: ready, bound to content-1 (handle
+// "snap-handle-1", restoreSize 1Gi), of the driver.
+inline kube::VolumeSnapshot ReadySnapshot() {
+  kube::VolumeSnapshot snapshot;
+  snapshot.metadata.namespace_ = "apps";
+  snapshot.metadata.name = "snap-1";
+  snapshot.metadata.uid = "snap-uid";
+  snapshot.status = kube::VolumeSnapshotStatus{.bound_volume_snapshot_content_name = "content-1",
+                                               .ready_to_use = true,
+                                               .restore_size = "1Gi"};
+  return snapshot;
+}
+
+inline kube::VolumeSnapshotContent BoundContent() {
+  kube::VolumeSnapshotContent content;
+  content.metadata.name = "content-1";
+  content.spec.volume_snapshot_ref.namespace_ = "apps";
+  content.spec.volume_snapshot_ref.name = "snap-1";
+  content.spec.volume_snapshot_ref.uid = "snap-uid";
+  content.spec.driver = kDriver;
+  content.status = kube::VolumeSnapshotContentStatus{.snapshot_handle = "snap-handle-1"};
+  return content;
+}
+
+// apps/src, Bound to PV pv-src (CSI, our driver, bound back, 1Gi).
+inline kube::PersistentVolumeClaim SourceClaim() {
+  kube::PersistentVolumeClaim claim = PendingClaim("src", "uid-src");
+  claim.spec.volume_name = "pv-src";
+  claim.status.phase = "Bound";
+  return claim;
+}
+
+inline kube::PersistentVolume SourceVolume() {
+  kube::PersistentVolume volume = DriverVolume("pv-src", "Bound");
+  volume.spec.claim_ref =
+      kube::ClaimReference{.namespace_ = "apps", .name = "src", .uid = "uid-src"};
   return volume;
 }
 

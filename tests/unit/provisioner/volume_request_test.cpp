@@ -273,5 +273,57 @@ TEST(VolumeRequestTest, SnapshotSourceOfTheWrongGroupIsRejected) {
             "snapshot.storage.k8s.io, Got example.com");
 }
 
+// §3.3 steps 3-4: a snapshot or clone source is recorded for the checks of
+// §3.7 when the driver can restore or clone, else a Finished error.
+TEST(VolumeRequestTest, SnapshotAndCloneSourcesNeedTheirCapability) {
+  struct Case {
+    kube::TypedLocalObjectReference source;
+    ControllerRpc::Type needed;
+    std::string missing;
+  };
+  const Case cases[] = {
+      {{.api_group = "snapshot.storage.k8s.io", .kind = "VolumeSnapshot", .name = "snap-1"},
+       ControllerRpc::CREATE_DELETE_SNAPSHOT,
+       "CSI driver does not support snapshot restore: controller CREATE_DELETE_SNAPSHOT "
+       "capability is not reported"},
+      {{.api_group = {}, .kind = "PersistentVolumeClaim", .name = "src"},
+       ControllerRpc::CLONE_VOLUME,
+       "CSI driver does not support clone operations: controller CLONE_VOLUME capability is not "
+       "reported"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.source.kind);
+    kube::PersistentVolumeClaim claim = Claim();
+    claim.spec.data_source = c.source;
+    ProvisionFailure f = Failure(MakeVolumeRequest(claim, Class(), Provisioning(), {}));
+    EXPECT_EQ(f.error.message, c.missing);
+    EXPECT_EQ(f.state, ProvisioningState::kFinished);
+
+    csi::Capabilities capable = Provisioning();
+    capable.controller_rpcs.insert(c.needed);
+    VolumeRequest request = Request(MakeVolumeRequest(claim, Class(), capable, {}));
+    ASSERT_TRUE(request.data_source.has_value());
+    EXPECT_EQ(request.data_source->kind, c.source.kind);
+    EXPECT_EQ(request.data_source->name, c.source.name);
+    EXPECT_EQ(request.data_source->namespace_, "apps");
+    // The content source is filled in only once the source is checked.
+    EXPECT_FALSE(request.request.has_volume_content_source());
+  }
+}
+
+TEST(VolumeRequestTest, DataSourceRefInTheClaimsNamespaceIsASourceToo) {
+  kube::PersistentVolumeClaim claim = Claim();
+  claim.spec.data_source_ref = kube::TypedObjectReference{.api_group = "snapshot.storage.k8s.io",
+                                                          .kind = "VolumeSnapshot",
+                                                          .name = "snap-1",
+                                                          .namespace_ = {}};
+  csi::Capabilities capable = Provisioning();
+  capable.controller_rpcs.insert(ControllerRpc::CREATE_DELETE_SNAPSHOT);
+  VolumeRequest request = Request(MakeVolumeRequest(claim, Class(), capable, {}));
+  ASSERT_TRUE(request.data_source.has_value());
+  EXPECT_TRUE(request.data_source->IsSnapshot());
+  EXPECT_EQ(request.data_source->name, "snap-1");
+}
+
 }  // namespace
 }  // namespace provisioner

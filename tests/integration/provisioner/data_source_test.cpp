@@ -1,0 +1,245 @@
+// Volumes that start from data (docs/provisioner.md §3.7), end to end: a
+// claim's volume is snapshotted by our snapshot-controller and csi-snapshotter,
+// a new claim restores that VolumeSnapshot, another clones the claim. The
+// fault driver records the content source each CreateVolume carried and
+// echoes it, as a driver that copies data does. The same checks run against
+// upstream's provisioner and ours; the snapshot side is ours in both.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "tests/integration/provisioner/provisioner_fixture.h"
+#include "tests/support/peer_binaries.h"
+#include "tests/support/snapshot_service_accounts.h"
+#include "tests/support/test_case_files.h"
+
+namespace provisioner_it {
+namespace {
+
+using nlohmann::json;
+
+constexpr char kSnapshotFinalizer[] =
+    "provisioner.storage.kubernetes.io/volumesnapshot-as-source-protection";
+constexpr char kSnapshotsPath[] = "/apis/snapshot.storage.k8s.io/v1";
+
+bool Holds(const json& object, const std::string& finalizer) {
+  const json finalizers =
+      object.value("metadata", json::object()).value("finalizers", json::array());
+  return std::find(finalizers.begin(), finalizers.end(), finalizer) != finalizers.end();
+}
+
+class DataSourceTest : public ProvisionerPairTest {
+ protected:
+  // The suite's control plane gets the snapshot CRDs and the snapshot
+  // binaries' ServiceAccounts.
+  static void SetUpTestSuite() {
+    ProvisionerTest::SetUpTestSuite();
+    if (plane_ == nullptr) return;
+    auto crds =
+        testsupport::FindPeer("SNAPSHOT_CRDS_DIR", "crds", plane_->work_dir() + "/peers-build.log");
+    ASSERT_TRUE(crds.ok()) << crds.error().message;
+    auto installed = plane_->InstallCrds(*crds);
+    ASSERT_TRUE(installed.ok()) << installed.error().message;
+    auto accounts = testsupport::AddSnapshotServiceAccounts(*plane_);
+    ASSERT_TRUE(accounts.ok()) << accounts.error().message;
+    sidecar_kubeconfig_ = accounts->sidecar;
+    controller_kubeconfig_ = accounts->controller;
+  }
+
+  void TearDown() override {
+    if (HasFailure()) {
+      for (const auto& process : snapshot_processes_) {
+        testsupport::PrintLogTail("snapshot", *process, 40);
+      }
+    }
+    snapshot_processes_.clear();
+    ProvisionerPairTest::TearDown();
+  }
+
+  // The fault driver (able to clone), a class of it, our snapshot pair on
+  // the driver's socket, the provisioner under test.
+  void StartStack(const Names& names) {
+    ASSERT_NO_FATAL_FAILURE(StartFaultDriver(names.driver, {"--capabilities=CLONE_VOLUME"}));
+    ASSERT_NO_FATAL_FAILURE(
+        CreateStorageClass({.name = names.storage_class, .provisioner = names.driver}));
+    ASSERT_NO_FATAL_FAILURE(Spawn(
+        "snapshot-controller", {SNAPSHOT_CONTROLLER_BIN, "--kubeconfig=" + controller_kubeconfig_,
+                                "--leader-election=false", "--retry-interval-max=2s", "-v=5"}));
+    ASSERT_NO_FATAL_FAILURE(
+        Spawn("csi-snapshotter",
+              {SNAPSHOTTER_BIN, "--kubeconfig=" + sidecar_kubeconfig_, "--csi-address=" + socket(),
+               "--leader-election=false", "--retry-interval-max=2s", "-v=5"}));
+    ASSERT_NE(StartProvisionerUnderTest(), nullptr);
+  }
+
+  // A bound claim of the class; its PV's volume handle.
+  std::string BoundClaim(const Names& names, const std::string& claim) {
+    json created = CreateClaim({.name = claim, .storage_class = names.storage_class});
+    EXPECT_TRUE(created.is_object());
+    EXPECT_EQ(PhaseOf(AwaitBound("default", claim)), "Bound");
+    return GetPv(PvNameOf(created))
+        .value("spec", json::object())
+        .value("csi", json::object())
+        .value("volumeHandle", "");
+  }
+
+  // A VolumeSnapshot of `claim` in a class of `driver`, once ready; its
+  // content's snapshot handle ("" if it never got ready).
+  std::string ReadySnapshot(const std::string& driver, const std::string& name,
+                            const std::string& claim) {
+    Post("/volumesnapshotclasses", {{"apiVersion", "snapshot.storage.k8s.io/v1"},
+                                    {"kind", "VolumeSnapshotClass"},
+                                    {"metadata", {{"name", name}}},
+                                    {"driver", driver},
+                                    {"deletionPolicy", "Delete"}});
+    Post("/namespaces/default/volumesnapshots",
+         {{"apiVersion", "snapshot.storage.k8s.io/v1"},
+          {"kind", "VolumeSnapshot"},
+          {"metadata", {{"name", name}, {"namespace", "default"}}},
+          {"spec",
+           {{"volumeSnapshotClassName", name},
+            {"source", {{"persistentVolumeClaimName", claim}}}}}});
+    json snapshot;
+    const bool ready = Eventually([&] {
+      snapshot = Snapshot(name);
+      return snapshot.is_object() &&
+             snapshot.value("status", json::object()).value("readyToUse", false);
+    });
+    EXPECT_TRUE(ready) << "snapshot not ready: " << snapshot.dump(2);
+    if (!ready) return "";
+    const std::string content = snapshot["status"].value("boundVolumeSnapshotContentName", "");
+    return GetJson(std::string(kSnapshotsPath) + "/volumesnapshotcontents/" + content)
+        .value("status", json::object())
+        .value("snapshotHandle", "");
+  }
+
+  // Creates the claim of `spec` and waits until it is bound; every
+  // CreateVolume of its volume carried `content_source`.
+  void ExpectBoundFrom(const ClaimSpec& spec, const json& content_source) {
+    json claim = CreateClaim(spec);
+    ASSERT_TRUE(claim.is_object());
+    ASSERT_EQ(PhaseOf(AwaitBound(spec.ns, spec.name)), "Bound");
+    const std::vector<json> creates = DriverCreateRequestsFor(PvNameOf(claim));
+    ASSERT_FALSE(creates.empty()) << "no CreateVolume for " << spec.name;
+    for (const json& request : creates) {
+      EXPECT_EQ(request["volume_content_source"], content_source) << request.dump(2);
+    }
+  }
+
+  static json Snapshot(const std::string& name) {
+    return GetJson(std::string(kSnapshotsPath) + "/namespaces/default/volumesnapshots/" + name);
+  }
+  static json SnapshotSource(const std::string& name) {
+    return {{"apiGroup", "snapshot.storage.k8s.io"}, {"kind", "VolumeSnapshot"}, {"name", name}};
+  }
+
+  void Post(const std::string& path, const json& object) {
+    auto created =
+        admin_->Request("POST", kSnapshotsPath + path, object.dump(), "application/json");
+    ASSERT_TRUE(created.ok()) << "POST " << path << ": " << created.error().message;
+  }
+
+ private:
+  void Spawn(const std::string& log_name, std::vector<std::string> argv) {
+    auto process = testsupport::SpawnLogged(work_dir(), log_name, std::move(argv));
+    ASSERT_NE(process, nullptr) << log_name << " did not start";
+    snapshot_processes_.push_back(std::move(process));
+  }
+
+  static inline std::string sidecar_kubeconfig_;
+  static inline std::string controller_kubeconfig_;
+  std::vector<std::unique_ptr<testsupport::Process>> snapshot_processes_;
+};
+
+// §3.7: the user story - a claim, a snapshot of it, a claim restoring the
+// snapshot: CreateVolume carries the snapshot's handle, the claim binds, the
+// snapshot is let go of, and deleting it then deletes it on the driver.
+TEST_P(DataSourceTest, RestoreOfAReadySnapshotCreatesTheVolumeFromItsHandleAndReleasesIt) {
+  const Names n = NamesFor("restore");
+  const std::string snapshot = Unique("restore-snap");
+  const std::string restored = Unique("restore-target");
+  ASSERT_NO_FATAL_FAILURE(StartStack(n));
+  ASSERT_FALSE(BoundClaim(n, n.claim).empty());
+  const std::string handle = ReadySnapshot(n.driver, snapshot, n.claim);
+  ASSERT_FALSE(handle.empty()) << "no snapshot handle";
+
+  ASSERT_NO_FATAL_FAILURE(ExpectBoundFrom(
+      {.name = restored, .storage_class = n.storage_class, .data_source = SnapshotSource(snapshot)},
+      {{"snapshot", {{"snapshot_id", handle}}}}));
+  json source;
+  EXPECT_TRUE(Eventually([&] {
+    source = Snapshot(snapshot);
+    return source.is_object() && !Holds(source, kSnapshotFinalizer);
+  })) << "the snapshot kept the provisioner's finalizer: "
+      << source.dump(2);
+
+  auto deleted = admin_->Request(
+      "DELETE", std::string(kSnapshotsPath) + "/namespaces/default/volumesnapshots/" + snapshot);
+  ASSERT_TRUE(deleted.ok()) << deleted.error().message;
+  EXPECT_TRUE(Eventually([&] { return Snapshot(snapshot).is_null(); })) << "snapshot not deleted";
+  EXPECT_TRUE(Eventually([&] {
+    return DriverState().value("existing_snapshots", json::array()).empty();
+  })) << DriverState().value("existing_snapshots", json::array()).dump();
+}
+
+// §3.7: a clone of a bound claim is made from the source's volume, and the
+// source, once deleted, goes (its clone-protection finalizer is taken off
+// as no Pending claim clones it any more).
+TEST_P(DataSourceTest, CloneOfABoundClaimCreatesTheVolumeFromItsVolumeAndTheSourceCanGo) {
+  const Names n = NamesFor("clone");
+  const std::string clone = Unique("clone-target");
+  ASSERT_NO_FATAL_FAILURE(StartStack(n));
+  const std::string source_handle = BoundClaim(n, n.claim);
+  ASSERT_FALSE(source_handle.empty());
+
+  ASSERT_NO_FATAL_FAILURE(
+      ExpectBoundFrom({.name = clone,
+                       .storage_class = n.storage_class,
+                       .data_source = {{"kind", "PersistentVolumeClaim"}, {"name", n.claim}}},
+                      {{"volume", {{"volume_id", source_handle}}}}));
+
+  ASSERT_NO_FATAL_FAILURE(DeleteClaim("default", n.claim));
+  json source;
+  EXPECT_TRUE(Eventually([&] {
+    source = GetClaim("default", n.claim);
+    return source.is_null();
+  })) << "the source claim stays: "
+      << source.dump(2);
+}
+
+// §3.7: a claim smaller than the snapshot's restore size gets upstream's
+// Event and no CreateVolume.
+TEST_P(DataSourceTest, RestoreSmallerThanTheSnapshotIsRefusedWithUpstreamsEvent) {
+  const Names n = NamesFor("small-restore");
+  const std::string snapshot = Unique("small-restore-snap");
+  const std::string restored = Unique("small-restore-target");
+  ASSERT_NO_FATAL_FAILURE(StartStack(n));
+  ASSERT_FALSE(BoundClaim(n, n.claim).empty());
+  ASSERT_FALSE(ReadySnapshot(n.driver, snapshot, n.claim).empty());
+  const int64_t restore_size = 1 << 30;  // the fault driver's snapshot of a 1Gi volume
+
+  json claim = CreateClaim({.name = restored,
+                            .storage_class = n.storage_class,
+                            .size = "1Mi",
+                            .data_source = SnapshotSource(snapshot)});
+  ASSERT_TRUE(claim.is_object());
+  std::optional<kube::Event> failed =
+      AwaitEvent("default", "PersistentVolumeClaim", restored, "ProvisioningFailed");
+  ASSERT_TRUE(failed) << "no ProvisioningFailed Event";
+  EXPECT_NE(
+      failed->message.find("requested volume size 1048576 is less than the size " +
+                           std::to_string(restore_size) + " for the source snapshot " + snapshot),
+      std::string::npos)
+      << failed->message;
+  EXPECT_TRUE(DriverCreateRequestsFor(PvNameOf(claim)).empty());
+}
+
+INSTANTIATE_PROVISIONER_PAIRS(DataSourceTest);
+
+}  // namespace
+}  // namespace provisioner_it
