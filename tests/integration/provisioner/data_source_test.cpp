@@ -239,6 +239,56 @@ TEST_P(DataSourceTest, RestoreSmallerThanTheSnapshotIsRefusedWithUpstreamsEvent)
   EXPECT_TRUE(DriverCreateRequestsFor(PvNameOf(claim)).empty());
 }
 
+// §3.7: a snapshot whose content belongs to another driver (an imported
+// one, bound by the snapshot-controller) gets upstream's Event and no
+// CreateVolume.
+TEST_P(DataSourceTest, SnapshotOfAnotherDriverIsRefusedWithUpstreamsEvent) {
+  const Names n = NamesFor("foreign-restore");
+  const std::string snapshot = Unique("foreign-snap");
+  const std::string content = Unique("foreign-content");
+  const std::string restored = Unique("foreign-restore-target");
+  ASSERT_NO_FATAL_FAILURE(StartStack(n));
+  Post("/volumesnapshotcontents",
+       {{"apiVersion", "snapshot.storage.k8s.io/v1"},
+        {"kind", "VolumeSnapshotContent"},
+        {"metadata", {{"name", content}}},
+        {"spec",
+         {{"driver", "other.csi.example.com"},
+          {"deletionPolicy", "Retain"},
+          {"source", {{"snapshotHandle", "foreign-handle"}}},
+          {"volumeSnapshotRef", {{"name", snapshot}, {"namespace", "default"}}}}}});
+  Post("/namespaces/default/volumesnapshots",
+       {{"apiVersion", "snapshot.storage.k8s.io/v1"},
+        {"kind", "VolumeSnapshot"},
+        {"metadata", {{"name", snapshot}, {"namespace", "default"}}},
+        {"spec", {{"source", {{"volumeSnapshotContentName", content}}}}}});
+  json bound;
+  ASSERT_TRUE(Eventually([&] {
+    bound = Snapshot(snapshot);
+    return bound.is_object() &&
+           bound.value("status", json::object()).value("boundVolumeSnapshotContentName", "") ==
+               content;
+  })) << "the snapshot-controller did not bind the imported snapshot: "
+      << bound.dump(2);
+
+  json claim = CreateClaim({.name = restored,
+                            .storage_class = n.storage_class,
+                            .data_source = SnapshotSource(snapshot)});
+  ASSERT_TRUE(claim.is_object());
+  const std::string want = "snapshotcontent " + content + " for snapshot " + snapshot +
+                           " is not handled by CSI driver of StorageClass " + n.storage_class;
+  EXPECT_TRUE(Eventually([&] {
+    for (const kube::Event& event : EventsAbout("default", "PersistentVolumeClaim", restored)) {
+      if (event.reason == "ProvisioningFailed" && event.message.find(want) != std::string::npos) {
+        return true;
+      }
+    }
+    return false;
+  })) << "no ProvisioningFailed Event saying: "
+      << want;
+  EXPECT_TRUE(DriverCreateRequestsFor(PvNameOf(claim)).empty());
+}
+
 INSTANTIATE_PROVISIONER_PAIRS(DataSourceTest);
 
 }  // namespace
