@@ -131,6 +131,56 @@ class DataSourceTest : public ProvisionerPairTest {
     }
   }
 
+  // An imported VolumeSnapshot of `driver` (a handle nobody made), once the
+  // snapshot-controller has bound it to its content.
+  void BoundImportedSnapshot(const std::string& driver, const std::string& snapshot,
+                             const std::string& content) {
+    ASSERT_NO_FATAL_FAILURE(
+        Post("/volumesnapshotcontents",
+             {{"apiVersion", "snapshot.storage.k8s.io/v1"},
+              {"kind", "VolumeSnapshotContent"},
+              {"metadata", {{"name", content}}},
+              {"spec",
+               {{"driver", driver},
+                {"deletionPolicy", "Retain"},
+                {"source", {{"snapshotHandle", "imported-" + content}}},
+                {"volumeSnapshotRef", {{"name", snapshot}, {"namespace", "default"}}}}}}));
+    ASSERT_NO_FATAL_FAILURE(
+        Post("/namespaces/default/volumesnapshots",
+             {{"apiVersion", "snapshot.storage.k8s.io/v1"},
+              {"kind", "VolumeSnapshot"},
+              {"metadata", {{"name", snapshot}, {"namespace", "default"}}},
+              {"spec", {{"source", {{"volumeSnapshotContentName", content}}}}}}));
+    json bound;
+    ASSERT_TRUE(Eventually([&] {
+      bound = Snapshot(snapshot);
+      return bound.is_object() &&
+             bound.value("status", json::object()).value("boundVolumeSnapshotContentName", "") ==
+                 content;
+    })) << "the snapshot-controller did not bind the imported snapshot: "
+        << bound.dump(2);
+  }
+
+  // A claim `name` restoring `snapshot` gets a ProvisioningFailed Event
+  // saying `want`, and its volume no CreateVolume.
+  void ExpectRestoreRefused(const Names& names, const std::string& name,
+                            const std::string& snapshot, const std::string& want) {
+    json claim = CreateClaim({.name = name,
+                              .storage_class = names.storage_class,
+                              .data_source = SnapshotSource(snapshot)});
+    ASSERT_TRUE(claim.is_object());
+    EXPECT_TRUE(Eventually([&] {
+      for (const kube::Event& event : EventsAbout("default", "PersistentVolumeClaim", name)) {
+        if (event.reason == "ProvisioningFailed" && event.message.find(want) != std::string::npos) {
+          return true;
+        }
+      }
+      return false;
+    })) << "no ProvisioningFailed Event saying: "
+        << want;
+    EXPECT_TRUE(DriverCreateRequestsFor(PvNameOf(claim)).empty());
+  }
+
   static json Snapshot(const std::string& name) {
     return GetJson(std::string(kSnapshotsPath) + "/namespaces/default/volumesnapshots/" + name);
   }
@@ -246,47 +296,22 @@ TEST_P(DataSourceTest, SnapshotOfAnotherDriverIsRefusedWithUpstreamsEvent) {
   const Names n = NamesFor("foreign-restore");
   const std::string snapshot = Unique("foreign-snap");
   const std::string content = Unique("foreign-content");
-  const std::string restored = Unique("foreign-restore-target");
   ASSERT_NO_FATAL_FAILURE(StartStack(n));
-  Post("/volumesnapshotcontents",
-       {{"apiVersion", "snapshot.storage.k8s.io/v1"},
-        {"kind", "VolumeSnapshotContent"},
-        {"metadata", {{"name", content}}},
-        {"spec",
-         {{"driver", "other.csi.example.com"},
-          {"deletionPolicy", "Retain"},
-          {"source", {{"snapshotHandle", "foreign-handle"}}},
-          {"volumeSnapshotRef", {{"name", snapshot}, {"namespace", "default"}}}}}});
-  Post("/namespaces/default/volumesnapshots",
-       {{"apiVersion", "snapshot.storage.k8s.io/v1"},
-        {"kind", "VolumeSnapshot"},
-        {"metadata", {{"name", snapshot}, {"namespace", "default"}}},
-        {"spec", {{"source", {{"volumeSnapshotContentName", content}}}}}});
-  json bound;
-  ASSERT_TRUE(Eventually([&] {
-    bound = Snapshot(snapshot);
-    return bound.is_object() &&
-           bound.value("status", json::object()).value("boundVolumeSnapshotContentName", "") ==
-               content;
-  })) << "the snapshot-controller did not bind the imported snapshot: "
-      << bound.dump(2);
+  ASSERT_NO_FATAL_FAILURE(BoundImportedSnapshot("other.csi.example.com", snapshot, content));
+  ExpectRestoreRefused(n, Unique("foreign-restore-target"), snapshot,
+                       "snapshotcontent " + content + " for snapshot " + snapshot +
+                           " is not handled by CSI driver of StorageClass " + n.storage_class);
+}
 
-  json claim = CreateClaim({.name = restored,
-                            .storage_class = n.storage_class,
-                            .data_source = SnapshotSource(snapshot)});
-  ASSERT_TRUE(claim.is_object());
-  const std::string want = "snapshotcontent " + content + " for snapshot " + snapshot +
-                           " is not handled by CSI driver of StorageClass " + n.storage_class;
-  EXPECT_TRUE(Eventually([&] {
-    for (const kube::Event& event : EventsAbout("default", "PersistentVolumeClaim", restored)) {
-      if (event.reason == "ProvisioningFailed" && event.message.find(want) != std::string::npos) {
-        return true;
-      }
-    }
-    return false;
-  })) << "no ProvisioningFailed Event saying: "
-      << want;
-  EXPECT_TRUE(DriverCreateRequestsFor(PvNameOf(claim)).empty());
+// §3.7: a snapshot that is not ready (imported with a handle the driver
+// does not have) gets upstream's Event and no CreateVolume.
+TEST_P(DataSourceTest, SnapshotNotReadyIsRefusedWithUpstreamsEvent) {
+  const Names n = NamesFor("unready-restore");
+  const std::string snapshot = Unique("unready-snap");
+  ASSERT_NO_FATAL_FAILURE(StartStack(n));
+  ASSERT_NO_FATAL_FAILURE(BoundImportedSnapshot(n.driver, snapshot, Unique("unready-content")));
+  ExpectRestoreRefused(n, Unique("unready-restore-target"), snapshot,
+                       "snapshot " + snapshot + " is not Ready");
 }
 
 INSTANTIATE_PROVISIONER_PAIRS(DataSourceTest);
