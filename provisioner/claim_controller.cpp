@@ -50,6 +50,7 @@ ClaimController::ClaimController(const std::string& driver_name, const std::stri
       clock_(clock),
       classes_(informers.StoreOf<kube::StorageClass>()),
       volumes_(informers.StoreOf<kube::PersistentVolume>()),
+      claims_(informers.StoreOf<Claim>()),
       backoff_(options_.loop.retry_interval_start, options_.loop.retry_interval_max),
       controller_(
           informers, LoopOf(options_, metrics), {},
@@ -59,6 +60,13 @@ ClaimController::ClaimController(const std::string& driver_name, const std::stri
           clock) {
   controller_.Reads<kube::StorageClass>();
   controller_.Reads<kube::PersistentVolume>();
+  if (options_.topology) {
+    topology_.emplace(TopologyView{.driver_name = driver_name_,
+                                   .csi_nodes = controller_.Reads<kube::CSINode>(),
+                                   .nodes = controller_.Reads<kube::Node>(),
+                                   .options = *options_.topology,
+                                   .memo = topology_memo_});
+  }
 }
 
 bool ClaimController::ShouldProvision(const Claim& claim) const {
@@ -104,8 +112,7 @@ kube::ReconcileResult ClaimController::Sync(const std::string& key,
     return base::Error("storageClass " + base::GoQuote(class_name) + " not found");
   }
   // WaitForFirstConsumer: only once the scheduler picked a node (§3.1 step 5).
-  if (storage_class->WaitsForFirstConsumer() &&
-      AnnotationOf(*claim, kSelectedNodeAnnotation).empty()) {
+  if (storage_class->WaitsForFirstConsumer() && SelectedNodeOf(*claim).empty()) {
     return kube::Action::Done();
   }
   if (RecentlyInfeasible(key, *storage_class)) {
@@ -147,17 +154,18 @@ kube::ReconcileResult ClaimController::Attempt(const std::string& key,
                                                const kube::StorageClass& storage_class) {
   const base::Clock::TimePoint started = clock_.Now();
   events_.Provisioning(*claim);
-  ProvisionResult result = ProvisionVolume(
-      {.driver_name = driver_name_,
-       .identity = identity_,
-       .capabilities = capabilities_,
-       .request_options = options_.request,
-       .controller_publish_readonly = options_.controller_publish_readonly,
-       .api = api_,
-       .driver = driver_,
-       .claims = controller_.store(),
-       .on_protected = [&](const DataSource& source) { HoldSnapshot(key, source); }},
-      *claim, storage_class);
+  ProvisionResult result =
+      ProvisionVolume({.driver_name = driver_name_,
+                       .identity = identity_,
+                       .capabilities = capabilities_,
+                       .request_options = options_.request,
+                       .controller_publish_readonly = options_.controller_publish_readonly,
+                       .api = api_,
+                       .driver = driver_,
+                       .claims = controller_.store(),
+                       .on_protected = [&](const DataSource& source) { HoldSnapshot(key, source); },
+                       .topology = topology_ ? &*topology_ : nullptr},
+                      *claim, storage_class);
   if (std::holds_alternative<LeftToPopulator>(result)) {
     events_.LeftToPopulator(*claim);
     LOG_V(4, "Volume provision ignored: a populator fills the data source").With("PVC", key);
@@ -257,7 +265,31 @@ kube::ReconcileResult ClaimController::Failed(const std::string& key,
     events_.Failed(*claim, failure.error.message);
   }
   LOG_ERROR("Failed to provision volume").With("PVC", key).With("err", failure.error.message);
+  if (failure.state == ProvisioningState::kReschedule && !SelectedNodeOf(*claim).empty() &&
+      Reschedule(key, claim)) {
+    LOG_V(2, "Volume rescheduled because").With("PVC", key).With("err", failure.error.message);
+    return kube::Action::Done();
+  }
   return failure.error;
+}
+
+bool ClaimController::Reschedule(const std::string& key,
+                                 const std::shared_ptr<const Claim>& claim) {
+  auto written = api_.RemoveSelectedNode(claim->metadata.namespace_, claim->metadata.name);
+  if (!written.ok()) {
+    LOG_INFO("Volume rescheduling failed")
+        .With("PVC", key)
+        .With("err", "delete annotation 'annSelectedNode' for PersistentVolumeClaim " +
+                         base::GoQuote(key) + ": " + written.error().message);
+    return false;
+  }
+  // The claim as written, so no sync acts on the old node before the watch
+  // brings the update - unless the watch brought a newer one already.
+  if (*written) {
+    claims_.ReplaceIfCurrent(claim, std::make_shared<const Claim>(std::move(**written)));
+  }
+  Forget(key);
+  return true;
 }
 
 bool ClaimController::RecentlyInfeasible(const std::string& key,

@@ -28,6 +28,10 @@
 // deleted (and no CreateVolume left running), bound, its PV found, or no
 // longer this driver's. Only a finalizer an attempt of this process added
 // is released (remembered in memory); an unknown outcome keeps it.
+// A topology-aware driver is asked for the claim's place (§3.6); when it
+// answers ResourceExhausted for the node the scheduler picked, or that
+// node's CSINode is gone, the claim loses its selected-node annotation so
+// the scheduler picks again, and is not retried before it does (§3.11).
 //
 // Thread-safety: Run() once; the runtime never hands one key to two
 // workers, and the maps below are guarded.
@@ -37,6 +41,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <stop_token>
 #include <string>
@@ -49,6 +54,7 @@
 #include "kube/runtime/controller.h"
 #include "kube/runtime/informer_set.h"
 #include "kube/runtime/rate_limiter.h"
+#include "provisioner/accessibility.h"
 #include "provisioner/claim_events.h"
 #include "provisioner/provisioner_metrics.h"
 #include "provisioner/volume_provisioning.h"
@@ -59,6 +65,9 @@ struct ClaimControllerOptions {
   component::LoopOptions loop;
   VolumeRequestOptions request;
   bool controller_publish_readonly = false;
+  // Set for a topology-aware driver (VOLUME_ACCESSIBILITY_CONSTRAINTS and
+  // the Topology gate, §3.6): Nodes and CSINodes are cached too.
+  std::optional<TopologyOptions> topology;
 };
 
 class ClaimController {
@@ -87,6 +96,10 @@ class ClaimController {
                                  base::Clock::TimePoint started);
   kube::ReconcileResult Failed(const std::string& key, const std::shared_ptr<const Claim>& claim,
                                const kube::StorageClass& storage_class, ProvisionFailure failure);
+  // §3.11: the scheduler is asked to pick another node; false when the
+  // annotation could not be removed (the claim is retried as after a final
+  // error).
+  bool Reschedule(const std::string& key, const std::shared_ptr<const Claim>& claim);
   // §3.11: the claim failed as infeasible within the last five minutes, with
   // the class it still has.
   bool RecentlyInfeasible(const std::string& key, const kube::StorageClass& storage_class);
@@ -118,6 +131,9 @@ class ClaimController {
   base::Clock& clock_;
   kube::Store<kube::StorageClass>& classes_;
   kube::Store<kube::PersistentVolume>& volumes_;
+  kube::Store<Claim>& claims_;
+  TopologyMemo topology_memo_;
+  std::optional<TopologyView> topology_;  // a topology-aware driver's
 
   std::mutex mu_;
   std::map<std::string, std::shared_ptr<const Claim>> in_background_;  // guarded by mu_

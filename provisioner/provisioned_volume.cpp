@@ -2,6 +2,7 @@
 
 #include "base/quantity.h"
 #include "provisioner/names.h"
+#include "provisioner/topology_terms.h"
 
 namespace provisioner {
 namespace {
@@ -44,6 +45,11 @@ std::string ClassOfClaim(const kube::PersistentVolumeClaim& claim) {
   return claim.spec.storage_class_name.value_or("");
 }
 
+std::string_view SelectedNodeOf(const kube::PersistentVolumeClaim& claim) {
+  auto it = claim.metadata.annotations.find(kSelectedNodeAnnotation);
+  return it == claim.metadata.annotations.end() ? std::string_view() : std::string_view(it->second);
+}
+
 kube::PersistentVolume MakeProvisionedVolume(const ProvisionedVolumeInputs& in) {
   const kube::PersistentVolumeClaim& claim = in.claim;
   const bool block = claim.spec.volume_mode == "Block";
@@ -75,6 +81,7 @@ kube::PersistentVolume MakeProvisionedVolume(const ProvisionedVolumeInputs& in) 
     spec.volume_mode = kube::InternedString(claim.spec.volume_mode);
   if (in.request.attributes_class)
     spec.volume_attributes_class_name = kube::InternedString(*in.request.attributes_class);
+  if (in.topology) spec.node_affinity = NodeAffinityOf(in.volume.accessible_topology());
   spec.claim_ref = kube::ClaimReference{.namespace_ = claim.metadata.namespace_,
                                         .name = claim.metadata.name,
                                         .uid = claim.metadata.uid,

@@ -4,11 +4,13 @@
 // deletion-secret annotations (the modify-secret ones when configured),
 // access modes, capacity, mount options, reclaim policy, class, volume mode,
 // VolumeAttributesClass, the CSI source with the provisioner's identity in
-// its attributes, and a claimRef to the claim.
+// its attributes, the node affinity of a topology-aware driver's volume, and a
+// claimRef to the claim.
 #pragma once
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 #include "csi/proto/csi.pb.h"
 #include "kube/api/core/v1/persistent_volume.h"
@@ -27,6 +29,9 @@ struct ProvisionedVolumeInputs {
   const std::string& driver_name;
   const std::string& identity;  // storage.kubernetes.io/csiProvisionerIdentity
   bool controller_publish_readonly = false;
+  // The driver is topology-aware (§3.6): the volume's accessible topology
+  // becomes the PV's node affinity.
+  bool topology = false;
 };
 
 kube::PersistentVolume MakeProvisionedVolume(const ProvisionedVolumeInputs& in);
@@ -34,5 +39,9 @@ kube::PersistentVolume MakeProvisionedVolume(const ProvisionedVolumeInputs& in);
 // The class a claim asks for: the beta annotation, else spec.storageClassName
 // (upstream's GetPersistentVolumeClaimClass); "" for none.
 std::string ClassOfClaim(const kube::PersistentVolumeClaim& claim);
+
+// The node the scheduler picked for the claim (annotation
+// volume.kubernetes.io/selected-node); empty for none.
+std::string_view SelectedNodeOf(const kube::PersistentVolumeClaim& claim);
 
 }  // namespace provisioner

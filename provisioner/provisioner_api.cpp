@@ -4,8 +4,10 @@
 #include <nlohmann/json.hpp>
 
 #include "kube/api/core/v1/persistent_volume_claim.h"
+#include "kube/api/proto/decode.h"
 #include "kube/api/resource.h"
 #include "kube/client/api_error.h"
+#include "provisioner/names.h"
 
 namespace provisioner {
 namespace {
@@ -39,24 +41,49 @@ base::Status ProvisionerApiClient::SetSnapshotFinalizer(const std::string& ns,
                       "VolumeSnapshot " + ns + "/" + name, finalizer, add);
 }
 
+base::Result<std::optional<kube::PersistentVolumeClaim>> ProvisionerApiClient::RemoveSelectedNode(
+    const std::string& ns, const std::string& name) {
+  auto written =
+      UpdateStored(kube::ResourcePath<kube::PersistentVolumeClaim>(ns, name),
+                   "PersistentVolumeClaim " + ns + "/" + name, [](nlohmann::json& object) {
+                     nlohmann::json& annotations = object["metadata"]["annotations"];
+                     return annotations.is_object() &&
+                            annotations.erase(std::string(kSelectedNodeAnnotation)) > 0;
+                   });
+  if (!written.ok()) return written.error();
+  if (!*written) return std::optional<kube::PersistentVolumeClaim>();
+  auto claim = kube::DecodeAnswer<kube::PersistentVolumeClaim>(**written);
+  if (!claim.ok()) return claim.error();
+  return std::optional<kube::PersistentVolumeClaim>(std::move(*claim));
+}
+
 base::Status ProvisionerApiClient::SetFinalizer(const std::string& path, const std::string& kind,
                                                 std::string_view finalizer, bool add) {
+  auto written = UpdateStored(
+      path, kind, [&](nlohmann::json& object) { return ApplyFinalizer(object, finalizer, add); });
+  if (!written.ok()) return written.error();
+  return base::Status::Ok();
+}
+
+base::Result<std::optional<std::string>> ProvisionerApiClient::UpdateStored(
+    const std::string& path, const std::string& kind,
+    const std::function<bool(nlohmann::json&)>& change) {
   constexpr int kConflictRetries = 5;
-  base::Status result = base::Status::Ok();
+  base::Error last_conflict;
   for (int attempt = 0; attempt < kConflictRetries; ++attempt) {
     base::Result<std::string> body = client_.Request("GET", path);
     if (!body.ok()) return body.error();
     nlohmann::json object = nlohmann::json::parse(*body, nullptr, /*allow_exceptions=*/false);
     if (!object.is_object()) return base::Error("unreadable " + kind);
-    if (!ApplyFinalizer(object, finalizer, add)) return base::Status::Ok();
+    if (!change(object)) return std::optional<std::string>();
     // The body carries the resourceVersion read: a write in between is a 409.
     base::Result<std::string> written =
         client_.Request("PUT", path, object.dump(), "application/json");
-    if (written.ok()) return base::Status::Ok();
-    result = written.error();
-    if (!kube::IsConflict(written.error())) return result;
+    if (written.ok()) return std::optional<std::string>(std::move(*written));
+    if (!kube::IsConflict(written.error())) return written.error();
+    last_conflict = written.error();
   }
-  return result;
+  return last_conflict;
 }
 
 }  // namespace provisioner

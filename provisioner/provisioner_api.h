@@ -8,11 +8,15 @@
 // Errors are kube::Client's (api_error.h).
 #pragma once
 
+#include <functional>
+#include <nlohmann/json_fwd.hpp>
+#include <optional>
 #include <string>
 #include <string_view>
 
 #include "base/result.h"
 #include "kube/api/core/v1/persistent_volume.h"
+#include "kube/api/core/v1/persistent_volume_claim.h"
 #include "kube/api/core/v1/secret.h"
 #include "kube/api/snapshot/v1/volume_snapshot.h"
 #include "kube/api/snapshot/v1/volume_snapshot_content.h"
@@ -43,6 +47,11 @@ class ProvisionerApi {
   // As SetClaimFinalizer, for the VolumeSnapshot ns/name.
   virtual base::Status SetSnapshotFinalizer(const std::string& ns, const std::string& name,
                                             std::string_view finalizer, bool add) = 0;
+  // §3.11: takes the scheduler's selected-node annotation off the claim
+  // ns/name as it is stored now, so the scheduler picks again; the claim as
+  // written, or nullopt when it had no such annotation.
+  virtual base::Result<std::optional<kube::PersistentVolumeClaim>> RemoveSelectedNode(
+      const std::string& ns, const std::string& name) = 0;
 };
 
 class ProvisionerApiClient final : public ProvisionerApi {
@@ -80,10 +89,17 @@ class ProvisionerApiClient final : public ProvisionerApi {
   // Upstream updates VolumeSnapshots too (RBAC: update, no patch).
   base::Status SetSnapshotFinalizer(const std::string& ns, const std::string& name,
                                     std::string_view finalizer, bool add) override;
+  base::Result<std::optional<kube::PersistentVolumeClaim>> RemoveSelectedNode(
+      const std::string& ns, const std::string& name) override;
 
  private:
   // Read-modify-update of the object at `path` (its kind named `kind` in
-  // errors) so it carries `finalizer` or not.
+  // errors): `change` edits its JSON and says whether anything changed. The
+  // body written, or nullopt when nothing had to change. A conflict reads
+  // again, up to five times.
+  base::Result<std::optional<std::string>> UpdateStored(
+      const std::string& path, const std::string& kind,
+      const std::function<bool(nlohmann::json&)>& change);
   base::Status SetFinalizer(const std::string& path, const std::string& kind,
                             std::string_view finalizer, bool add);
 

@@ -115,6 +115,14 @@ ProvisionResult ProvisionVolume(const ProvisioningContext& context,
   if (request.data_source) {
     if (auto failure = PrepareSource(context, claim, storage_class, request)) return *failure;
   }
+  if (context.topology) {
+    AccessibilityResult where =
+        AccessibilityRequirements(*context.topology, claim, storage_class, SelectedNodeOf(claim));
+    if (auto* failure = std::get_if<ProvisionFailure>(&where)) return std::move(*failure);
+    if (auto& requirement = std::get<0>(where)) {
+      *request.request.mutable_accessibility_requirements() = std::move(*requirement);
+    }
+  }
   auto secrets = ReadProvisionerSecret(context.api, request.provisioner_secret);
   if (!secrets.ok()) return ProvisionFailure{secrets.error(), ProvisioningState::kNoChange};
   csi::v1::CreateVolumeRequest with_secrets = request.request;
@@ -122,9 +130,14 @@ ProvisionResult ProvisionVolume(const ProvisioningContext& context,
 
   auto volume = context.driver.CreateVolume(with_secrets);
   if (!volume.ok()) {
-    ProvisionFailure failure{volume.error(),
-                             StateOfCreateError(volume.error(), /*may_reschedule=*/false)};
+    // Another node may do (§3.11) only when the scheduler picked this one.
+    const bool may_reschedule = context.topology && !SelectedNodeOf(claim).empty();
+    ProvisionFailure failure{volume.error(), StateOfCreateError(volume.error(), may_reschedule)};
     failure.infeasible = csi::IsGrpcCode(volume.error(), grpc::INVALID_ARGUMENT);
+    if (context.topology && (failure.state == ProvisioningState::kFinished ||
+                             failure.state == ProvisioningState::kReschedule)) {
+      context.topology->memo.Forget(claim.metadata.uid.str());
+    }
     return failure;
   }
   const int64_t requested = request.request.capacity_range().required_bytes();
@@ -138,15 +151,16 @@ ProvisionResult ProvisionVolume(const ProvisioningContext& context,
   if (claim.spec.data_source && !volume->has_content_source()) {
     return SourceMissing(context, *volume, request.request.name(), *secrets);
   }
-  return MakeProvisionedVolume(
-      {.claim = claim,
-       .storage_class = storage_class,
-       .request = request,
-       .volume = *volume,
-       .capacity_bytes = capacity,
-       .driver_name = context.driver_name,
-       .identity = context.identity,
-       .controller_publish_readonly = context.controller_publish_readonly});
+  if (context.topology) context.topology->memo.Forget(claim.metadata.uid.str());
+  return MakeProvisionedVolume({.claim = claim,
+                                .storage_class = storage_class,
+                                .request = request,
+                                .volume = *volume,
+                                .capacity_bytes = capacity,
+                                .driver_name = context.driver_name,
+                                .identity = context.identity,
+                                .controller_publish_readonly = context.controller_publish_readonly,
+                                .topology = context.topology != nullptr});
 }
 
 }  // namespace provisioner

@@ -3,7 +3,10 @@
 // Provisioner Secret's data, CreateVolume, the checks of its answer, and the
 // PV to create. A failure says what it means for the claim's next attempt.
 // A claim with a data source (§3.7) has it checked and protected by its
-// finalizer before CreateVolume, and the answer must name it. Calls only the
+// finalizer before CreateVolume, and the answer must name it. A
+// topology-aware driver is told where the volume may go (§3.6) and its answer
+// becomes the PV's node affinity; the topology memo of the claim is forgotten
+// once CreateVolume's outcome is known. Calls only the
 // driver, the Secret read and the data source's reads and finalizer;
 // creating the PV, and releasing a snapshot's finalizer, are the caller's.
 #pragma once
@@ -17,6 +20,7 @@
 #include "kube/api/core/v1/persistent_volume_claim.h"
 #include "kube/api/storage/v1/storage_class.h"
 #include "kube/runtime/store.h"
+#include "provisioner/accessibility.h"
 #include "provisioner/provisioner_api.h"
 #include "provisioner/provisioning_state.h"
 #include "provisioner/volume_driver.h"
@@ -36,6 +40,9 @@ struct ProvisioningContext {
   const kube::Store<kube::PersistentVolumeClaim>& claims;
   // Told each data source this attempt put its finalizer on (may be empty).
   std::function<void(const DataSource&)> on_protected = {};
+  // A topology-aware driver's (§3.6); null: no accessibility requirements,
+  // no node affinity.
+  const TopologyView* topology = nullptr;
 };
 
 using ProvisionResult = std::variant<kube::PersistentVolume, ProvisionFailure, LeftToPopulator>;

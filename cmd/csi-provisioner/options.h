@@ -3,8 +3,8 @@
 // so an existing Deployment's args work unchanged: the flags every CSI
 // sidecar shares (component/standard_flags.h) plus the provisioner's own.
 // Flags of features this provisioner does not offer yet (capacity tracking,
-// node deployment, topology) are accepted; a value that asks for one of
-// them is refused at start-up instead of being ignored.
+// node deployment) are accepted; a value that asks for one of them is
+// refused at start-up instead of being ignored.
 #pragma once
 
 #include <chrono>

@@ -99,6 +99,12 @@ int Serve(const std::string& program, const Options& options, const component::F
   provisioner::RunProvisionerOptions provisioner_options = ProvisionerOptionsFrom(options, gates);
   return component::RunSidecar(startup, env, [&](const component::CsiDriver& driver) {
     provisioner_options.identity = ProvisionerIdentity(driver.name);
+    // §3.6: topology needs both the driver's capability and the gate.
+    if (gates.Enabled(kTopology) &&
+        driver.capabilities.Has(csi::PluginService::VOLUME_ACCESSIBILITY_CONSTRAINTS)) {
+      provisioner_options.claims.topology = provisioner::TopologyOptions{
+          .strict = options.strict_topology, .immediate = options.immediate_topology};
+    }
     // §2.4 step 9: the HTTP server once the driver is known.
     if (auto exit = StartHttpEndpoint(options, endpoint, provisioner_metrics.registry())) {
       return *exit;

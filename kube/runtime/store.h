@@ -97,6 +97,18 @@ class Store {
     return Put(objects_, std::move(object));
   }
 
+  // Replaces the object stored under `object`'s key only while that is
+  // still `expected` (the same snapshot), so a process's own write does not
+  // undo a newer version a watch event stored meanwhile. Returns whether it
+  // replaced it.
+  bool ReplaceIfCurrent(const Ptr& expected, Ptr object) {
+    std::unique_lock lock(mu_);
+    auto it = objects_.find(ViewOf(*object));
+    if (it == objects_.end() || it->second != expected) return false;
+    Put(objects_, std::move(object));
+    return true;
+  }
+
   // Removes; returns what was stored (nullptr if absent).
   Ptr Remove(const T& object) {
     std::unique_lock lock(mu_);

@@ -30,6 +30,29 @@ TEST(Store, UpsertReturnsPreviousVersionAndRemoveReturnsStored) {
   EXPECT_EQ(store.Size(), 0u);
 }
 
+TEST(Store, ReplaceIfCurrentKeepsANewerVersionStoredMeanwhile) {
+  Store<VolumeAttachment> store;
+  VolumeAttachment va;
+  va.metadata.name = "va";
+  va.metadata.resource_version = "1";
+  auto seen = std::make_shared<const VolumeAttachment>(va);
+  store.Upsert(seen);
+  va.metadata.resource_version = "3";
+  auto own_write = std::make_shared<const VolumeAttachment>(va);
+  EXPECT_TRUE(store.ReplaceIfCurrent(seen, own_write));
+  EXPECT_EQ(store.Get("", "va")->metadata.resource_version, "3");
+  // The watch stores version 4; a write based on version 1 loses.
+  va.metadata.resource_version = "4";
+  store.Upsert(std::make_shared<const VolumeAttachment>(va));
+  va.metadata.resource_version = "5";
+  EXPECT_FALSE(store.ReplaceIfCurrent(seen, std::make_shared<const VolumeAttachment>(va)));
+  EXPECT_EQ(store.Get("", "va")->metadata.resource_version, "4");
+  // Nothing stored: nothing replaced.
+  store.Remove(va);
+  EXPECT_FALSE(store.ReplaceIfCurrent(seen, own_write));
+  EXPECT_EQ(store.Size(), 0u);
+}
+
 TEST(Store, SnapshotOutlivesReplacement) {
   Store<VolumeAttachment> store;
   VolumeAttachment va;

@@ -175,7 +175,7 @@ inline CreateAnswer CreatesWithoutContentSource() { return {.drops_content_sourc
 
 // A CSI driver that answers from a script per volume name / volume ID and
 // else succeeds: CreateVolume makes "vol-<name>" of the requested size, from
-// the request's content source.
+// the request's content source, accessible from its first preferred topology.
 // Logs "CreateVolume <name>" and "DeleteVolume <id>: <secrets>".
 class FakeVolumeDriver final : public VolumeDriver {
  public:
@@ -211,6 +211,9 @@ class FakeVolumeDriver final : public VolumeDriver {
         answer && answer->capacity ? *answer->capacity : request.capacity_range().required_bytes());
     if (request.has_volume_content_source() && !(answer && answer->drops_content_source)) {
       *volume.mutable_content_source() = request.volume_content_source();
+    }
+    if (!request.accessibility_requirements().preferred().empty()) {
+      *volume.add_accessible_topology() = request.accessibility_requirements().preferred(0);
     }
     return volume;
   }
@@ -293,7 +296,7 @@ class FakeProvisionerApi final : public ProvisionerApi {
   }
   // The next `verb` ("POST", "PATCH" or "DELETE") calls on the PV `name`
   // fail with `errors`, in order; likewise "FINALIZER" and
-  // "SNAPSHOT-FINALIZER" with "<ns>/<name>".
+  // "SNAPSHOT-FINALIZER" and "UNSELECT" with "<ns>/<name>".
   void Fail(const std::string& verb, const std::string& name, std::vector<base::Error> errors) {
     std::lock_guard lock(mu_);
     failures_[verb + " " + name].assign(errors.begin(), errors.end());
@@ -382,6 +385,28 @@ class FakeProvisionerApi final : public ProvisionerApi {
     return Read("GetSnapshotContent", contents_, name,
                 "volumesnapshotcontents.snapshot.storage.k8s.io");
   }
+  // Logged as "UNSELECT <ns>/<name>"; answers the claim PutClaim stored,
+  // without the selected-node annotation (nullopt when it had none), or 404.
+  base::Result<std::optional<kube::PersistentVolumeClaim>> RemoveSelectedNode(
+      const std::string& ns, const std::string& name) override {
+    const std::string key = ns + "/" + name;
+    auto answer = Answer([&]() -> base::Result<std::optional<kube::PersistentVolumeClaim>> {
+      if (auto error = NextFailure("UNSELECT", key)) return *error;
+      auto it = claims_.find(key);
+      if (it == claims_.end()) return NotFound("persistentvolumeclaims", name);
+      if (!it->second.metadata.annotations.erase(kSelectedNodeAnnotation)) {
+        return std::optional<kube::PersistentVolumeClaim>();
+      }
+      it->second.metadata.resource_version = NextResourceVersion();
+      return std::optional<kube::PersistentVolumeClaim>(it->second);
+    });
+    log_.Add("UNSELECT", key);
+    return answer;
+  }
+  void PutClaim(kube::PersistentVolumeClaim claim) {
+    std::lock_guard lock(mu_);
+    claims_[claim.metadata.namespace_ + "/" + claim.metadata.name] = std::move(claim);
+  }
 
  private:
   // The server's answer, computed under the lock; the call is logged after
@@ -422,6 +447,7 @@ class FakeProvisionerApi final : public ProvisionerApi {
   std::map<std::string, kube::Secret> secrets_;
   std::map<std::string, kube::PersistentVolume> stored_;
   std::map<std::string, kube::VolumeSnapshot> snapshots_;
+  std::map<std::string, kube::PersistentVolumeClaim> claims_;
   std::map<std::string, kube::VolumeSnapshotContent> contents_;
   std::vector<kube::PersistentVolume> posted_;
   int64_t resource_version_ = 100;
