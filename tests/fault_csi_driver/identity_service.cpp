@@ -23,6 +23,10 @@ grpc::Status IdentityService::GetPluginCapabilities(
     response->add_capabilities()->mutable_service()->set_type(
         csi::v1::PluginCapability::Service::CONTROLLER_SERVICE);
   }
+  if (driver_.options->accessible_topology) {
+    response->add_capabilities()->mutable_service()->set_type(
+        csi::v1::PluginCapability::Service::VOLUME_ACCESSIBILITY_CONSTRAINTS);
+  }
   if (driver_.options->group_controller_service) {
     response->add_capabilities()->mutable_service()->set_type(
         csi::v1::PluginCapability::Service::GROUP_CONTROLLER_SERVICE);

@@ -85,6 +85,9 @@ base::Result<DriverOptions> ParseDriverOptions(int argc, const char* const* argv
              "advertise no LIST_SNAPSHOTS; ListSnapshots answers UNIMPLEMENTED");
   flags.Bool("no-group-snapshots", &no_group_snapshots, false,
              "advertise no GROUP_CONTROLLER_SERVICE and serve no GroupController RPCs");
+  flags.Bool("accessible-topology", &options.accessible_topology, false,
+             "advertise VOLUME_ACCESSIBILITY_CONSTRAINTS; CreateVolume makes the volume in the "
+             "request's first preferred (else first requisite) topology");
   flags.Var("volumes", std::make_unique<base::ColonMapValue>(&volumes),
             "volumes the back end has, ID:BYTES,... (BYTES 0: size unknown); CreateVolume, "
             "Publish and Unpublish calls add the volumes they name");

@@ -24,7 +24,10 @@ struct DriverOptions {
   // and the snapshot ones unless --no-snapshots / --no-list-snapshots.
   std::vector<csi::v1::ControllerServiceCapability::RPC::Type> capabilities;
   bool controller_service = true;
-  bool group_controller_service = true;    // off with --no-group-snapshots
+  bool group_controller_service = true;  // off with --no-group-snapshots
+  // --accessible-topology: VOLUME_ACCESSIBILITY_CONSTRAINTS, and volumes are
+  // made where the request prefers.
+  bool accessible_topology = false;
   std::map<std::string, int64_t> volumes;  // from --volumes: ID -> capacity (0: unknown)
   int64_t snapshot_size_bytes = 0;         // of snapshots whose source has no known capacity
   std::string state_file;

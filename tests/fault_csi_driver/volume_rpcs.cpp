@@ -33,12 +33,11 @@ std::variant<int64_t, grpc::Status> CapacityFor(const csi::v1::CapacityRange& ra
   return limit != 0 && limit < kDefaultCapacityBytes ? limit : kDefaultCapacityBytes;
 }
 
-nlohmann::json CapabilitiesJson(
-    const google::protobuf::RepeatedPtrField<csi::v1::VolumeCapability>& capabilities) {
+// A repeated message field as the state file keeps it.
+template <typename Message>
+nlohmann::json MessagesJson(const google::protobuf::RepeatedPtrField<Message>& messages) {
   nlohmann::json list = nlohmann::json::array();
-  for (const csi::v1::VolumeCapability& capability : capabilities) {
-    list.push_back(MessageJson(capability));
-  }
+  for (const Message& message : messages) list.push_back(MessageJson(message));
   return list;
 }
 
@@ -64,7 +63,7 @@ grpc::Status VolumeRpcs::CreateVolume(grpc::ServerContext* context,
   call.request()["name"] = request.name();
   call.request()["capacity_range"] = {{"required_bytes", request.capacity_range().required_bytes()},
                                       {"limit_bytes", request.capacity_range().limit_bytes()}};
-  call.request()["volume_capabilities"] = CapabilitiesJson(request.volume_capabilities());
+  call.request()["volume_capabilities"] = MessagesJson(request.volume_capabilities());
   call.request()["parameters"] = StringMap(request.parameters());
   call.request()["mutable_parameters"] = StringMap(request.mutable_parameters());
   call.request()["secrets"] = SecretKeys(request.secrets());
@@ -78,9 +77,11 @@ grpc::Status VolumeRpcs::CreateVolume(grpc::ServerContext* context,
   grpc::Status status = Create(request, call, response->mutable_volume());
   if (status.ok()) {
     const csi::v1::Volume& volume = response->volume();
-    call.response()["volume"] = {{"volume_id", volume.volume_id()},
-                                 {"capacity_bytes", volume.capacity_bytes()},
-                                 {"volume_context", StringMap(volume.volume_context())}};
+    call.response()["volume"] = {
+        {"volume_id", volume.volume_id()},
+        {"capacity_bytes", volume.capacity_bytes()},
+        {"volume_context", StringMap(volume.volume_context())},
+        {"accessible_topology", MessagesJson(volume.accessible_topology())}};
   }
   if (call.Answer(status).ok()) driver_.registry->NoteCreateOk(request.name());
   return call.Finish(status);
@@ -122,6 +123,14 @@ grpc::Status VolumeRpcs::Create(const csi::v1::CreateVolumeRequest& request, con
                                            CreatedVolumeContext().end());
   if (request.has_volume_content_source()) {
     *volume->mutable_content_source() = request.volume_content_source();
+  }
+  if (driver_.options->accessible_topology) {
+    const csi::v1::TopologyRequirement& where = request.accessibility_requirements();
+    if (!where.preferred().empty()) {
+      *volume->add_accessible_topology() = where.preferred(0);
+    } else if (!where.requisite().empty()) {
+      *volume->add_accessible_topology() = where.requisite(0);
+    }
   }
   return grpc::Status::OK;
 }

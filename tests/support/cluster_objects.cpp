@@ -87,12 +87,15 @@ base::Status SetVolumesInUse(kube::Client& client, const std::string& node,
 }
 
 base::Status CreateCsiNode(kube::Client& client, const std::string& node, const std::string& driver,
-                           const std::string& node_id) {
+                           const std::string& node_id,
+                           const std::vector<std::string>& topology_keys) {
+  json entry = {{"name", driver}, {"nodeID", node_id}};
+  if (!topology_keys.empty()) entry["topologyKeys"] = topology_keys;
   const json object = {
       {"apiVersion", "storage.k8s.io/v1"},
       {"kind", "CSINode"},
       {"metadata", {{"name", node}}},
-      {"spec", {{"drivers", json::array({{{"name", driver}, {"nodeID", node_id}}})}}},
+      {"spec", {{"drivers", json::array({entry})}}},
   };
   return Post(client, "/apis/storage.k8s.io/v1/csinodes", object);
 }
@@ -180,6 +183,7 @@ base::Status CreatePod(kube::Client& client, const PodObject& pod) {
       {"terminationGracePeriodSeconds", 0},
   };
   if (!pod.node.empty()) spec["nodeName"] = pod.node;
+  if (!pod.node_selector.empty()) spec["nodeSelector"] = pod.node_selector;
   const json object = {
       {"apiVersion", "v1"},
       {"kind", "Pod"},

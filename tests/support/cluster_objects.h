@@ -51,10 +51,11 @@ base::Status CreateNode(kube::Client& client, const NodeObject& node);
 base::Status SetVolumesInUse(kube::Client& client, const std::string& node,
                              const std::vector<std::string>& volume_names);
 
-// The CSINode of `node` for `driver` with the driver's `node_id` (what the
-// driver's node registration makes).
+// The CSINode of `node` for `driver` with the driver's `node_id` and the
+// topology keys it reported (what the driver's node registration makes).
 base::Status CreateCsiNode(kube::Client& client, const std::string& node, const std::string& driver,
-                           const std::string& node_id);
+                           const std::string& node_id,
+                           const std::vector<std::string>& topology_keys = {});
 
 // A CSIDriver object: with attach_required the attach-detach controller
 // creates VolumeAttachments for the driver's volumes, without it none.
@@ -85,6 +86,8 @@ struct PodObject {
   // scheduler.
   std::string node = {};
   std::vector<std::string> claims = {};  // one volume per claim
+  // spec.nodeSelector: where a scheduler may place it.
+  std::map<std::string, std::string> node_selector = {};
 };
 
 // A Pod using the claims. Its container never runs (there is no kubelet);

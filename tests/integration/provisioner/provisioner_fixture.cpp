@@ -8,6 +8,7 @@
 #include <cctype>
 #include <climits>
 #include <filesystem>
+#include <fstream>
 #include <regex>
 
 #include "base/file.h"
@@ -118,7 +119,8 @@ std::string PvNameOf(const nlohmann::json& claim) {
 }
 
 void ProvisionerTest::SetUpTestSuite() {
-  auto plane = testsupport::ControlPlane::Start({.controller_manager = true});
+  // The scheduler picks the node of WaitForFirstConsumer claims (topology_test.cpp).
+  auto plane = testsupport::ControlPlane::Start({.controller_manager = true, .scheduler = true});
   ASSERT_TRUE(plane.ok()) << "control plane failed to start: " << plane.error().message;
   plane_ = std::move(plane).value().release();
   admin_ = ClientFor(plane_->admin_kubeconfig()).release();
@@ -226,6 +228,8 @@ void ProvisionerTest::CreateStorageClass(const ClassSpec& spec) {
                            {"reclaimPolicy", spec.reclaim_policy}};
   if (!spec.parameters.empty()) object["parameters"] = spec.parameters;
   if (!spec.mount_options.empty()) object["mountOptions"] = spec.mount_options;
+  if (!spec.binding_mode.empty()) object["volumeBindingMode"] = spec.binding_mode;
+  if (!spec.allowed_topologies.is_null()) object["allowedTopologies"] = spec.allowed_topologies;
   auto created = admin_->Request("POST", "/apis/storage.k8s.io/v1/storageclasses", object.dump(),
                                  "application/json");
   ASSERT_TRUE(created.ok()) << "create StorageClass " << spec.name << ": "
@@ -372,6 +376,19 @@ nlohmann::json ProvisionerTest::DriverVolumeRecord(const std::string& name) cons
     return nullptr;
   }
   return state["volumes_by_name"][name];
+}
+
+void ProvisionerTest::WriteDriverFaults(const nlohmann::json& faults) const {
+  const std::string dir = work_dir_ + "/faults";
+  const std::string temp = dir + "/faults.json.tmp";
+  {
+    std::ofstream out(temp);
+    out << faults.dump();
+    ASSERT_TRUE(out.good()) << "cannot write " << temp;
+  }
+  std::error_code error;
+  std::filesystem::rename(temp, dir + "/faults.json", error);
+  ASSERT_FALSE(error) << "rename " << temp << ": " << error.message();
 }
 
 std::vector<nlohmann::json> ProvisionerTest::DriverRequests(std::string_view method) const {

@@ -72,6 +72,8 @@ struct ClassSpec {
   std::map<std::string, std::string> parameters = {};
   std::string reclaim_policy = "Delete";
   std::vector<std::string> mount_options = {};
+  std::string binding_mode = {};                // volumeBindingMode; "": Immediate
+  nlohmann::json allowed_topologies = nullptr;  // allowedTopologies when set
 };
 
 // A PersistentVolumeClaim of a class.
@@ -162,6 +164,9 @@ class ProvisionerTest : public ::testing::Test {
   // whatever it answered, and how often it answered OK.
   int DriverCalls(std::string_view method) const;
   int DriverCallsOk(std::string_view method) const;
+  // Replaces the fault driver's faults.json (tests/fault_csi_driver README)
+  // atomically: a temporary file renamed over it.
+  void WriteDriverFaults(const nlohmann::json& faults) const;
   // The fault driver's state file ({} until its first call).
   nlohmann::json DriverState() const;
   // The fault driver's record of the volume CreateVolume named `name`

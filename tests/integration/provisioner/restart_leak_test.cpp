@@ -19,8 +19,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <filesystem>
-#include <fstream>
 #include <functional>
 #include <stop_token>
 #include <string>
@@ -61,20 +59,6 @@ bool HasFinalizer(const json& object, const std::string& finalizer) {
 bool IsTerminating(const json& object) {
   return object.is_object() &&
          object.value("metadata", json::object()).contains("deletionTimestamp");
-}
-
-// Replaces the fault driver's faults.json atomically (tests/fault_csi_driver
-// README: write a temporary file and rename it over faults.json).
-void WriteFaults(const std::string& fault_dir, const json& faults) {
-  const std::string temp = fault_dir + "/faults.json.tmp";
-  {
-    std::ofstream out(temp);
-    out << faults.dump();
-    ASSERT_TRUE(out.good()) << "cannot write " << temp;
-  }
-  std::error_code error;
-  std::filesystem::rename(temp, fault_dir + "/faults.json", error);
-  ASSERT_FALSE(error) << "rename " << temp << ": " << error.message();
 }
 
 // The log tail of a provisioner, for failure messages.
@@ -145,12 +129,10 @@ std::vector<std::string> DeleteVolumeIds(const std::vector<json>& requests) {
 // and the Delete policy removes the volume the driver made after the timeout.
 TEST_F(OursOnlyTest, ClaimDeletedWhileCreateOutcomeUnknownLeaksNoVolumeAcrossRestart) {
   const Names n = OwnNames("restart-leak", "ours");
-  const std::string fault_dir = work_dir() + "/faults";
   // The first CreateVolume hangs past --timeout and then makes the volume;
   // every later one hangs without making anything, so the first provisioner
   // never learns the outcome (no PV) until it is killed.
-  ASSERT_NO_FATAL_FAILURE(WriteFaults(
-      fault_dir,
+  ASSERT_NO_FATAL_FAILURE(WriteDriverFaults(
       {{"CreateVolume", json::array({{{"hang", true}, {"after_success", true}, {"times", 1}},
                                      {{"hang", true}}})}}));
   ASSERT_NO_FATAL_FAILURE(StartFaultDriver(n.driver));
@@ -202,7 +184,7 @@ TEST_F(OursOnlyTest, ClaimDeletedWhileCreateOutcomeUnknownLeaksNoVolumeAcrossRes
   ASSERT_TRUE(pvs.ok()) << pvs.error().message;
   const std::string history_from = pvs->metadata.resource_version;
 
-  ASSERT_NO_FATAL_FAILURE(WriteFaults(fault_dir, json::object()));
+  ASSERT_NO_FATAL_FAILURE(WriteDriverFaults(json::object()));
   testsupport::Process* second = StartOurProvisioner(kFastTimeoutArgs);
   ASSERT_NE(second, nullptr);
 
@@ -248,9 +230,7 @@ TEST_F(OursOnlyTest, ClaimDeletedWhileCreateOutcomeUnknownLeaksNoVolumeAcrossRes
 // Bound claim carries no trace of it and deletes as any other.
 TEST_F(OursOnlyTest, VolumeBeingCreatedFinalizerIsRemovedOnceThePvExistsAfterATimeout) {
   const Names n = OwnNames("being-created", "ours");
-  const std::string fault_dir = work_dir() + "/faults";
-  ASSERT_NO_FATAL_FAILURE(WriteFaults(
-      fault_dir,
+  ASSERT_NO_FATAL_FAILURE(WriteDriverFaults(
       {{"CreateVolume", json::array({{{"hang", true}, {"after_success", true}, {"times", 1}}})}}));
   ASSERT_NO_FATAL_FAILURE(StartFaultDriver(n.driver));
   ASSERT_NO_FATAL_FAILURE(CreateStorageClass(

@@ -42,6 +42,41 @@ TEST_F(FaultDriverVolumesTest, CreateVolumeAnswersTheNamesVolumeAndEchoesTheCont
   EXPECT_EQ(state["volumes"]["vol-pvc-1"]["exists"], true);
 }
 
+// --accessible-topology: the capability is advertised and the volume is
+// made where the request prefers (else in its first requisite topology).
+TEST_F(FaultDriverVolumesTest, AccessibleTopologyPlacesTheVolumeInTheFirstPreferredTopology) {
+  StartDriver({"--accessible-topology"});
+  csi::v1::GetPluginCapabilitiesResponse plugin;
+  ASSERT_TRUE(identity_->GetPluginCapabilities(Context().get(), {}, &plugin).ok());
+  bool advertised = false;
+  for (const auto& capability : plugin.capabilities()) {
+    advertised |= capability.service().type() ==
+                  csi::v1::PluginCapability::Service::VOLUME_ACCESSIBILITY_CONSTRAINTS;
+  }
+  EXPECT_TRUE(advertised);
+
+  csi::v1::CreateVolumeRequest request = CreateRequest("pvc-1");
+  auto* where = request.mutable_accessibility_requirements();
+  (*where->add_requisite()->mutable_segments())["zone"] = "z1";
+  (*where->add_requisite()->mutable_segments())["zone"] = "z2";
+  (*where->add_preferred()->mutable_segments())["zone"] = "z2";
+  csi::v1::CreateVolumeResponse response;
+  ASSERT_TRUE(CreateVolume(request, &response).ok());
+  ASSERT_EQ(response.volume().accessible_topology_size(), 1);
+  EXPECT_EQ(response.volume().accessible_topology(0).segments().at("zone"), "z2");
+  EXPECT_EQ(ReadState()["calls"]
+                .back()["response"]["volume"]["accessible_topology"][0]["segments"]["zone"],
+            "z2");
+
+  csi::v1::CreateVolumeRequest requisite_only = CreateRequest("pvc-2");
+  *requisite_only.mutable_accessibility_requirements()->mutable_requisite() = where->requisite();
+  ASSERT_TRUE(CreateVolume(requisite_only, &response).ok());
+  EXPECT_EQ(response.volume().accessible_topology(0).segments().at("zone"), "z1");
+
+  ASSERT_TRUE(CreateVolume(CreateRequest("pvc-3"), &response).ok());
+  EXPECT_THAT(response.volume().accessible_topology(), IsEmpty());
+}
+
 // Nothing is compared: the retry of a call that timed out must find its
 // volume whatever else changed.
 TEST_F(FaultDriverVolumesTest, SameNameAnswersTheSameVolume) {
