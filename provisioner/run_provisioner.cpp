@@ -12,20 +12,33 @@
 #include "kube/tools/event_recorder.h"
 #include "provisioner/claim_events.h"
 #include "provisioner/clone_protection.h"
+#include "provisioner/snapshot_sweeper.h"
 #include "provisioner/volume_driver.h"
 #include "provisioner/volume_events.h"
 
 namespace provisioner {
 namespace {
 
-// The clone protection controller, when the driver clones (upstream makes
-// none otherwise).
-struct OptionalCloneProtection {
-  std::optional<CloneProtectionController> controller;
+// A controller only some drivers get (upstream makes none otherwise): clone
+// protection, the snapshot sweeper.
+template <class C>
+struct Optional {
+  std::optional<C> controller;
   void Run(std::stop_token stop) {
     if (controller) controller->Run(stop);
   }
 };
+
+// §3.7: the sweeper runs for a driver that snapshots, when it can list
+// VolumeSnapshots.
+bool SweepsSnapshots(const component::CsiDriver& driver, kube::Client& client) {
+  if (!driver.capabilities.Has(csi::ControllerRpc::CREATE_DELETE_SNAPSHOT)) return false;
+  if (base::Status s = SweepableSnapshots(client); !s.ok()) {
+    LOG_V(3, "SnapshotFinalizerProtection: disabled").With("err", s.error().message);
+    return false;
+  }
+  return true;
+}
 
 }  // namespace
 
@@ -60,16 +73,21 @@ void RunProvisioner(const RunProvisionerOptions& options, const component::CsiDr
       {.loop = options.claims.loop,
        .check_attachments = driver.capabilities.Has(csi::ControllerRpc::PUBLISH_UNPUBLISH_VOLUME)},
       informers, api, volume_driver, volume_events, &metrics, clock);
-  OptionalCloneProtection clones;
+  Optional<CloneProtectionController> clones;
   if (driver.capabilities.Has(csi::ControllerRpc::CLONE_VOLUME)) {
     component::LoopOptions loop = options.claims.loop;
     loop.worker_threads = options.cloning_protection_threads;
     clones.controller.emplace(loop, informers, api, clock);
   }
+  Optional<SnapshotSweeper> sweeper;
+  if (options.snapshot_orphan_sweep_interval > std::chrono::nanoseconds::zero() &&
+      SweepsSnapshots(driver, client)) {
+    sweeper.controller.emplace(options.snapshot_orphan_sweep_interval, informers, api, clock);
+  }
   component::ScrapeRegistrations gauges = metrics.WatchQueues({&claims.queue(), &volumes.queue()});
 
   LOG_INFO("Starting provisioner controller").With("component", driver.name);
-  kube::RunWithInformers(informers, stop, claims, volumes, clones);
+  kube::RunWithInformers(informers, stop, claims, volumes, clones, sweeper);
   LOG_INFO("Shutting down provisioner controller").With("component", driver.name);
 }
 

@@ -2,7 +2,8 @@
 // 10): the caches (claims, PVs, StorageClasses; VolumeAttachments when the
 // driver publishes volumes), the claim and volume controllers with their
 // Events (source "external-provisioner") and, for a driver that clones, the
-// clone protection controller (§3.7), until `stop`; returns once they
+// clone protection controller (§3.7), for a driver that snapshots the sweeper
+// of orphaned snapshot finalizers (§3.7), until `stop`; returns once they
 // stopped, with in-flight CSI calls finished. The queues report to
 // `metrics` while they run.
 #pragma once
@@ -22,7 +23,9 @@ struct RunProvisionerOptions {
   std::chrono::nanoseconds timeout{std::chrono::seconds(10)};  // each CSI call
   ClaimControllerOptions claims;
   uint32_t cloning_protection_threads = 1;  // --cloning-protection-threads
-  std::string identity;                     // storage.kubernetes.io/csiProvisionerIdentity
+  // --snapshot-orphan-sweep-interval (§3.7); not positive: no sweeper.
+  std::chrono::nanoseconds snapshot_orphan_sweep_interval{std::chrono::minutes(5)};
+  std::string identity;  // storage.kubernetes.io/csiProvisionerIdentity
 };
 
 void RunProvisioner(const RunProvisionerOptions& options, const component::CsiDriver& driver,

@@ -56,6 +56,7 @@ provisioner::RunProvisionerOptions ProvisionerOptionsFrom(const Options& options
   // Below one starts no worker, as upstream's loop would.
   out.cloning_protection_threads =
       static_cast<uint32_t>(std::max<int64_t>(0, options.cloning_protection_threads));
+  out.snapshot_orphan_sweep_interval = options.snapshot_orphan_sweep_interval;
   return out;
 }
 

@@ -7,10 +7,12 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "tests/integration/provisioner/provisioner_fixture.h"
@@ -312,6 +314,40 @@ TEST_P(DataSourceTest, SnapshotNotReadyIsRefusedWithUpstreamsEvent) {
   ASSERT_NO_FATAL_FAILURE(BoundImportedSnapshot(n.driver, snapshot, Unique("unready-content")));
   ExpectRestoreRefused(n, Unique("unready-restore-target"), snapshot,
                        "snapshot " + snapshot + " is not Ready");
+}
+
+// §3.7, §9.7: a source-protection finalizer no Pending claim accounts for
+// (left by a provisioner that died mid-restore) comes off at the next sweep;
+// one a Pending claim restores from stays.
+TEST_P(DataSourceTest, SweepReleasesSnapshotsNoPendingClaimRestoresFrom) {
+  const Names n = NamesFor("sweep");
+  ASSERT_NO_FATAL_FAILURE(StartFaultDriver(n.driver));
+  // A class of a driver nobody serves: its claim stays Pending.
+  const std::string stuck_class = n.storage_class + "-stuck";
+  ASSERT_NO_FATAL_FAILURE(
+      CreateStorageClass({.name = stuck_class, .provisioner = "nobody.csi.example.com"}));
+  const std::string orphan = Unique("orphan"), restored = Unique("restored");
+  for (const std::string& name : {orphan, restored}) {
+    ASSERT_NO_FATAL_FAILURE(
+        Post("/namespaces/default/volumesnapshots",
+             {{"apiVersion", "snapshot.storage.k8s.io/v1"},
+              {"kind", "VolumeSnapshot"},
+              {"metadata",
+               {{"name", name}, {"namespace", "default"}, {"finalizers", {kSnapshotFinalizer}}}},
+              {"spec", {{"source", {{"volumeSnapshotContentName", name + "-content"}}}}}}));
+  }
+  ASSERT_TRUE(
+      CreateClaim(
+          {.name = n.claim, .storage_class = stuck_class, .data_source = SnapshotSource(restored)})
+          .is_object());
+  ASSERT_NE(StartProvisionerUnderTest({"--snapshot-orphan-sweep-interval=1s"}), nullptr);
+
+  EXPECT_TRUE(Eventually([&] { return !Holds(Snapshot(orphan), kSnapshotFinalizer); }))
+      << Snapshot(orphan).dump(2);
+  // Two more sweeps.
+  std::this_thread::sleep_for(std::chrono::seconds(2));
+  EXPECT_TRUE(Holds(Snapshot(restored), kSnapshotFinalizer)) << Snapshot(restored).dump(2);
+  EXPECT_EQ(PhaseOf(GetClaim("default", n.claim)), "Pending");
 }
 
 INSTANTIATE_PROVISIONER_PAIRS(DataSourceTest);
