@@ -60,6 +60,9 @@ ClaimController::ClaimController(const std::string& driver_name, const std::stri
           clock) {
   controller_.Reads<kube::StorageClass>();
   controller_.Reads<kube::PersistentVolume>();
+  if (options_.request.cross_namespace_data_sources) {
+    reference_grants_ = &controller_.Reads<kube::ReferenceGrant>();
+  }
   if (options_.topology) {
     topology_.emplace(TopologyView{.driver_name = driver_name_,
                                    .csi_nodes = controller_.Reads<kube::CSINode>(),
@@ -164,7 +167,8 @@ kube::ReconcileResult ClaimController::Attempt(const std::string& key,
                        .driver = driver_,
                        .claims = controller_.store(),
                        .on_protected = [&](const DataSource& source) { HoldSnapshot(key, source); },
-                       .topology = topology_ ? &*topology_ : nullptr},
+                       .topology = topology_ ? &*topology_ : nullptr,
+                       .reference_grants = reference_grants_},
                       *claim, storage_class);
   if (std::holds_alternative<LeftToPopulator>(result)) {
     events_.LeftToPopulator(*claim);

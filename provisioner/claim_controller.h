@@ -134,6 +134,8 @@ class ClaimController {
   kube::Store<Claim>& claims_;
   TopologyMemo topology_memo_;
   std::optional<TopologyView> topology_;  // a topology-aware driver's
+  // With the CrossNamespaceVolumeDataSource gate; else null.
+  const kube::Store<kube::ReferenceGrant>* reference_grants_ = nullptr;
 
   std::mutex mu_;
   std::map<std::string, std::shared_ptr<const Claim>> in_background_;  // guarded by mu_

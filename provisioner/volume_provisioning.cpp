@@ -102,7 +102,8 @@ ProvisionResult ProvisionVolume(const ProvisioningContext& context,
                                 const kube::PersistentVolumeClaim& claim,
                                 const kube::StorageClass& storage_class) {
   VolumeRequestResult prepared =
-      MakeVolumeRequest(claim, storage_class, context.capabilities, context.request_options);
+      MakeVolumeRequest(claim, storage_class, context.capabilities, context.request_options,
+                        context.reference_grants);
   if (auto* failure = std::get_if<ProvisionFailure>(&prepared)) return std::move(*failure);
   if (std::holds_alternative<LeftToPopulator>(prepared)) return LeftToPopulator{};
   VolumeRequest& request = std::get<VolumeRequest>(prepared);
@@ -147,8 +148,11 @@ ProvisionResult ProvisionVolume(const ProvisioningContext& context,
   if (capacity < requested) {
     return TooSmall(context, *volume, request.request.name(), requested, *secrets);
   }
-  // Upstream checks spec.dataSource (populated claims never get here).
-  if (claim.spec.data_source && !volume->has_content_source()) {
+  // Upstream checks spec.dataSource, or a cross-namespace dataSourceRef
+  // (populated claims never get here).
+  if ((claim.spec.data_source ||
+       (request.data_source && request.data_source->namespace_ != claim.metadata.namespace_)) &&
+      !volume->has_content_source()) {
     return SourceMissing(context, *volume, request.request.name(), *secrets);
   }
   if (context.topology) context.topology->memo.Forget(claim.metadata.uid.str());

@@ -43,6 +43,8 @@ struct ProvisioningContext {
   // A topology-aware driver's (§3.6); null: no accessibility requirements,
   // no node affinity.
   const TopologyView* topology = nullptr;
+  // The ReferenceGrant cache, with the CrossNamespaceVolumeDataSource gate.
+  const kube::Store<kube::ReferenceGrant>* reference_grants = nullptr;
 };
 
 using ProvisionResult = std::variant<kube::PersistentVolume, ProvisionFailure, LeftToPopulator>;

@@ -112,8 +112,10 @@ base::Status AddVolumeCapabilities(const kube::PersistentVolumeClaim& claim,
 VolumeRequestResult MakeVolumeRequest(const kube::PersistentVolumeClaim& claim,
                                       const kube::StorageClass& storage_class,
                                       const csi::Capabilities& capabilities,
-                                      const VolumeRequestOptions& options) {
-  auto source = DataSourceOf(claim);
+                                      const VolumeRequestOptions& options,
+                                      const kube::Store<kube::ReferenceGrant>* reference_grants) {
+  auto source =
+      DataSourceOf(claim, options.cross_namespace_data_sources ? reference_grants : nullptr);
   if (!source.ok()) return ProvisionFailure{source.error(), ProvisioningState::kFinished};
   RequiredCapabilities required;
   if (*source) {

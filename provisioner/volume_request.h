@@ -30,6 +30,9 @@ struct VolumeRequestOptions {
   std::string default_fstype;
   bool extra_create_metadata = false;
   bool volume_attributes_class = true;  // gate VolumeAttributesClass
+  // Gate CrossNamespaceVolumeDataSource: a dataSourceRef may name another
+  // namespace, when a ReferenceGrant there allows it (§3.7).
+  bool cross_namespace_data_sources = false;
   bool prevent_volume_mode_conversion = true;
 };
 
@@ -58,9 +61,11 @@ struct LeftToPopulator {};
 
 using VolumeRequestResult = std::variant<VolumeRequest, ProvisionFailure, LeftToPopulator>;
 
-VolumeRequestResult MakeVolumeRequest(const kube::PersistentVolumeClaim& claim,
-                                      const kube::StorageClass& storage_class,
-                                      const csi::Capabilities& capabilities,
-                                      const VolumeRequestOptions& options);
+// `reference_grants`: the ReferenceGrant cache, needed (non-null) when
+// options.cross_namespace_data_sources is set.
+VolumeRequestResult MakeVolumeRequest(
+    const kube::PersistentVolumeClaim& claim, const kube::StorageClass& storage_class,
+    const csi::Capabilities& capabilities, const VolumeRequestOptions& options,
+    const kube::Store<kube::ReferenceGrant>* reference_grants = nullptr);
 
 }  // namespace provisioner

@@ -1,5 +1,6 @@
 #include "provisioner/volume_source.h"
 
+#include <algorithm>
 #include <utility>
 #include <variant>
 
@@ -257,7 +258,8 @@ base::Result<csi::v1::VolumeContentSource> CloneContentSource(
 
 }  // namespace
 
-base::Result<std::optional<DataSource>> DataSourceOf(const PersistentVolumeClaim& claim) {
+base::Result<std::optional<DataSource>> DataSourceOf(
+    const PersistentVolumeClaim& claim, const kube::Store<kube::ReferenceGrant>* reference_grants) {
   const auto& spec = claim.spec;
   if (spec.data_source) {
     return std::optional(DataSource{spec.data_source->kind, spec.data_source->name,
@@ -265,16 +267,46 @@ base::Result<std::optional<DataSource>> DataSourceOf(const PersistentVolumeClaim
                                     claim.metadata.namespace_});
   }
   if (!spec.data_source_ref) return std::optional<DataSource>();
-  // Cross-namespace sources need the CrossNamespaceVolumeDataSource gate,
-  // which this provisioner does not offer yet.
-  if (spec.data_source_ref->namespace_ && !spec.data_source_ref->namespace_->empty()) {
+  const std::optional<std::string>& ns = spec.data_source_ref->namespace_;
+  if (!reference_grants && ns && !ns->empty()) {
     return base::Error(
         "dataSourceRef namespace specified but the CrossNamespaceVolumeDataSource feature is "
         "disabled");
   }
-  return std::optional(DataSource{spec.data_source_ref->kind, spec.data_source_ref->name,
-                                  spec.data_source_ref->api_group.value_or(""),
-                                  claim.metadata.namespace_});
+  DataSource source{spec.data_source_ref->kind, spec.data_source_ref->name,
+                    spec.data_source_ref->api_group.value_or(""),
+                    ns ? *ns : claim.metadata.namespace_};
+  if (source.namespace_ != claim.metadata.namespace_) {
+    std::vector<std::shared_ptr<const kube::ReferenceGrant>> grants;
+    for (auto& grant : reference_grants->List()) {
+      if (grant->metadata.namespace_ == source.namespace_) grants.push_back(std::move(grant));
+    }
+    if (base::Status s = IsGranted(claim, grants); !s.ok()) return s.error();
+  }
+  return std::optional(std::move(source));
+}
+
+base::Status IsGranted(const PersistentVolumeClaim& claim,
+                       const std::vector<std::shared_ptr<const kube::ReferenceGrant>>& grants) {
+  const kube::TypedObjectReference& ref = *claim.spec.data_source_ref;
+  const std::string ref_namespace = ref.namespace_.value_or("");
+  for (const auto& grant : grants) {
+    if (grant->metadata.namespace_ != ref_namespace) continue;
+    const auto& from = grant->spec.from;
+    if (std::none_of(from.begin(), from.end(), [&](const kube::ReferenceGrantFrom& f) {
+          return f.group.empty() && f.kind == "PersistentVolumeClaim" &&
+                 f.namespace_ == claim.metadata.namespace_;
+        })) {
+      continue;
+    }
+    for (const kube::ReferenceGrantTo& to : grant->spec.to) {
+      if (to.group != ref.api_group.value_or("") || to.kind != ref.kind) continue;
+      if (!to.name || to.name->empty() || *to.name == ref.name) return base::Status::Ok();
+    }
+  }
+  return base::Error("accessing " + ref_namespace + "/" + ref.name + " of " + ref.kind +
+                     " dataSource from " + claim.metadata.namespace_ + "/" + claim.metadata.name +
+                     " isn't allowed");
 }
 
 base::Result<csi::v1::VolumeContentSource> ContentSourceOf(const SourceReads& reads,

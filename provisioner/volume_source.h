@@ -8,12 +8,15 @@
 // on it before CreateVolume; ReleaseSnapshot takes the snapshot's off again.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "base/result.h"
 #include "csi/proto/csi.pb.h"
 #include "kube/api/core/v1/persistent_volume_claim.h"
+#include "kube/api/gateway/v1beta1/reference_grant.h"
 #include "kube/api/storage/v1/storage_class.h"
 #include "kube/runtime/store.h"
 #include "provisioner/provisioner_api.h"
@@ -34,9 +37,20 @@ struct DataSource {
   bool IsClaim() const { return kind == "PersistentVolumeClaim"; }
 };
 
-// The data source, none, or the error of a cross-namespace dataSourceRef
-// (the CrossNamespaceVolumeDataSource gate is not offered).
-base::Result<std::optional<DataSource>> DataSourceOf(const kube::PersistentVolumeClaim& claim);
+// The data source, none, or why the claim may not use it. A dataSourceRef
+// naming another namespace needs the CrossNamespaceVolumeDataSource gate
+// (`reference_grants` set: the cache of ReferenceGrants) and a grant there
+// (IsGranted).
+base::Result<std::optional<DataSource>> DataSourceOf(
+    const kube::PersistentVolumeClaim& claim,
+    const kube::Store<kube::ReferenceGrant>* reference_grants = nullptr);
+
+// §3.7: whether one of `grants` (those of the source's namespace) lets the
+// claim's namespace refer to its dataSourceRef - from {group "", kind
+// PersistentVolumeClaim, the claim's namespace} to {the ref's group, kind,
+// and its name or every name}; upstream's error when none does.
+base::Status IsGranted(const kube::PersistentVolumeClaim& claim,
+                       const std::vector<std::shared_ptr<const kube::ReferenceGrant>>& grants);
 
 // What the checks of a source read.
 struct SourceReads {

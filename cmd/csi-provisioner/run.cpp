@@ -51,6 +51,7 @@ provisioner::RunProvisionerOptions ProvisionerOptionsFrom(const Options& options
       .default_fstype = options.default_fstype,
       .extra_create_metadata = options.extra_create_metadata,
       .volume_attributes_class = gates.Enabled(kVolumeAttributesClass),
+      .cross_namespace_data_sources = gates.Enabled(kCrossNamespaceVolumeDataSource),
       .prevent_volume_mode_conversion = options.prevent_volume_mode_conversion};
   out.claims.controller_publish_readonly = options.controller_publish_readonly;
   // Below one starts no worker, as upstream's loop would.

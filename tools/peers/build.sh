@@ -22,6 +22,7 @@ KUBE_VERSION=v1.36.3   # v1.36.4 is not on the module proxy
 ATTACHER_VERSION=v4.12.0
 SNAPSHOTTER_VERSION=v8.7.0   # csi-snapshotter, snapshot-controller and the CRDs
 PROVISIONER_VERSION=v6.4.0
+GATEWAY_API_VERSION=v1.6.2 # the ReferenceGrant CRD (the version upstream's provisioner v6.4.0 uses)
 RESIZER_VERSION=v2.3.0
 
 PEERS_CACHE=${PEERS_CACHE:-$HOME/.cache/csi-attacher-peers}
@@ -199,12 +200,27 @@ build_crds() {
   mv "$out/crd.tmp" "$out/crd"
 }
 
+# The ReferenceGrant CRD (cross-namespace data sources) from the Gateway API
+# module's zip, config/crd/standard/.
+build_gateway_crds() {
+  local out=$PEERS_CACHE/gateway-crds-$GATEWAY_API_VERSION
+  [ -d "$out/crd" ] && return 0
+  log "gateway-api CRDs $GATEWAY_API_VERSION: fetching"
+  local dir file
+  dir=$(cd / && go mod download -json "sigs.k8s.io/gateway-api@$GATEWAY_API_VERSION" | jq -r .Dir)
+  file=$dir/config/crd/standard/gateway.networking.k8s.io_referencegrants.yaml
+  [ -f "$file" ] || { echo "peers: no ReferenceGrant CRD at $file" >&2; return 1; }
+  rm -rf "$out/crd.tmp" && mkdir -p "$out/crd.tmp"
+  cp "$file" "$out/crd.tmp/" && chmod u+w "$out"/crd.tmp/*.yaml
+  mv "$out/crd.tmp" "$out/crd"
+}
+
 command -v go >/dev/null || { echo "peers: go is required to build the test peers" >&2; exit 1; }
 command -v jq >/dev/null || { echo "peers: jq is required (scripts/install-deps.sh)" >&2; exit 1; }
 mkdir -p "$PEERS_CACHE"
 
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(etcd kube kubectl controller-manager scheduler csi-mock upstream snapshot crds provisioner)
+[ ${#targets[@]} -eq 0 ] && targets=(etcd kube kubectl controller-manager scheduler csi-mock upstream snapshot crds gateway-crds provisioner)
 for t in "${targets[@]}"; do
   case $t in
     etcd) build_etcd ;;
@@ -216,6 +232,7 @@ for t in "${targets[@]}"; do
     upstream) build_upstream ;;
     snapshot) build_snapshot ;;
     crds) build_crds ;;
+    gateway-crds) build_gateway_crds ;;
     provisioner) build_sidecar csi-provisioner github.com/kubernetes-csi/external-provisioner/v6 \
                    "$PROVISIONER_VERSION" ;;
     resizer) build_sidecar csi-resizer github.com/kubernetes-csi/external-resizer/v2 "$RESIZER_VERSION" ;;
@@ -233,5 +250,6 @@ echo "UPSTREAM_ATTACHER_BIN=$PEERS_CACHE/external-attacher-$ATTACHER_VERSION/bin
 echo "UPSTREAM_SNAPSHOTTER_BIN=$PEERS_CACHE/external-snapshotter-$SNAPSHOTTER_VERSION/bin/csi-snapshotter"
 echo "UPSTREAM_SNAPSHOT_CONTROLLER_BIN=$PEERS_CACHE/external-snapshotter-$SNAPSHOTTER_VERSION/bin/snapshot-controller"
 echo "SNAPSHOT_CRDS_DIR=$PEERS_CACHE/snapshot-crds-$SNAPSHOTTER_VERSION/crd"
+echo "GATEWAY_CRDS_DIR=$PEERS_CACHE/gateway-crds-$GATEWAY_API_VERSION/crd"
 echo "UPSTREAM_PROVISIONER_BIN=$PEERS_CACHE/external-provisioner-$PROVISIONER_VERSION/bin/csi-provisioner"
 echo "UPSTREAM_RESIZER_BIN=$PEERS_CACHE/external-resizer-$RESIZER_VERSION/bin/csi-resizer"

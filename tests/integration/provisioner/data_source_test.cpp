@@ -16,6 +16,8 @@
 #include <vector>
 
 #include "tests/integration/provisioner/provisioner_fixture.h"
+#include "tests/support/access_review.h"
+#include "tests/support/manifest.h"
 #include "tests/support/peer_binaries.h"
 #include "tests/support/snapshot_service_accounts.h"
 #include "tests/support/test_case_files.h"
@@ -39,14 +41,18 @@ class DataSourceTest : public ProvisionerPairTest {
  protected:
   // The suite's control plane gets the snapshot CRDs and the snapshot
   // binaries' ServiceAccounts.
+  // The API server keeps dataSourceRef.namespace only with the alpha gate;
+  // the ReferenceGrant CRD comes from the Gateway API (tools/peers).
   static void SetUpTestSuite() {
-    ProvisionerTest::SetUpTestSuite();
+    ProvisionerTest::StartSuite({"--feature-gates=CrossNamespaceVolumeDataSource=true"});
     if (plane_ == nullptr) return;
-    auto crds =
-        testsupport::FindPeer("SNAPSHOT_CRDS_DIR", "crds", plane_->work_dir() + "/peers-build.log");
-    ASSERT_TRUE(crds.ok()) << crds.error().message;
-    auto installed = plane_->InstallCrds(*crds);
-    ASSERT_TRUE(installed.ok()) << installed.error().message;
+    for (const auto& [variable, peer] :
+         {std::pair("SNAPSHOT_CRDS_DIR", "crds"), std::pair("GATEWAY_CRDS_DIR", "gateway-crds")}) {
+      auto crds = testsupport::FindPeer(variable, peer, plane_->work_dir() + "/peers-build.log");
+      ASSERT_TRUE(crds.ok()) << crds.error().message;
+      auto installed = plane_->InstallCrds(*crds);
+      ASSERT_TRUE(installed.ok()) << installed.error().message;
+    }
     auto accounts = testsupport::AddSnapshotServiceAccounts(*plane_);
     ASSERT_TRUE(accounts.ok()) << accounts.error().message;
     sidecar_kubeconfig_ = accounts->sidecar;
@@ -65,7 +71,7 @@ class DataSourceTest : public ProvisionerPairTest {
 
   // The fault driver (able to clone), a class of it, our snapshot pair on
   // the driver's socket, the provisioner under test.
-  void StartStack(const Names& names) {
+  void StartStack(const Names& names, std::vector<std::string> provisioner_args = {}) {
     ASSERT_NO_FATAL_FAILURE(StartFaultDriver(names.driver, {"--capabilities=CLONE_VOLUME"}));
     ASSERT_NO_FATAL_FAILURE(
         CreateStorageClass({.name = names.storage_class, .provisioner = names.driver}));
@@ -76,7 +82,7 @@ class DataSourceTest : public ProvisionerPairTest {
         Spawn("csi-snapshotter",
               {SNAPSHOTTER_BIN, "--kubeconfig=" + sidecar_kubeconfig_, "--csi-address=" + socket(),
                "--leader-election=false", "--retry-interval-max=2s", "-v=5"}));
-    ASSERT_NE(StartProvisionerUnderTest(), nullptr);
+    ASSERT_NE(StartProvisionerUnderTest(std::move(provisioner_args)), nullptr);
   }
 
   // A bound claim of the class; its PV's volume handle.
@@ -188,6 +194,69 @@ class DataSourceTest : public ProvisionerPairTest {
   }
   static json SnapshotSource(const std::string& name) {
     return {{"apiGroup", "snapshot.storage.k8s.io"}, {"kind", "VolumeSnapshot"}, {"name", name}};
+  }
+
+  // Gives the provisioner's ServiceAccount what upstream's RBAC leaves
+  // commented out for the CrossNamespaceVolumeDataSource gate: get, list and
+  // watch on ReferenceGrants; returns once the authorizer applies it.
+  void GrantReferenceGrantRead() {
+    ASSERT_TRUE(testsupport::ApplyManifest(*admin_, R"(kind: ClusterRole
+apiVersion: rbac.authorization.k8s.io/v1
+metadata:
+  name: csi-provisioner-referencegrants
+rules:
+  - apiGroups: ["gateway.networking.k8s.io"]
+    resources: ["referencegrants"]
+    verbs: ["get", "list", "watch"]
+---
+kind: ClusterRoleBinding
+apiVersion: rbac.authorization.k8s.io/v1
+metadata:
+  name: csi-provisioner-referencegrants
+subjects:
+  - kind: ServiceAccount
+    name: csi-provisioner
+    namespace: default
+roleRef:
+  kind: ClusterRole
+  name: csi-provisioner-referencegrants
+  apiGroup: rbac.authorization.k8s.io
+)",
+                                           "referencegrant read grant")
+                    .ok());
+    EXPECT_TRUE(Eventually([&] {
+      auto may = testsupport::ServiceAccountMay(
+          *admin_, kProvisionerNamespace, kProvisionerAccount,
+          {.group = "gateway.networking.k8s.io", .resource = "referencegrants", .ns = ""}, "list");
+      return may.ok() && *may;
+    })) << "the ReferenceGrant read grant is not in effect";
+  }
+  // A namespace of the test's own.
+  void CreateNamespace(const std::string& name) {
+    auto created = admin_->Request(
+        "POST", "/api/v1/namespaces",
+        json{{"apiVersion", "v1"}, {"kind", "Namespace"}, {"metadata", {{"name", name}}}}.dump(),
+        "application/json");
+    ASSERT_TRUE(created.ok()) << created.error().message;
+  }
+  // A ReferenceGrant in "default" letting claims of `from_namespace` use the
+  // VolumeSnapshot `snapshot`.
+  void GrantSnapshotTo(const std::string& from_namespace, const std::string& snapshot) {
+    auto created = admin_->Request(
+        "POST", "/apis/gateway.networking.k8s.io/v1beta1/namespaces/default/referencegrants",
+        json{{"apiVersion", "gateway.networking.k8s.io/v1beta1"},
+             {"kind", "ReferenceGrant"},
+             {"metadata", {{"name", "restore-from-" + from_namespace}, {"namespace", "default"}}},
+             {"spec",
+              {{"from", json::array({{{"group", ""},
+                                      {"kind", "PersistentVolumeClaim"},
+                                      {"namespace", from_namespace}}})},
+               {"to", json::array({{{"group", "snapshot.storage.k8s.io"},
+                                    {"kind", "VolumeSnapshot"},
+                                    {"name", snapshot}}})}}}}
+            .dump(),
+        "application/json");
+    ASSERT_TRUE(created.ok()) << created.error().message;
   }
 
   void Post(const std::string& path, const json& object) {
@@ -348,6 +417,67 @@ TEST_P(DataSourceTest, SweepReleasesSnapshotsNoPendingClaimRestoresFrom) {
   std::this_thread::sleep_for(std::chrono::seconds(2));
   EXPECT_TRUE(Holds(Snapshot(restored), kSnapshotFinalizer)) << Snapshot(restored).dump(2);
   EXPECT_EQ(PhaseOf(GetClaim("default", n.claim)), "Pending");
+}
+
+// §3.3 step 1, §3.7: with the CrossNamespaceVolumeDataSource gate a claim
+// may restore a snapshot of another namespace once a ReferenceGrant there
+// allows it: before, upstream's Finished error as a Warning and no
+// CreateVolume; after, the restore goes through (retried with the backoff).
+TEST_P(DataSourceTest, CrossNamespaceRestoreWaitsForAReferenceGrant) {
+  const Names n = NamesFor("cross-ns");
+  ASSERT_NO_FATAL_FAILURE(GrantReferenceGrantRead());
+  ASSERT_NO_FATAL_FAILURE(StartStack(n, {"--feature-gates=CrossNamespaceVolumeDataSource=true"}));
+  BoundClaim(n, n.claim);
+  const std::string snapshot = Unique("cross-ns-snap");
+  const std::string handle = ReadySnapshot(n.driver, snapshot, n.claim);
+  ASSERT_FALSE(handle.empty());
+  const std::string restore_ns = Unique("cross-ns-target");
+  ASSERT_NO_FATAL_FAILURE(CreateNamespace(restore_ns));
+  const std::string restore = Unique("cross-ns-restore");
+  json source = SnapshotSource(snapshot);
+  source["namespace"] = "default";
+  json claim = CreateClaim({.name = restore,
+                            .storage_class = n.storage_class,
+                            .ns = restore_ns,
+                            .data_source_ref = source});
+  ASSERT_TRUE(claim.is_object());
+  std::optional<kube::Event> refused =
+      AwaitEvent(restore_ns, "PersistentVolumeClaim", restore, "ProvisioningFailed");
+  ASSERT_TRUE(refused.has_value());
+  EXPECT_EQ(refused->message, "accessing default/" + snapshot +
+                                  " of VolumeSnapshot dataSource from " + restore_ns + "/" +
+                                  restore + " isn't allowed");
+  EXPECT_TRUE(DriverCreateRequestsFor(PvNameOf(claim)).empty());
+
+  ASSERT_NO_FATAL_FAILURE(GrantSnapshotTo(restore_ns, snapshot));
+  ASSERT_EQ(PhaseOf(AwaitBound(restore_ns, restore)), "Bound");
+  const std::vector<json> creates = DriverCreateRequestsFor(PvNameOf(claim));
+  ASSERT_FALSE(creates.empty());
+  EXPECT_EQ(creates.back()["volume_content_source"],
+            (json{{"snapshot", {{"snapshot_id", handle}}}}));
+}
+
+// §3.3 step 1: without the gate a dataSourceRef naming another namespace is
+// refused with upstream's text.
+TEST_P(DataSourceTest, CrossNamespaceSourceWithoutTheGateIsRefused) {
+  const Names n = NamesFor("no-gate");
+  ASSERT_NO_FATAL_FAILURE(StartStack(n));
+  const std::string restore_ns = Unique("no-gate-target");
+  ASSERT_NO_FATAL_FAILURE(CreateNamespace(restore_ns));
+  json source = SnapshotSource(Unique("any-snap"));
+  source["namespace"] = "default";
+  json claim = CreateClaim({.name = n.claim,
+                            .storage_class = n.storage_class,
+                            .ns = restore_ns,
+                            .data_source_ref = source});
+  ASSERT_TRUE(claim.is_object());
+  std::optional<kube::Event> refused =
+      AwaitEvent(restore_ns, "PersistentVolumeClaim", n.claim, "ProvisioningFailed");
+  ASSERT_TRUE(refused.has_value());
+  EXPECT_EQ(refused->message,
+            "dataSourceRef namespace specified but the CrossNamespaceVolumeDataSource feature is "
+            "disabled");
+  EXPECT_TRUE(DriverCreateRequestsFor(PvNameOf(claim)).empty());
 }
 
 INSTANTIATE_PROVISIONER_PAIRS(DataSourceTest);

@@ -118,9 +118,12 @@ std::string PvNameOf(const nlohmann::json& claim) {
   return "pvc-" + StringAt(claim, nlohmann::json::json_pointer("/metadata/uid"));
 }
 
-void ProvisionerTest::SetUpTestSuite() {
+void ProvisionerTest::StartSuite(std::vector<std::string> extra_apiserver_args) {
   // The scheduler picks the node of WaitForFirstConsumer claims (topology_test.cpp).
-  auto plane = testsupport::ControlPlane::Start({.controller_manager = true, .scheduler = true});
+  auto plane =
+      testsupport::ControlPlane::Start({.extra_apiserver_args = std::move(extra_apiserver_args),
+                                        .controller_manager = true,
+                                        .scheduler = true});
   ASSERT_TRUE(plane.ok()) << "control plane failed to start: " << plane.error().message;
   plane_ = std::move(plane).value().release();
   admin_ = ClientFor(plane_->admin_kubeconfig()).release();
@@ -246,6 +249,7 @@ nlohmann::json ProvisionerTest::CreateClaim(const ClaimSpec& spec) {
                              {"resources", {{"requests", {{"storage", spec.size}}}}}}}};
   if (!spec.volume_mode.empty()) object["spec"]["volumeMode"] = spec.volume_mode;
   if (!spec.data_source.is_null()) object["spec"]["dataSource"] = spec.data_source;
+  if (!spec.data_source_ref.is_null()) object["spec"]["dataSourceRef"] = spec.data_source_ref;
   auto created =
       admin_->Request("POST", fmt::format("/api/v1/namespaces/{}/persistentvolumeclaims", spec.ns),
                       object.dump(), "application/json");

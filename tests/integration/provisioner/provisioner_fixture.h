@@ -83,13 +83,16 @@ struct ClaimSpec {
   std::string ns = "default";
   std::vector<std::string> access_modes = {"ReadWriteOnce"};
   std::string size = "1Gi";
-  std::string volume_mode = {};          // "": the API server's default, Filesystem
-  nlohmann::json data_source = nullptr;  // spec.dataSource when set
+  std::string volume_mode = {};              // "": the API server's default, Filesystem
+  nlohmann::json data_source = nullptr;      // spec.dataSource when set
+  nlohmann::json data_source_ref = nullptr;  // spec.dataSourceRef when set
 };
 
 class ProvisionerTest : public ::testing::Test {
  protected:
-  static void SetUpTestSuite();
+  static void SetUpTestSuite() { StartSuite(); }
+  // The suite's control plane, its API server given `extra_apiserver_args`.
+  static void StartSuite(std::vector<std::string> extra_apiserver_args = {});
   static void TearDownTestSuite();
   void SetUp() override;
   void TearDown() override;

@@ -1,4 +1,4 @@
-// CSINode, Secret, Lease and Event codecs.
+// CSINode, Secret, Lease, Event and ReferenceGrant codecs.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -8,6 +8,7 @@
 #include "kube/api/coordination/v1/lease.h"
 #include "kube/api/core/v1/event.h"
 #include "kube/api/core/v1/secret.h"
+#include "kube/api/gateway/v1beta1/reference_grant.h"
 #include "kube/api/storage/v1/csi_node.h"
 
 namespace kube {
@@ -40,6 +41,24 @@ TEST(CSINodeCodec, DecodesDriversAndRoundTrips) {
   auto again = DecodeObject<CSINode>(EncodeObject(*node));
   ASSERT_TRUE(again.ok()) << again.error().message;
   EXPECT_EQ(*again, *node);
+}
+
+TEST(ReferenceGrantCodec, DecodesFromAndToWithAnOptionalName) {
+  auto grant = DecodeObject<ReferenceGrant>(R"json({
+    "apiVersion": "gateway.networking.k8s.io/v1beta1", "kind": "ReferenceGrant",
+    "metadata": {"name": "restores", "namespace": "snapshots"},
+    "spec": {"from": [{"group": "", "kind": "PersistentVolumeClaim", "namespace": "apps"}],
+             "to": [{"group": "snapshot.storage.k8s.io", "kind": "VolumeSnapshot", "name": "nightly"},
+                    {"group": "", "kind": "PersistentVolumeClaim"}]}})json");
+  ASSERT_TRUE(grant.ok()) << grant.error().message;
+  ASSERT_EQ(grant->spec.from.size(), 1u);
+  EXPECT_EQ(grant->spec.from[0].namespace_, "apps");
+  ASSERT_EQ(grant->spec.to.size(), 2u);
+  EXPECT_EQ(grant->spec.to[0].name, "nightly");
+  EXPECT_FALSE(grant->spec.to[1].name.has_value());
+  auto again = DecodeObject<ReferenceGrant>(EncodeObject(*grant));
+  ASSERT_TRUE(again.ok()) << again.error().message;
+  EXPECT_EQ(*again, *grant);
 }
 
 TEST(CSINodeCodec, FindDriverByName) {

@@ -336,5 +336,109 @@ TEST_F(VolumeSourceTest, ReleaseSnapshotIgnoresGoneAndForbiddenOnly) {
             3u);
 }
 
+// §3.7: a dataSourceRef naming another namespace, with the gate: a
+// ReferenceGrant of that namespace must let claims of the claim's namespace
+// use the object's group and kind, and its name (or every name).
+struct GrantCase {
+  std::string name;
+  std::string grant_namespace;
+  kube::ReferenceGrantFrom from;
+  kube::ReferenceGrantTo to;
+  bool granted;
+};
+
+class ReferenceGrantTest : public ::testing::TestWithParam<GrantCase> {};
+
+TEST_P(ReferenceGrantTest, GrantMatchesUpstreams) {
+  const GrantCase& test = GetParam();
+  Pvc claim = NewClaim();  // apps/data
+  claim.spec.data_source_ref = kube::TypedObjectReference{.api_group = std::string(kSnapshotGroup),
+                                                          .kind = "VolumeSnapshot",
+                                                          .name = "nightly",
+                                                          .namespace_ = "backups"};
+  kube::Store<kube::ReferenceGrant> grants;
+  auto grant = std::make_shared<kube::ReferenceGrant>();
+  grant->metadata.namespace_ = test.grant_namespace;
+  grant->metadata.name = "grant";
+  grant->spec.from = {test.from};
+  grant->spec.to = {test.to};
+  grants.Upsert(grant);
+  auto source = DataSourceOf(claim, &grants);
+  if (test.granted) {
+    ASSERT_TRUE(source.ok()) << source.error().message;
+    ASSERT_TRUE(source->has_value());
+    EXPECT_EQ((*source)->namespace_, "backups");
+    EXPECT_EQ((*source)->name, "nightly");
+  } else {
+    ASSERT_FALSE(source.ok());
+    EXPECT_EQ(
+        source.error().message,
+        "accessing backups/nightly of VolumeSnapshot dataSource from apps/data isn't allowed");
+  }
+}
+
+const kube::ReferenceGrantFrom kFromApps{"", "PersistentVolumeClaim", "apps"};
+const kube::ReferenceGrantTo kToSnapshots{std::string(kSnapshotGroup), "VolumeSnapshot",
+                                          std::nullopt};
+
+INSTANTIATE_TEST_SUITE_P(
+    Cases, ReferenceGrantTest,
+    ::testing::Values(
+        GrantCase{"EveryNameOfTheKind", "backups", kFromApps, kToSnapshots, true},
+        GrantCase{"EmptyNameIsEveryName",
+                  "backups",
+                  kFromApps,
+                  {std::string(kSnapshotGroup), "VolumeSnapshot", ""},
+                  true},
+        GrantCase{"ThatName",
+                  "backups",
+                  kFromApps,
+                  {std::string(kSnapshotGroup), "VolumeSnapshot", "nightly"},
+                  true},
+        GrantCase{"AnotherName",
+                  "backups",
+                  kFromApps,
+                  {std::string(kSnapshotGroup), "VolumeSnapshot", "weekly"},
+                  false},
+        GrantCase{"AnotherKind",
+                  "backups",
+                  kFromApps,
+                  {std::string(kSnapshotGroup), "VolumeSnapshotContent", std::nullopt},
+                  false},
+        GrantCase{
+            "AnotherGroup", "backups", kFromApps, {"", "VolumeSnapshot", std::nullopt}, false},
+        GrantCase{"FromAnotherNamespace",
+                  "backups",
+                  {"", "PersistentVolumeClaim", "web"},
+                  kToSnapshots,
+                  false},
+        GrantCase{"FromAnotherKind", "backups", {"", "Pod", "apps"}, kToSnapshots, false},
+        GrantCase{"FromANonCoreGroup",
+                  "backups",
+                  {"example.com", "PersistentVolumeClaim", "apps"},
+                  kToSnapshots,
+                  false},
+        GrantCase{"GrantInAnotherNamespace", "apps", kFromApps, kToSnapshots, false}),
+    [](const ::testing::TestParamInfo<GrantCase>& info) { return info.param.name; });
+
+TEST(CrossNamespaceSourceTest, WithoutTheGateTheNamespaceIsRefused) {
+  Pvc claim = NewClaim();
+  claim.spec.data_source_ref = kube::TypedObjectReference{.api_group = std::string(kSnapshotGroup),
+                                                          .kind = "VolumeSnapshot",
+                                                          .name = "nightly",
+                                                          .namespace_ = "backups"};
+  auto source = DataSourceOf(claim);
+  ASSERT_FALSE(source.ok());
+  EXPECT_EQ(source.error().message,
+            "dataSourceRef namespace specified but the CrossNamespaceVolumeDataSource feature is "
+            "disabled");
+  // The claim's own namespace named explicitly needs no grant.
+  claim.spec.data_source_ref->namespace_ = "apps";
+  kube::Store<kube::ReferenceGrant> no_grants;
+  auto own = DataSourceOf(claim, &no_grants);
+  ASSERT_TRUE(own.ok()) << own.error().message;
+  EXPECT_EQ((*own)->namespace_, "apps");
+}
+
 }  // namespace
 }  // namespace provisioner
