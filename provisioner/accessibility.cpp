@@ -1,6 +1,7 @@
 #include "provisioner/accessibility.h"
 
 #include <algorithm>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <utility>
 
@@ -226,6 +227,41 @@ ProvisionFailure FailureOf(TopologyError error) {
 }
 
 }  // namespace
+
+std::string TopologyRecord(const csi::v1::TopologyRequirement& requirement) {
+  auto list = [](const auto& topologies) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const csi::v1::Topology& topology : topologies) {
+      out.push_back(std::map<std::string, std::string>(topology.segments().begin(),
+                                                       topology.segments().end()));
+    }
+    return out;
+  };
+  return nlohmann::json{{"requisite", list(requirement.requisite())},
+                        {"preferred", list(requirement.preferred())}}
+      .dump();
+}
+
+std::optional<csi::v1::TopologyRequirement> ParseTopologyRecord(std::string_view record) {
+  nlohmann::json parsed = nlohmann::json::parse(record, nullptr, /*allow_exceptions=*/false);
+  if (!parsed.is_object()) return std::nullopt;
+  csi::v1::TopologyRequirement requirement;
+  for (const char* field : {"requisite", "preferred"}) {
+    const nlohmann::json& list = parsed[field];
+    if (!list.is_array()) return std::nullopt;
+    auto* topologies = std::string_view(field) == "requisite" ? requirement.mutable_requisite()
+                                                              : requirement.mutable_preferred();
+    for (const nlohmann::json& topology : list) {
+      if (!topology.is_object()) return std::nullopt;
+      auto& segments = *topologies->Add()->mutable_segments();
+      for (const auto& [key, value] : topology.items()) {
+        if (!value.is_string()) return std::nullopt;
+        segments[key] = value.get<std::string>();
+      }
+    }
+  }
+  return requirement;
+}
 
 AccessibilityResult AccessibilityRequirements(const TopologyView& view,
                                               const kube::PersistentVolumeClaim& claim,

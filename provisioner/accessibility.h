@@ -80,6 +80,12 @@ struct TopologyView {
 using AccessibilityResult =
     std::variant<std::optional<csi::v1::TopologyRequirement>, ProvisionFailure>;
 
+// §9.8: the requirements as the claim's record annotation keeps them
+// (JSON: {"requisite": [{key: value, ...}], "preferred": [...]}), and back;
+// nullopt for a record that does not parse.
+std::string TopologyRecord(const csi::v1::TopologyRequirement& requirement);
+std::optional<csi::v1::TopologyRequirement> ParseTopologyRecord(std::string_view record);
+
 AccessibilityResult AccessibilityRequirements(const TopologyView& view,
                                               const kube::PersistentVolumeClaim& claim,
                                               const kube::StorageClass& storage_class,

@@ -254,7 +254,7 @@ kube::ReconcileResult ClaimController::Failed(const std::string& key,
     retry_not_before_[key] = clock_.Now() + backoff_.When(key);
   }
   if (failure.state == ProvisioningState::kInBackground) {
-    RecordUnknownOutcome(*claim);
+    RecordUnknownOutcome(*claim, failure.sent_topology);
   } else if (failure.state != ProvisioningState::kNoChange) {
     ReleaseSnapshotOf(key);  // §9.7: the driver's answer is final
     if (base::Status s = ForgetUnknownOutcome(*claim); !s.ok()) {
@@ -322,7 +322,10 @@ void ClaimController::Forget(const std::string& key) {
   backoff_.Forget(key);
 }
 
-void ClaimController::RecordUnknownOutcome(const Claim& claim) {
+void ClaimController::RecordUnknownOutcome(
+    const Claim& claim, const std::optional<csi::v1::TopologyRequirement>& topology) {
+  // §9.8: the place first, so a claim with the finalizer has it too.
+  if (topology) RecordTopology(claim, TopologyRecord(*topology));
   if (kube::HasFinalizer(claim.metadata, kVolumeBeingCreatedFinalizer)) return;
   if (base::Status s = api_.SetClaimFinalizer(claim.metadata.namespace_, claim.metadata.name,
                                               kVolumeBeingCreatedFinalizer, /*add=*/true);
@@ -340,23 +343,55 @@ void ClaimController::RecordUnknownOutcome(const Claim& claim) {
   recorded_.insert(claim.metadata.namespace_ + "/" + claim.metadata.name);
 }
 
+void ClaimController::RecordTopology(const Claim& claim, const std::string& record) {
+  const std::string key = claim.metadata.namespace_ + "/" + claim.metadata.name;
+  if (auto it = claim.metadata.annotations.find(kAccessibilityRecordAnnotation);
+      it != claim.metadata.annotations.end() && it->second == record) {
+    return;
+  }
+  if (base::Status s = api_.SetClaimAnnotation(claim.metadata.namespace_, claim.metadata.name,
+                                               kAccessibilityRecordAnnotation, record);
+      !s.ok()) {
+    // This process's memo still keeps the place.
+    if (!kube::IsNotFound(s.error())) {
+      LOG_ERROR("Failed to record the claim's accessibility requirements")
+          .With("PVC", key)
+          .With("err", s.error().message);
+    }
+    return;
+  }
+  std::lock_guard lock(mu_);
+  recorded_places_.insert(key);
+}
+
 base::Status ClaimController::ForgetUnknownOutcome(const Claim& claim) {
   // The claim at hand may not show this process's own write yet: what it
   // added is remembered too.
   const std::string key = claim.metadata.namespace_ + "/" + claim.metadata.name;
   bool recorded = kube::HasFinalizer(claim.metadata, kVolumeBeingCreatedFinalizer);
+  bool place = claim.metadata.annotations.contains(kAccessibilityRecordAnnotation);
   {
     std::lock_guard lock(mu_);
     recorded = recorded || recorded_.contains(key);
+    place = place || recorded_places_.contains(key);
   }
-  if (!recorded) return base::Status::Ok();
-  base::Status s = api_.SetClaimFinalizer(claim.metadata.namespace_, claim.metadata.name,
-                                          kVolumeBeingCreatedFinalizer, /*add=*/false);
+  if (!recorded && !place) return base::Status::Ok();
+  // The finalizer goes last: while it stays, so does the record of the place.
+  base::Status s = base::Status::Ok();
+  if (place) {
+    s = api_.SetClaimAnnotation(claim.metadata.namespace_, claim.metadata.name,
+                                kAccessibilityRecordAnnotation, std::nullopt);
+  }
+  if (recorded && (s.ok() || kube::IsNotFound(s.error()))) {
+    s = api_.SetClaimFinalizer(claim.metadata.namespace_, claim.metadata.name,
+                               kVolumeBeingCreatedFinalizer, /*add=*/false);
+  }
   if (!s.ok() && !kube::IsNotFound(s.error())) return s;
   LOG_INFO("CreateVolume outcome known: the volume-being-created finalizer is removed")
       .With("PVC", key);
   std::lock_guard lock(mu_);
   recorded_.erase(key);
+  recorded_places_.erase(key);
   return base::Status::Ok();
 }
 

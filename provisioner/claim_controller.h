@@ -32,6 +32,10 @@
 // answers ResourceExhausted for the node the scheduler picked, or that
 // node's CSINode is gone, the claim loses its selected-node annotation so
 // the scheduler picks again, and is not retried before it does (§3.11).
+// While a CreateVolume outcome is unknown, the claim keeps the requirements
+// that call carried in an annotation beside the §9.1 finalizer, and every
+// attempt - also of a restarted process - asks for that place again (§9.8,
+// lib #152).
 //
 // Thread-safety: Run() once; the runtime never hands one key to two
 // workers, and the maps below are guarded.
@@ -107,8 +111,11 @@ class ClaimController {
   base::Clock::Duration BackoffLeft(const std::string& key);
   void Forget(const std::string& key);
   static std::string SourceKind(const Claim& claim);
-  // §9.1: the durable record of a claim whose outcome is unknown.
-  void RecordUnknownOutcome(const Claim& claim);
+  // §9.1: the durable record of a claim whose outcome is unknown - the
+  // finalizer and (§9.8) the accessibility requirements CreateVolume carried.
+  void RecordUnknownOutcome(const Claim& claim,
+                            const std::optional<csi::v1::TopologyRequirement>& topology);
+  void RecordTopology(const Claim& claim, const std::string& record);
   base::Status ForgetUnknownOutcome(const Claim& claim);
   // §3.7, §9.7: the VolumeSnapshot whose finalizer an attempt for `key`
   // added; ReleaseSnapshotOf takes it off again (a failure is only logged).
@@ -141,7 +148,8 @@ class ClaimController {
   std::map<std::string, std::shared_ptr<const Claim>> in_background_;  // guarded by mu_
   std::map<std::string, kube::PersistentVolume> unsaved_volumes_;      // guarded by mu_
   std::map<std::string, Infeasible> infeasible_;                       // guarded by mu_
-  std::set<std::string> recorded_;  // keys given the §9.1 finalizer; guarded by mu_
+  std::set<std::string> recorded_;         // keys given the §9.1 finalizer; guarded by mu_
+  std::set<std::string> recorded_places_;  // keys given the §9.8 record; guarded by mu_
   // Claim key -> "<namespace>/<name>" of its snapshot source; guarded by mu_.
   std::map<std::string, std::pair<std::string, std::string>> held_snapshots_;
   kube::ItemExponentialRateLimiter backoff_;

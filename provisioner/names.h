@@ -25,6 +25,11 @@ inline constexpr std::string_view kBetaStorageClassAnnotation =
 // nobody knows the outcome, so the claim cannot vanish before it is known.
 inline constexpr std::string_view kVolumeBeingCreatedFinalizer =
     "external-provisioner.volume.kubernetes.io/volume-being-created";
+// Our own (§9.8): beside that finalizer, the accessibility requirements the
+// CreateVolume whose outcome is unknown carried, so a restarted process asks
+// for the same place (lib #152).
+inline constexpr std::string_view kAccessibilityRecordAnnotation =
+    "external-provisioner.volume.kubernetes.io/accessibility-requirements";
 
 // Data sources (§3.7): the finalizers that keep a source while a volume is
 // made from it, and the content annotation that allows a restore to change

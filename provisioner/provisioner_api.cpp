@@ -34,6 +34,24 @@ base::Status ProvisionerApiClient::SetClaimFinalizer(const std::string& ns, cons
                       "PersistentVolumeClaim " + ns + "/" + name, finalizer, add);
 }
 
+base::Status ProvisionerApiClient::SetClaimAnnotation(const std::string& ns,
+                                                      const std::string& name, std::string_view key,
+                                                      const std::optional<std::string>& value) {
+  auto written =
+      UpdateStored(kube::ResourcePath<kube::PersistentVolumeClaim>(ns, name),
+                   "PersistentVolumeClaim " + ns + "/" + name, [&](nlohmann::json& object) {
+                     nlohmann::json& annotations = object["metadata"]["annotations"];
+                     if (!annotations.is_object()) annotations = nlohmann::json::object();
+                     const std::string k(key);
+                     if (!value) return annotations.erase(k) > 0;
+                     if (annotations.value(k, nlohmann::json()) == *value) return false;
+                     annotations[k] = *value;
+                     return true;
+                   });
+  if (!written.ok()) return written.error();
+  return base::Status::Ok();
+}
+
 base::Status ProvisionerApiClient::SetSnapshotFinalizer(const std::string& ns,
                                                         const std::string& name,
                                                         std::string_view finalizer, bool add) {

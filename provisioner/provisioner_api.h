@@ -39,6 +39,12 @@ class ProvisionerApi {
   // already is as asked. NotFound when the claim is gone.
   virtual base::Status SetClaimFinalizer(const std::string& ns, const std::string& name,
                                          std::string_view finalizer, bool add) = 0;
+  // Sets the annotation `key` of the claim ns/name to `value`, or removes it
+  // (nullopt), on the claim as it is stored now; nothing when it already is
+  // as asked. NotFound when the claim is gone.
+  virtual base::Status SetClaimAnnotation(const std::string& ns, const std::string& name,
+                                          std::string_view key,
+                                          const std::optional<std::string>& value) = 0;
   // §3.7: live reads of a data source (never a cache).
   virtual base::Result<kube::PersistentVolume> GetVolume(const std::string& name) = 0;
   virtual base::Result<kube::VolumeSnapshot> GetSnapshot(const std::string& ns,
@@ -76,6 +82,9 @@ class ProvisionerApiClient final : public ProvisionerApi {
   // resourceVersion, retried on conflict.
   base::Status SetClaimFinalizer(const std::string& ns, const std::string& name,
                                  std::string_view finalizer, bool add) override;
+  base::Status SetClaimAnnotation(const std::string& ns, const std::string& name,
+                                  std::string_view key,
+                                  const std::optional<std::string>& value) override;
   base::Result<kube::PersistentVolume> GetVolume(const std::string& name) override {
     return client_.Get<kube::PersistentVolume>("", name);
   }

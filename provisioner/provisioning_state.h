@@ -8,10 +8,12 @@
 //   - kReschedule: the scheduler should pick another node.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <utility>
 
 #include "base/result.h"
+#include "csi/proto/csi.pb.h"
 
 namespace provisioner {
 
@@ -24,6 +26,8 @@ struct ProvisionFailure {
   // An infeasible request (the driver said InvalidArgument, §3.11): retries
   // are delayed.
   bool infeasible = false;
+  // The accessibility requirements the failed CreateVolume carried (§9.8).
+  std::optional<csi::v1::TopologyRequirement> sent_topology = std::nullopt;
 };
 
 }  // namespace provisioner

@@ -8,6 +8,7 @@
 
 #include "base/log.h"
 #include "csi/errors.h"
+#include "provisioner/names.h"
 #include "provisioner/provisioned_volume.h"
 
 namespace provisioner {
@@ -81,6 +82,24 @@ std::optional<ProvisionFailure> PrepareSource(const ProvisioningContext& context
   return std::nullopt;
 }
 
+// §3.6, §9.8: the requirements a CreateVolume of this claim carried before a
+// restart, as its record annotation keeps them, else the ones the caches
+// give now.
+AccessibilityResult PlaceOf(const TopologyView& topology, const kube::PersistentVolumeClaim& claim,
+                            const kube::StorageClass& storage_class) {
+  if (auto it = claim.metadata.annotations.find(kAccessibilityRecordAnnotation);
+      it != claim.metadata.annotations.end()) {
+    if (auto recorded = ParseTopologyRecord(it->second)) {
+      LOG_V(4, "Asking for the place the claim's last unfinished CreateVolume asked for")
+          .With("PVC", claim.metadata.namespace_ + "/" + claim.metadata.name);
+      return std::optional(std::move(*recorded));
+    }
+    LOG_WARNING("Ignoring an unreadable accessibility record")
+        .With("PVC", claim.metadata.namespace_ + "/" + claim.metadata.name);
+  }
+  return AccessibilityRequirements(topology, claim, storage_class, SelectedNodeOf(claim));
+}
+
 }  // namespace
 
 ProvisioningState StateOfCreateError(const base::Error& error, bool may_reschedule) {
@@ -117,8 +136,7 @@ ProvisionResult ProvisionVolume(const ProvisioningContext& context,
     if (auto failure = PrepareSource(context, claim, storage_class, request)) return *failure;
   }
   if (context.topology) {
-    AccessibilityResult where =
-        AccessibilityRequirements(*context.topology, claim, storage_class, SelectedNodeOf(claim));
+    AccessibilityResult where = PlaceOf(*context.topology, claim, storage_class);
     if (auto* failure = std::get_if<ProvisionFailure>(&where)) return std::move(*failure);
     if (auto& requirement = std::get<0>(where)) {
       *request.request.mutable_accessibility_requirements() = std::move(*requirement);
@@ -135,6 +153,9 @@ ProvisionResult ProvisionVolume(const ProvisioningContext& context,
     const bool may_reschedule = context.topology && !SelectedNodeOf(claim).empty();
     ProvisionFailure failure{volume.error(), StateOfCreateError(volume.error(), may_reschedule)};
     failure.infeasible = csi::IsGrpcCode(volume.error(), grpc::INVALID_ARGUMENT);
+    if (request.request.has_accessibility_requirements()) {
+      failure.sent_topology = request.request.accessibility_requirements();
+    }
     if (context.topology && (failure.state == ProvisioningState::kFinished ||
                              failure.state == ProvisioningState::kReschedule)) {
       context.topology->memo.Forget(claim.metadata.uid.str());

@@ -82,6 +82,17 @@ std::vector<std::string> SelectedNodeHistory(kube::Client& client,
   return values;
 }
 
+// Two Nodes, <prefix>-zone-a and <prefix>-zone-b, labelled with their zone,
+// whose CSINodes register the zone key for `driver`.
+void CreateZonalNodes(kube::Client& admin, const std::string& prefix, const std::string& driver) {
+  for (const char* zone : {"zone-a", "zone-b"}) {
+    const std::string node = prefix + "-" + zone;
+    ASSERT_TRUE(testsupport::CreateNode(admin, {.name = node, .labels = {{kZoneKey, zone}}}).ok());
+    auto registered = testsupport::CreateCsiNode(admin, node, driver, node + "-id", {kZoneKey});
+    ASSERT_TRUE(registered.ok()) << registered.error().message;
+  }
+}
+
 class TopologyTest : public ProvisionerPairTest {
  protected:
   // The fault driver with topology, two Nodes of its own (zone-a, zone-b)
@@ -89,14 +100,7 @@ class TopologyTest : public ProvisionerPairTest {
   void StartZonalStack(const Names& names, std::vector<std::string> provisioner_args = {}) {
     node_prefix_ = names.claim;
     ASSERT_NO_FATAL_FAILURE(StartFaultDriver(names.driver, {"--accessible-topology"}));
-    for (const char* zone : {"zone-a", "zone-b"}) {
-      const std::string node = NodeIn(zone);
-      ASSERT_TRUE(
-          testsupport::CreateNode(*admin_, {.name = node, .labels = {{kZoneKey, zone}}}).ok());
-      auto registered =
-          testsupport::CreateCsiNode(*admin_, node, names.driver, node + "-id", {kZoneKey});
-      ASSERT_TRUE(registered.ok()) << registered.error().message;
-    }
+    ASSERT_NO_FATAL_FAILURE(CreateZonalNodes(*admin_, node_prefix_, names.driver));
     ASSERT_NE(StartProvisionerUnderTest(std::move(provisioner_args)), nullptr);
   }
   // This test's node in `zone`.
@@ -205,6 +209,55 @@ TEST_P(TopologyTest, ImmediateClassAsksForAllowedTopologiesElseEveryRegisteredZo
 }
 
 INSTANTIATE_PROVISIONER_PAIRS(TopologyTest);
+
+// §9.8, lib #152 (ours only: upstream keeps the place in memory): the
+// provisioner dies while CreateVolume's outcome is unknown and a zone's node
+// goes away meanwhile; the next provisioner asks for the place the first
+// asked for, recorded on the claim, and the record goes with the answer.
+TEST_F(OursOnlyTest, RestartedProvisionerAsksForTheSamePlaceAfterANodeWentAway) {
+  const Names n = OwnNames("topology-record", "ours");
+  // The first CreateVolume hangs past --timeout, then makes the volume; later
+  // ones hang without making anything, until the provisioner is killed.
+  ASSERT_NO_FATAL_FAILURE(WriteDriverFaults(
+      {{"CreateVolume", json::array({{{"hang", true}, {"after_success", true}, {"times", 1}},
+                                     {{"hang", true}}})}}));
+  ASSERT_NO_FATAL_FAILURE(StartFaultDriver(n.driver, {"--accessible-topology"}));
+  ASSERT_NO_FATAL_FAILURE(CreateZonalNodes(*admin_, n.claim, n.driver));
+  ASSERT_NO_FATAL_FAILURE(CreateStorageClass({.name = n.storage_class, .provisioner = n.driver}));
+  const std::vector<std::string> fast = {"--timeout=2s", "--retry-interval-start=200ms",
+                                         "--retry-interval-max=1s"};
+  testsupport::Process* first = StartOurProvisioner(fast);
+  ASSERT_NE(first, nullptr);
+  const json created = CreateClaim({.name = n.claim, .storage_class = n.storage_class});
+  ASSERT_TRUE(created.is_object());
+  const std::string record_key =
+      "external-provisioner.volume.kubernetes.io/accessibility-requirements";
+  json claim;
+  ASSERT_TRUE(Eventually(
+      [&] {
+        claim = GetClaim("default", n.claim);
+        return !AnnotationOf(claim, record_key).empty();
+      },
+      std::chrono::seconds(20)))
+      << "no accessibility record on the claim: " << claim.dump(2);
+  first->Kill();
+  // zone-b's node leaves: asked anew, the place would be zone-a alone.
+  ASSERT_TRUE(
+      admin_->Request("DELETE", "/apis/storage.k8s.io/v1/csinodes/" + n.claim + "-zone-b").ok());
+  ASSERT_NO_FATAL_FAILURE(WriteDriverFaults(json::object()));
+  ASSERT_NE(StartOurProvisioner(fast), nullptr);
+
+  json bound = AwaitBound("default", n.claim);
+  ASSERT_EQ(PhaseOf(bound), "Bound") << bound.dump(2);
+  std::vector<json> requests = DriverCreateRequestsFor(PvNameOf(created));
+  ASSERT_GE(requests.size(), 2u);
+  EXPECT_EQ(ZonesOf(requests.front(), "requisite"), (std::vector<std::string>{"zone-a", "zone-b"}));
+  EXPECT_EQ(ZonesOf(requests.back(), "requisite"), ZonesOf(requests.front(), "requisite"));
+  EXPECT_EQ(ZonesOf(requests.back(), "preferred"), ZonesOf(requests.front(), "preferred"));
+  EXPECT_TRUE(Eventually([&] {
+    return AnnotationOf(GetClaim("default", n.claim), record_key).empty();
+  })) << GetClaim("default", n.claim).dump(2);
+}
 
 }  // namespace
 }  // namespace provisioner_it

@@ -267,5 +267,23 @@ TEST_F(AccessibilityTest, RetryKeepsTheFirstAttemptsTopologyUntilForgotten) {
   EXPECT_EQ(FailureOf(Requirements(claim_, "node-z2")).state, ProvisioningState::kReschedule);
 }
 
+TEST(TopologyRecordTest, RoundTripsAndRefusesWhatDoesNotParse) {
+  csi::v1::TopologyRequirement requirement;
+  auto& requisite = *requirement.add_requisite()->mutable_segments();
+  requisite["zone"] = "z1";
+  requisite["rack"] = "r1";
+  (*requirement.add_preferred()->mutable_segments())["zone"] = "z1";
+  const std::string record = TopologyRecord(requirement);
+  EXPECT_EQ(record, R"({"preferred":[{"zone":"z1"}],"requisite":[{"rack":"r1","zone":"z1"}]})");
+  auto parsed = ParseTopologyRecord(record);
+  ASSERT_TRUE(parsed.has_value());
+  EXPECT_EQ(TopologyRecord(*parsed), record);
+  for (const char* bad :
+       {"", "{", "[]", R"({"requisite":[]})", R"({"requisite":[1],"preferred":[]})",
+        R"({"requisite":[{"zone":1}],"preferred":[]})"}) {
+    EXPECT_EQ(ParseTopologyRecord(bad), std::nullopt) << bad;
+  }
+}
+
 }  // namespace
 }  // namespace provisioner

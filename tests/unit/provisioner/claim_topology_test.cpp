@@ -189,5 +189,64 @@ TEST_F(ClaimTopologyTest, SelectedNodeWithoutCsiNodeIsRescheduledWithoutCreateVo
                           "UNSELECT apps/zonal"));
 }
 
+// §9.1, §9.8: CreateVolume's outcome is unknown: the claim records the
+// requirements it carried beside the volume-being-created finalizer; the
+// final answer takes both off, the record first.
+TEST_F(ClaimTopologyTest, UnknownOutcomeRecordsThePlaceUntilTheAnswerIsKnown) {
+  driver_.ScriptCreate(std::string(kZonalVolume),
+                       {CreateFails(grpc::DEADLINE_EXCEEDED, "context deadline exceeded")});
+  Start({ZonalClaim("node-z2")}, WaitingClass());
+  ASSERT_TRUE(AwaitTimer(kStart + 1s));
+  AdvanceToTimer(kStart + 1s);
+  ASSERT_TRUE(log_.Await("Succeeded", kZonalKey));
+  const std::string record =
+      R"({"preferred":[{"topology.example.com/zone":"z2"},{"topology.example.com/zone":"z3"},)"
+      R"({"topology.example.com/zone":"z1"}],"requisite":[{"topology.example.com/zone":"z1"},)"
+      R"({"topology.example.com/zone":"z2"},{"topology.example.com/zone":"z3"}]})";
+  EXPECT_THAT(
+      log_.All(),
+      ElementsAre(
+          "Provisioning apps/zonal", "CreateVolume pvc-uid-z",
+          "ANNOTATION apps/zonal: " + std::string(kAccessibilityRecordAnnotation) + "=" + record,
+          "FINALIZER apps/zonal: +" + std::string(kVolumeBeingCreatedFinalizer),
+          "Failed apps/zonal: context deadline exceeded", "Provisioning apps/zonal",
+          "CreateVolume pvc-uid-z", "POST pvc-uid-z",
+          "ANNOTATION apps/zonal: " + std::string(kAccessibilityRecordAnnotation) + "-",
+          "FINALIZER apps/zonal: -" + std::string(kVolumeBeingCreatedFinalizer),
+          "Succeeded apps/zonal: pvc-uid-z"));
+}
+
+// §9.8, lib #152: a restarted process finds the record on the claim and asks
+// for that place, whatever the Nodes say now.
+TEST_F(ClaimTopologyTest, RestartedProcessAsksForTheRecordedPlace) {
+  Pvc claim = ZonalClaim("node-z2");
+  claim.metadata.finalizers.push_back(std::string(kVolumeBeingCreatedFinalizer));
+  claim.metadata.annotations[kAccessibilityRecordAnnotation] =
+      R"({"requisite":[{"topology.example.com/zone":"z9"}],)"
+      R"("preferred":[{"topology.example.com/zone":"z9"}]})";
+  Start({claim}, WaitingClass());
+  ASSERT_TRUE(log_.Await("Succeeded", kZonalKey));
+  auto requests = driver_.CreateRequests(std::string(kZonalVolume));
+  ASSERT_EQ(requests.size(), 1u);
+  EXPECT_THAT(Zones(requests[0].accessibility_requirements().requisite()), ElementsAre("z9"));
+  EXPECT_THAT(Zones(requests[0].accessibility_requirements().preferred()), ElementsAre("z9"));
+  EXPECT_EQ(log_.Count("ANNOTATION", kZonalKey), 1u);  // the removal
+  EXPECT_EQ(log_.Count("FINALIZER",
+                       std::string(kZonalKey) + ": -" + std::string(kVolumeBeingCreatedFinalizer)),
+            1u);
+}
+
+// A record that does not parse is no place: the caches decide.
+TEST_F(ClaimTopologyTest, UnreadableRecordIsIgnored) {
+  Pvc claim = ZonalClaim("node-z2");
+  claim.metadata.annotations[kAccessibilityRecordAnnotation] = "{not json";
+  Start({claim}, WaitingClass());
+  ASSERT_TRUE(log_.Await("Succeeded", kZonalKey));
+  auto requests = driver_.CreateRequests(std::string(kZonalVolume));
+  ASSERT_EQ(requests.size(), 1u);
+  EXPECT_THAT(Zones(requests[0].accessibility_requirements().preferred()),
+              ElementsAre("z2", "z3", "z1"));
+}
+
 }  // namespace
 }  // namespace provisioner

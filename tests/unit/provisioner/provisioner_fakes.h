@@ -369,6 +369,18 @@ class FakeProvisionerApi final : public ProvisionerApi {
                                  std::string_view finalizer, bool add) override {
     return SetFinalizer("FINALIZER", ns + "/" + name, finalizer, add);
   }
+  // Logged as "ANNOTATION <ns>/<name>: <key>=<value>" (or "<key>-").
+  base::Status SetClaimAnnotation(const std::string& ns, const std::string& name,
+                                  std::string_view key,
+                                  const std::optional<std::string>& value) override {
+    const std::string object = ns + "/" + name;
+    auto answer = Answer([&]() -> base::Status {
+      if (auto error = NextFailure("ANNOTATION", object)) return *error;
+      return base::Status::Ok();
+    });
+    log_.Add("ANNOTATION", object, std::string(key) + (value ? "=" + *value : "-"));
+    return answer;
+  }
   base::Status SetSnapshotFinalizer(const std::string& ns, const std::string& name,
                                     std::string_view finalizer, bool add) override {
     return SetFinalizer("SNAPSHOT-FINALIZER", ns + "/" + name, finalizer, add);
