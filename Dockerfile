@@ -1,10 +1,12 @@
 # One image per binary, as upstream ships them: csi-attacher, csi-snapshotter,
-# snapshot-controller and csi-provisioner. All four are built on Debian bookworm with the
+# snapshot-controller, csi-provisioner, csi-node-driver-registrar and
+# livenessprobe. All six are built on Debian bookworm with the
 # project's own dependency script (lean: gRPC, protobuf, abseil, yaml-cpp and
 # the C++ runtime linked statically, cmake/lean_binaries.cmake) and shipped on
 # bookworm-slim with only the packages owning the shared libraries they still
 # load (deploy/image/runtime-packages.txt, kept exact by
-# scripts/check-image-libs.sh), as user 65532, entrypoint /<binary>.
+# scripts/check-image-libs.sh), as user 65532 (the two node sidecars as root,
+# see their stages), entrypoint /<binary>.
 # scripts/image-rootfs.sh builds the same runtime root without a container
 # engine; the integration test image_rootfs runs each binary from it.
 #
@@ -12,6 +14,8 @@
 #   docker build --target csi-snapshotter -t csi-snapshotter .
 #   docker build --target snapshot-controller -t snapshot-controller .
 #   docker build --target csi-provisioner -t csi-provisioner .
+#   docker build --target csi-node-driver-registrar -t csi-node-driver-registrar .
+#   docker build --target livenessprobe -t livenessprobe .
 
 FROM debian:bookworm AS build
 # git: the version (--version, user agent) comes from `git describe`.
@@ -24,12 +28,12 @@ COPY . .
 RUN git config --global --add safe.directory /src \
     && cmake --preset default -DCSI_ATTACHER_TESTS=OFF \
     && cmake --build --preset default --target csi-attacher csi-snapshotter snapshot-controller \
-         csi-provisioner \
+         csi-provisioner csi-node-driver-registrar livenessprobe \
     && mkdir /out && for binary in csi-attacher csi-snapshotter snapshot-controller \
-         csi-provisioner; do \
+         csi-provisioner csi-node-driver-registrar livenessprobe; do \
          strip --strip-debug -o /out/$binary build/default/cmd/$binary/$binary; done
 
-# What the four images share: the runtime packages and the non-root user.
+# What the six images share: the runtime packages and the non-root user.
 FROM debian:bookworm-slim AS runtime
 COPY deploy/image/runtime-packages.txt /tmp/runtime-packages.txt
 RUN apt-get update \
@@ -45,6 +49,19 @@ ENTRYPOINT ["/snapshot-controller"]
 FROM runtime AS csi-provisioner
 COPY --from=build /out/csi-provisioner /csi-provisioner
 ENTRYPOINT ["/csi-provisioner"]
+
+# The node sidecars run as root, as upstream's images do: the registrar creates
+# its socket in kubelet's plugins_registry, a host directory only root may
+# write, and both connect to driver sockets that are usually root's alone.
+FROM runtime AS csi-node-driver-registrar
+COPY --from=build /out/csi-node-driver-registrar /csi-node-driver-registrar
+USER 0:0
+ENTRYPOINT ["/csi-node-driver-registrar"]
+
+FROM runtime AS livenessprobe
+COPY --from=build /out/livenessprobe /livenessprobe
+USER 0:0
+ENTRYPOINT ["/livenessprobe"]
 
 FROM runtime AS csi-snapshotter
 COPY --from=build /out/csi-snapshotter /csi-snapshotter

@@ -16,14 +16,22 @@ std::string FeatureGatesHelp(const FeatureGates& gates) {
 
 }  // namespace
 
-void RegisterProcessFlags(base::FlagSet& flags, ProcessOptions& o, const FeatureGates& gates) {
-  flags.Var("feature-gates", std::make_unique<base::MapStringBoolValue>(&o.feature_gates),
-            FeatureGatesHelp(gates));
-  flags.Bool("version", &o.show_version, o.show_version, "Print the version and exit.");
+void RegisterAutomaxprocsAndLoggingFlags(base::FlagSet& flags, ProcessOptions& o) {
   flags.Bool("automaxprocs", &o.automaxprocs, o.automaxprocs,
              "Accepted for compatibility with the Go sidecar, where it sizes GOMAXPROCS from the "
              "cgroup CPU quota; it has no effect here.");
   base::RegisterLoggingFlags(&flags, &o.logging);
+}
+
+void RegisterVersionFlag(base::FlagSet& flags, ProcessOptions& o) {
+  flags.Bool("version", &o.show_version, o.show_version, "Print the version and exit.");
+}
+
+void RegisterProcessFlags(base::FlagSet& flags, ProcessOptions& o, const FeatureGates& gates) {
+  flags.Var("feature-gates", std::make_unique<base::MapStringBoolValue>(&o.feature_gates),
+            FeatureGatesHelp(gates));
+  RegisterVersionFlag(flags, o);
+  RegisterAutomaxprocsAndLoggingFlags(flags, o);
 }
 
 void RegisterKubeClientFlags(base::FlagSet& flags, KubeClientOptions& o) {

@@ -71,6 +71,11 @@ struct SidecarOptions : ProcessOptions,
   std::string csi_address = "/run/csi/socket";
 };
 
+// --automaxprocs and the logging flags: all the process flags of binaries
+// without feature gates (livenessprobe has no --version either).
+void RegisterAutomaxprocsAndLoggingFlags(base::FlagSet& flags, ProcessOptions& options);
+// --version alone.
+void RegisterVersionFlag(base::FlagSet& flags, ProcessOptions& options);
 // The --feature-gates help lists the gates `gates` knows.
 void RegisterProcessFlags(base::FlagSet& flags, ProcessOptions& options, const FeatureGates& gates);
 void RegisterKubeClientFlags(base::FlagSet& flags, KubeClientOptions& options);

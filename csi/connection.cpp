@@ -112,7 +112,9 @@ Connection::Connection(UnixAddress address, ConnectOptions options,
     : address_(std::move(address)),
       options_(std::move(options)),
       channel_(std::move(channel)),
-      watcher_([this](std::stop_token stop) { WatchForLoss(stop); }) {}
+      watcher_(options_.watch_for_loss
+                   ? std::jthread([this](std::stop_token stop) { WatchForLoss(stop); })
+                   : std::jthread()) {}
 
 Connection::~Connection() = default;
 

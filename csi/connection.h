@@ -62,6 +62,10 @@ struct ConnectOptions {
   int max_grpc_log_length = -1;
   std::string termination_log_path = "/dev/termination-log";
   std::function<void()> on_connection_loss = [] { base::FlushAndExit(1); };
+  // False: no loss watcher at all (no thread, no termination message, no
+  // callback); for short-lived connections and callers that notice a lost
+  // driver through their own calls or the channel's state.
+  bool watch_for_loss = true;
   // Measures call durations and paces ProbeForever's retries.
   base::Clock* clock = &base::Clock::Real();
   // Ends Connect's wait (see above).

@@ -31,10 +31,11 @@ class IdentityClient {
   base::Result<v1::GetPluginCapabilitiesResponse> GetPluginCapabilities(
       std::chrono::nanoseconds timeout);
 
- private:
-  // Whether the driver is ready, or the failed call's error.
+  // One Probe call: whether the driver is ready (a missing `ready` field
+  // means ready), or the failed call's error.
   base::Result<bool> Probe(std::chrono::nanoseconds timeout);
 
+ private:
   Connection& connection_;
   std::unique_ptr<v1::Identity::Stub> stub_;
 };

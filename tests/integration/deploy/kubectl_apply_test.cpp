@@ -170,4 +170,15 @@ TEST_F(KubectlApplyTest, SnapshotControllerFolderCreatesItsRbacAndDeployment) {
        {"deployment.apps", "snapshot-controller", "kube-system"}});
 }
 
+// docs/node-sidecars.md: the node sidecars need no RBAC; each folder is a
+// sample DaemonSet.
+TEST_F(KubectlApplyTest, CsiNodeDriverRegistrarFolderCreatesItsDaemonSet) {
+  ExpectFolderApplies("csi-node-driver-registrar", {{"daemonset.apps", "csi-node", "default"}});
+}
+
+TEST_F(KubectlApplyTest, LivenessProbeFolderCreatesItsDaemonSet) {
+  ExpectFolderApplies("livenessprobe",
+                      {{"daemonset.apps", "csi-driver-with-livenessprobe", "default"}});
+}
+
 }  // namespace
