@@ -71,11 +71,14 @@ class Reflector {
     }
     std::stop_callback stop_resync(stop, [&] { resync.request_stop(); });
     auto backoff = options_.backoff_initial;
+    bool refused_before = false;  // since the last success
+    base::Clock::TimePoint last_refused{};
     while (!stop.stop_requested()) {
       base::Status status =
           need_list_ ? ListAndReplace(stop) : WatchOnce(stop, /*stream_list=*/false);
       if (status.ok()) {
         backoff = options_.backoff_initial;
+        refused_before = false;
         continue;
       }
       if (stop.stop_requested()) break;
@@ -96,10 +99,19 @@ class Reflector {
       clock_.SleepFor(backoff, stop);
       // A server nothing listens for (down, restarting) is looked for again
       // at the initial interval, so the cache catches up within it of the
-      // server's return, not after a backoff grown while it was away; an
-      // answer that is an error backs off exponentially.
-      backoff = IsConnectionRefused(status.error()) ? options_.backoff_initial
-                                                    : std::min(backoff * 2, options_.backoff_max);
+      // server's return, not after a backoff grown while it was away. So is
+      // one that refused connections less than backoff_max ago: a restarted
+      // API server answers errors while it warms up (403 until its
+      // authorizer has synced, 429 "storage is (re)initializing" with
+      // Retry-After 1 while its watch cache fills, which client-go's REST
+      // client honours without growing the reflector's backoff). Any other
+      // error backs off exponentially.
+      if (IsConnectionRefused(status.error())) {
+        refused_before = true;
+        last_refused = clock_.Now();
+      }
+      const bool warming_up = refused_before && clock_.Now() - last_refused < options_.backoff_max;
+      backoff = warming_up ? options_.backoff_initial : std::min(backoff * 2, options_.backoff_max);
     }
   }
 

@@ -480,6 +480,69 @@ TEST_P(DataSourceTest, CrossNamespaceSourceWithoutTheGateIsRefused) {
   EXPECT_TRUE(DriverCreateRequestsFor(PvNameOf(claim)).empty());
 }
 
+// §3.7 (#1448): the snapshot is deleted while its restore's CreateVolume
+// runs: the source-protection finalizer keeps it until the volume is made,
+// then it goes.
+TEST_P(DataSourceTest, SnapshotDeletedWhileItsRestoreRunsWaitsForTheVolume) {
+  const Names n = NamesFor("deleted-source");
+  ASSERT_NO_FATAL_FAILURE(StartStack(n));
+  BoundClaim(n, n.claim);
+  const std::string snapshot = Unique("deleted-source-snap");
+  const std::string handle = ReadySnapshot(n.driver, snapshot, n.claim);
+  ASSERT_FALSE(handle.empty());
+  // The restore's CreateVolume takes 4 s.
+  ASSERT_NO_FATAL_FAILURE(
+      WriteDriverFaults({{"CreateVolume", json::array({{{"delay", "4s"}, {"times", 1}}})}}));
+  const std::string restore = Unique("deleted-source-restore");
+  json claim = CreateClaim(
+      {.name = restore, .storage_class = n.storage_class, .data_source = SnapshotSource(snapshot)});
+  ASSERT_TRUE(claim.is_object());
+  // The finalizer goes on just before CreateVolume starts.
+  ASSERT_TRUE(Eventually([&] { return Holds(Snapshot(snapshot), kSnapshotFinalizer); }))
+      << "the restore never protected its snapshot: " << Snapshot(snapshot).dump(2);
+  ASSERT_TRUE(admin_
+                  ->Request("DELETE", std::string(kSnapshotsPath) +
+                                          "/namespaces/default/volumesnapshots/" + snapshot)
+                  .ok());
+  // CreateVolume still runs: the finalizer holds the snapshot.
+  json held = Snapshot(snapshot);
+  EXPECT_TRUE(held.is_object() && held["metadata"].contains("deletionTimestamp") &&
+              Holds(held, kSnapshotFinalizer))
+      << held.dump(2);
+  ASSERT_EQ(PhaseOf(AwaitBound("default", restore)), "Bound");
+  EXPECT_EQ(DriverCreateRequestsFor(PvNameOf(claim)).front()["volume_content_source"],
+            (json{{"snapshot", {{"snapshot_id", handle}}}}));
+  EXPECT_TRUE(Eventually([&] { return Snapshot(snapshot).is_null(); }))
+      << "the snapshot stayed after its restore: " << Snapshot(snapshot).dump(2);
+}
+
+// §3.7: a cross-namespace source that does not exist, though a grant would
+// allow it: upstream's error as a Warning, and no CreateVolume.
+TEST_P(DataSourceTest, MissingCrossNamespaceSnapshotIsRefusedWithUpstreamsEvent) {
+  const Names n = NamesFor("missing-cross-ns");
+  ASSERT_NO_FATAL_FAILURE(GrantReferenceGrantRead());
+  ASSERT_NO_FATAL_FAILURE(StartStack(n, {"--feature-gates=CrossNamespaceVolumeDataSource=true"}));
+  const std::string restore_ns = Unique("missing-target");
+  ASSERT_NO_FATAL_FAILURE(CreateNamespace(restore_ns));
+  const std::string snapshot = Unique("never-taken");
+  ASSERT_NO_FATAL_FAILURE(GrantSnapshotTo(restore_ns, snapshot));
+  json source = SnapshotSource(snapshot);
+  source["namespace"] = "default";
+  json claim = CreateClaim({.name = n.claim,
+                            .storage_class = n.storage_class,
+                            .ns = restore_ns,
+                            .data_source_ref = source});
+  ASSERT_TRUE(claim.is_object());
+  std::optional<kube::Event> refused =
+      AwaitEvent(restore_ns, "PersistentVolumeClaim", n.claim, "ProvisioningFailed");
+  ASSERT_TRUE(refused.has_value());
+  EXPECT_EQ(refused->message, "error getting handle for DataSource Type VolumeSnapshot by Name " +
+                                  snapshot + ": error getting snapshot " + snapshot +
+                                  " from api server: volumesnapshots.snapshot.storage.k8s.io \"" +
+                                  snapshot + "\" not found");
+  EXPECT_TRUE(DriverCreateRequestsFor(PvNameOf(claim)).empty());
+}
+
 INSTANTIATE_PROVISIONER_PAIRS(DataSourceTest);
 
 }  // namespace

@@ -186,16 +186,24 @@ TEST_F(ReflectorTest, ListErrorsBackOffExponentiallyOnTheClock) {
 // the initial interval however often it is refused, so the cache catches up
 // within that of the server's return; answers that are errors (a restarted
 // server's authorizer still warming up) back off exponentially from there.
-TEST_F(ReflectorTest, RefusedConnectionsAreRetriedAtTheInitialIntervalWithoutGrowing) {
+// A restarted API server: refused connections, then the errors of its
+// warm-up (403 before its authorizer syncs, 429 while its watch cache
+// fills) are retried at the initial interval for backoff_max after the last
+// refusal; after that window errors back off exponentially again.
+TEST_F(ReflectorTest, RefusedConnectionsAndTheWarmUpAfterThemAreRetriedAtTheInitialInterval) {
   const base::Error refused =
       base::Error::Transport("connecting to 127.0.0.1 port 6443: Connection refused", ECONNREFUSED);
-  for (int i = 0; i < 3; ++i) api_.ScriptList(refused);
-  api_.ScriptList(base::Error::Http(403, "forbidden"));
-  api_.ScriptList(base::Error::Http(403, "forbidden"));
+  api_.ScriptList(refused);
+  api_.ScriptList(refused);
+  api_.ScriptList(base::Error::Http(429, "storage is (re)initializing"));
+  for (int i = 0; i < 6; ++i) api_.ScriptList(base::Error::Http(403, "forbidden"));
   api_.ScriptList(Page({MakeVa("a", "1")}, "5"));
-  Start(Paged());
+  ReflectorOptions options = Paged();
+  options.backoff_max = 4s;
+  Start(options);
   size_t lists = 1;
-  for (auto wait : {800ms, 800ms, 800ms, 800ms, 1600ms}) {
+  // The last refusal is noted at 1.6 s; the window ends at 5.6 s.
+  for (auto wait : {800ms, 800ms, 800ms, 800ms, 800ms, 800ms, 800ms, 1600ms, 3200ms}) {
     ASSERT_TRUE(api_.AwaitListCalls(lists));
     ASSERT_TRUE(clock_.AwaitSleeperDeadlines({clock_.Now() + wait}, testing::kHandOffTimeout))
         << "no " << wait.count() << " ms wait after list " << lists;
@@ -203,7 +211,7 @@ TEST_F(ReflectorTest, RefusedConnectionsAreRetriedAtTheInitialIntervalWithoutGro
     ++lists;
   }
   ASSERT_TRUE(api_.AwaitWatchCalls(1));
-  EXPECT_EQ(api_.list_calls().size(), 6u);
+  EXPECT_EQ(api_.list_calls().size(), 10u);
   EXPECT_TRUE(reflector_->HasSynced());
 }
 
