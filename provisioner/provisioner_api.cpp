@@ -26,6 +26,19 @@ bool ApplyFinalizer(nlohmann::json& object, std::string_view finalizer, bool add
   return true;
 }
 
+// Whether `object` (its JSON) had to change so its annotation `key` is
+// `value` (nullopt: absent).
+bool ApplyAnnotation(nlohmann::json& object, std::string_view key,
+                     const std::optional<std::string>& value) {
+  nlohmann::json& annotations = object["metadata"]["annotations"];
+  if (!annotations.is_object()) annotations = nlohmann::json::object();
+  const std::string k(key);
+  if (!value) return annotations.erase(k) > 0;
+  if (annotations.value(k, nlohmann::json()) == *value) return false;
+  annotations[k] = *value;
+  return true;
+}
+
 }  // namespace
 
 base::Status ProvisionerApiClient::SetClaimFinalizer(const std::string& ns, const std::string& name,
@@ -39,15 +52,8 @@ base::Status ProvisionerApiClient::SetClaimAnnotation(const std::string& ns,
                                                       const std::optional<std::string>& value) {
   auto written =
       UpdateStored(kube::ResourcePath<kube::PersistentVolumeClaim>(ns, name),
-                   "PersistentVolumeClaim " + ns + "/" + name, [&](nlohmann::json& object) {
-                     nlohmann::json& annotations = object["metadata"]["annotations"];
-                     if (!annotations.is_object()) annotations = nlohmann::json::object();
-                     const std::string k(key);
-                     if (!value) return annotations.erase(k) > 0;
-                     if (annotations.value(k, nlohmann::json()) == *value) return false;
-                     annotations[k] = *value;
-                     return true;
-                   });
+                   "PersistentVolumeClaim " + ns + "/" + name,
+                   [&](nlohmann::json& object) { return ApplyAnnotation(object, key, value); });
   if (!written.ok()) return written.error();
   return base::Status::Ok();
 }
@@ -64,9 +70,7 @@ base::Result<std::optional<kube::PersistentVolumeClaim>> ProvisionerApiClient::R
   auto written =
       UpdateStored(kube::ResourcePath<kube::PersistentVolumeClaim>(ns, name),
                    "PersistentVolumeClaim " + ns + "/" + name, [](nlohmann::json& object) {
-                     nlohmann::json& annotations = object["metadata"]["annotations"];
-                     return annotations.is_object() &&
-                            annotations.erase(std::string(kSelectedNodeAnnotation)) > 0;
+                     return ApplyAnnotation(object, kSelectedNodeAnnotation, std::nullopt);
                    });
   if (!written.ok()) return written.error();
   if (!*written) return std::optional<kube::PersistentVolumeClaim>();
