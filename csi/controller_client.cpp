@@ -86,4 +86,22 @@ base::Result<v1::ListSnapshotsResponse> ControllerClient::ListSnapshots(
                           request, options);
 }
 
+base::Result<v1::GetCapacityResponse> ControllerClient::GetCapacity(
+    const v1::GetCapacityRequest& request, const CallOptions& options) {
+  return connection_.Call(*stub_, &v1::Controller::Stub::GetCapacity, kGetCapacityMethod, request,
+                          options);
+}
+
+base::Result<v1::ControllerExpandVolumeResponse> ControllerClient::ControllerExpandVolume(
+    const v1::ControllerExpandVolumeRequest& request, const CallOptions& options) {
+  return connection_.Call(*stub_, &v1::Controller::Stub::ControllerExpandVolume,
+                          kControllerExpandVolumeMethod, request, options);
+}
+
+base::Result<v1::ControllerModifyVolumeResponse> ControllerClient::ControllerModifyVolume(
+    const v1::ControllerModifyVolumeRequest& request, const CallOptions& options) {
+  return connection_.Call(*stub_, &v1::Controller::Stub::ControllerModifyVolume,
+                          kControllerModifyVolumeMethod, request, options);
+}
+
 }  // namespace csi

@@ -1,6 +1,7 @@
 // Calls on the driver's Controller service that the sidecars make: the
 // attacher's publish calls and ListVolumes, the provisioner's volume calls,
-// the snapshotter's snapshot calls.
+// the snapshotter's snapshot calls, the provisioner's capacity queries and the
+// resizer's expand and modify calls.
 // Each call runs under its own deadline (CallOptions::timeout, the --timeout
 // flag); failures are gRPC errors as described in csi/errors.h.
 #pragma once
@@ -58,6 +59,15 @@ class ControllerClient {
   // One ListSnapshots call: the caller pages (next_token) if it needs to.
   base::Result<v1::ListSnapshotsResponse> ListSnapshots(const v1::ListSnapshotsRequest& request,
                                                         const CallOptions& options);
+
+  base::Result<v1::GetCapacityResponse> GetCapacity(const v1::GetCapacityRequest& request,
+                                                    const CallOptions& options);
+
+  base::Result<v1::ControllerExpandVolumeResponse> ControllerExpandVolume(
+      const v1::ControllerExpandVolumeRequest& request, const CallOptions& options);
+
+  base::Result<v1::ControllerModifyVolumeResponse> ControllerModifyVolume(
+      const v1::ControllerModifyVolumeRequest& request, const CallOptions& options);
 
  private:
   Connection& connection_;

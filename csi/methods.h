@@ -22,6 +22,11 @@ inline constexpr std::string_view kDeleteVolumeMethod = "/csi.v1.Controller/Dele
 inline constexpr std::string_view kCreateSnapshotMethod = "/csi.v1.Controller/CreateSnapshot";
 inline constexpr std::string_view kDeleteSnapshotMethod = "/csi.v1.Controller/DeleteSnapshot";
 inline constexpr std::string_view kListSnapshotsMethod = "/csi.v1.Controller/ListSnapshots";
+inline constexpr std::string_view kGetCapacityMethod = "/csi.v1.Controller/GetCapacity";
+inline constexpr std::string_view kControllerExpandVolumeMethod =
+    "/csi.v1.Controller/ControllerExpandVolume";
+inline constexpr std::string_view kControllerModifyVolumeMethod =
+    "/csi.v1.Controller/ControllerModifyVolume";
 inline constexpr std::string_view kGroupControllerGetCapabilitiesMethod =
     "/csi.v1.GroupController/GroupControllerGetCapabilities";
 inline constexpr std::string_view kCreateVolumeGroupSnapshotMethod =

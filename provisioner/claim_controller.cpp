@@ -181,6 +181,7 @@ kube::ReconcileResult ClaimController::Attempt(const std::string& key,
   LOG_V(2, "Successfully created volume for PVC").With("PV", volume.metadata.name).With("PVC", key);
   // Upstream takes the finalizer off here, before the PV is saved.
   ReleaseSnapshotOf(key);
+  if (options_.capacity) options_.capacity->VolumeCreated(volume, storage_class.metadata.name);
   return CreatePv(key, claim, volume, storage_class, started);
 }
 
@@ -254,7 +255,12 @@ kube::ReconcileResult ClaimController::Failed(const std::string& key,
   }
   if (failure.state == ProvisioningState::kInBackground) {
     RecordUnknownOutcome(*claim, failure.sent_topology);
-  } else if (failure.state != ProvisioningState::kNoChange) {
+  }
+  if (failure.state != ProvisioningState::kNoChange && options_.capacity) {
+    options_.capacity->ProvisionFailed(storage_class.metadata.name);
+  }
+  if (failure.state != ProvisioningState::kInBackground &&
+      failure.state != ProvisioningState::kNoChange) {
     ReleaseSnapshotOf(key);  // §9.7: the driver's answer is final
     if (base::Status s = ForgetUnknownOutcome(*claim); !s.ok()) {
       LOG_ERROR("Failed to remove the claim's volume-being-created finalizer")

@@ -59,6 +59,7 @@
 #include "kube/runtime/informer_set.h"
 #include "kube/runtime/rate_limiter.h"
 #include "provisioner/accessibility.h"
+#include "provisioner/capacity_refresh.h"
 #include "provisioner/claim_events.h"
 #include "provisioner/provisioner_metrics.h"
 #include "provisioner/volume_provisioning.h"
@@ -72,6 +73,9 @@ struct ClaimControllerOptions {
   // Set for a topology-aware driver (VOLUME_ACCESSIBILITY_CONSTRAINTS and
   // the Topology gate, §3.6): Nodes and CSINodes are cached too.
   std::optional<TopologyOptions> topology;
+  // With capacity tracking (§5): told of every volume made and of every
+  // failure that reached the driver. Outlives the controller.
+  CapacityRefresh* capacity = nullptr;
 };
 
 class ClaimController {

@@ -64,6 +64,40 @@ kube::WorkQueueMetrics& ProvisionerMetrics::volume_queue() {
   return queues_.ForQueue(std::string(kVolumeQueueName));
 }
 
+kube::WorkQueueMetrics& ProvisionerMetrics::capacity_queue() {
+  return queues_.ForQueue(std::string(kCapacityQueueName));
+}
+
+component::ScrapeRegistrations ProvisionerMetrics::WatchCapacity(
+    std::function<CapacityCounts()> counts) {
+  auto gauge = [&](const char* name, const char* help, size_t CapacityCounts::*field) {
+    metrics::FunctionFamily& family = registry_.AddFunctions(
+        {.name = name, .help = help, .stability = metrics::Stability::kAlpha},
+        metrics::Type::kGauge);
+    return family.Add([counts, field] {
+      return std::vector<metrics::Sample>{
+          {.label_values = {}, .value = static_cast<double>(counts().*field)}};
+    });
+  };
+  component::ScrapeRegistrations out;
+  out.registrations.push_back(
+      gauge("csistoragecapacities_desired_goal",
+            "Number of CSIStorageCapacity objects that are supposed to be managed automatically.",
+            &CapacityCounts::goal));
+  out.registrations.push_back(
+      gauge("csistoragecapacities_desired_current",
+            "Number of CSIStorageCapacity objects that exist and are supposed to be managed "
+            "automatically.",
+            &CapacityCounts::current));
+  out.registrations.push_back(gauge(
+      "csistoragecapacities_obsolete",
+      "Number of CSIStorageCapacity objects that exist and will be deleted automatically. Objects "
+      "that exist and may need an update are not considered obsolete and therefore not included "
+      "in this value.",
+      &CapacityCounts::obsolete));
+  return out;
+}
+
 component::ScrapeRegistrations ProvisionerMetrics::WatchQueues(
     std::vector<const kube::WorkQueue*> queues) {
   return queues_.Watch(std::move(queues));

@@ -8,7 +8,11 @@
 //     default buckets);
 //   - csi_sidecar_operations_seconds (component/csi_operation_metrics.h);
 //   - workqueue_* for the claims and volumes queues, present (at 0) from the
-//     start; leader_election_*; process_*.
+//     start, and csistoragecapacity's with capacity tracking; leader_election_*;
+//     process_*;
+//   - with capacity tracking, csistoragecapacities_desired_goal,
+//     csistoragecapacities_desired_current and csistoragecapacities_obsolete
+//     (ALPHA gauges, §5).
 //
 // Thread-safety: every method may be called from any thread. The object must
 // outlive the CSI connection using CsiHook() and the queues using
@@ -16,6 +20,7 @@
 #pragma once
 
 #include <chrono>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -29,6 +34,15 @@ namespace provisioner {
 
 inline constexpr std::string_view kClaimQueueName = "claims";
 inline constexpr std::string_view kVolumeQueueName = "volumes";
+inline constexpr std::string_view kCapacityQueueName = "csistoragecapacity";
+
+// Capacity tracking's gauges: its work items, those with an object, and
+// managed objects that match no item.
+struct CapacityCounts {
+  size_t goal = 0;
+  size_t current = 0;
+  size_t obsolete = 0;
+};
 
 class ProvisionerMetrics {
  public:
@@ -42,10 +56,15 @@ class ProvisionerMetrics {
 
   kube::WorkQueueMetrics& claim_queue();
   kube::WorkQueueMetrics& volume_queue();
+  kube::WorkQueueMetrics& capacity_queue();
   component::LeaderElectionMetrics leader_election() { return leader_election_; }
   // The queues' scrape-time gauges, while the result lives.
   [[nodiscard]] component::ScrapeRegistrations WatchQueues(
       std::vector<const kube::WorkQueue*> queues);
+  // Adds the three capacity gauges, read from `counts` at each scrape while
+  // the result lives. Once per process.
+  [[nodiscard]] component::ScrapeRegistrations WatchCapacity(
+      std::function<CapacityCounts()> counts);
 
   // `source` is the claim's dataSource kind, or "".
   void ProvisionSucceeded(const std::string& storage_class, const std::string& source,

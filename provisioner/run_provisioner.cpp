@@ -7,6 +7,7 @@
 #include "base/log.h"
 #include "base/random_uuid.h"
 #include "kube/runtime/informer_set.h"
+#include "kube/runtime/lister_watcher.h"
 #include "kube/runtime/run_controllers.h"
 #include "kube/tools/event_api.h"
 #include "kube/tools/event_recorder.h"
@@ -40,6 +41,32 @@ bool SweepsSnapshots(const component::CsiDriver& driver, kube::Client& client) {
   return true;
 }
 
+// The capacity controller (§5) with its own client: its CSIStorageCapacity
+// informer lists and watches only its namespace and labels.
+struct CapacityTracker {
+  CapacityTracker(const CapacityTracking& tracking, const component::CsiDriver& driver,
+                  std::chrono::nanoseconds timeout, kube::InformerSet& informers,
+                  ProvisionerMetrics& metrics, base::Clock& clock)
+      : source(*tracking.client, tracking.controller.namespace_,
+               CapacityLabelSelector(tracking.controller)),
+        api(*tracking.client),
+        capacity_driver(driver.connection, timeout) {
+    informers.UseSource<kube::CSIStorageCapacity>(source,
+                                                  CapacityLabelSelector(tracking.controller));
+    CapacityOptions options = tracking.controller;
+    options.loop.metrics = &metrics.capacity_queue();
+    controller.emplace(std::move(options), informers, api, capacity_driver, clock);
+    gauges = metrics.WatchCapacity([this] { return controller->Counts(); });
+  }
+  void Run(std::stop_token stop) { controller->Run(stop); }
+
+  kube::ClientListerWatcher<kube::CSIStorageCapacity> source;
+  CapacityApiClient api;
+  CsiCapacityDriver capacity_driver;
+  std::optional<CapacityController> controller;
+  component::ScrapeRegistrations gauges;
+};
+
 }  // namespace
 
 void RunProvisioner(const RunProvisionerOptions& options, const component::CsiDriver& driver,
@@ -66,12 +93,20 @@ void RunProvisioner(const RunProvisionerOptions& options, const component::CsiDr
   RecordedClaimEvents claim_events(controller_recorder, provisioner_recorder);
   RecordedVolumeEvents volume_events(controller_recorder);
 
-  ClaimController claims(driver.name, options.identity, driver.capabilities, options.claims,
+  Optional<CapacityTracker> capacity;
+  ClaimControllerOptions claim_options = options.claims;
+  if (options.capacity) {
+    capacity.controller.emplace(*options.capacity, driver, options.timeout, informers, metrics,
+                                clock);
+    claim_options.capacity = &*capacity.controller->controller;
+  }
+  ClaimController claims(driver.name, options.identity, driver.capabilities, claim_options,
                          informers, api, volume_driver, claim_events, &metrics, clock);
   VolumeController volumes(
       driver.name,
       {.loop = options.claims.loop,
-       .check_attachments = driver.capabilities.Has(csi::ControllerRpc::PUBLISH_UNPUBLISH_VOLUME)},
+       .check_attachments = driver.capabilities.Has(csi::ControllerRpc::PUBLISH_UNPUBLISH_VOLUME),
+       .capacity = claim_options.capacity},
       informers, api, volume_driver, volume_events, &metrics, clock);
   Optional<CloneProtectionController> clones;
   if (driver.capabilities.Has(csi::ControllerRpc::CLONE_VOLUME)) {
@@ -87,7 +122,7 @@ void RunProvisioner(const RunProvisionerOptions& options, const component::CsiDr
   component::ScrapeRegistrations gauges = metrics.WatchQueues({&claims.queue(), &volumes.queue()});
 
   LOG_INFO("Starting provisioner controller").With("component", driver.name);
-  kube::RunWithInformers(informers, stop, claims, volumes, clones, sweeper);
+  kube::RunWithInformers(informers, stop, claims, volumes, clones, sweeper, capacity);
   LOG_INFO("Shutting down provisioner controller").With("component", driver.name);
 }
 

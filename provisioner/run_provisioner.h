@@ -3,21 +3,31 @@
 // driver publishes volumes), the claim and volume controllers with their
 // Events (source "external-provisioner") and, for a driver that clones, the
 // clone protection controller (§3.7), for a driver that snapshots the sweeper
-// of orphaned snapshot finalizers (§3.7), until `stop`; returns once they
+// of orphaned snapshot finalizers (§3.7), with --enable-capacity the
+// capacity controller (§5), until `stop`; returns once they
 // stopped, with in-flight CSI calls finished. The queues report to
 // `metrics` while they run.
 #pragma once
 
+#include <optional>
 #include <stop_token>
 #include <string>
 
 #include "component/sidecar_startup.h"
 #include "kube/client/client.h"
+#include "provisioner/capacity_controller.h"
 #include "provisioner/claim_controller.h"
 #include "provisioner/provisioner_metrics.h"
 #include "provisioner/volume_controller.h"
 
 namespace provisioner {
+
+// Capacity tracking: the controller's options and the client of its writes
+// and its CSIStorageCapacity informer (its own QPS budget).
+struct CapacityTracking {
+  CapacityOptions controller;
+  kube::Client* client = nullptr;  // outlives RunProvisioner
+};
 
 struct RunProvisionerOptions {
   std::chrono::nanoseconds timeout{std::chrono::seconds(10)};  // each CSI call
@@ -25,7 +35,8 @@ struct RunProvisionerOptions {
   uint32_t cloning_protection_threads = 1;  // --cloning-protection-threads
   // --snapshot-orphan-sweep-interval (§3.7); not positive: no sweeper.
   std::chrono::nanoseconds snapshot_orphan_sweep_interval{std::chrono::minutes(5)};
-  std::string identity;  // storage.kubernetes.io/csiProvisionerIdentity
+  std::string identity;                      // storage.kubernetes.io/csiProvisionerIdentity
+  std::optional<CapacityTracking> capacity;  // --enable-capacity
 };
 
 void RunProvisioner(const RunProvisionerOptions& options, const component::CsiDriver& driver,

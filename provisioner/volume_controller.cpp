@@ -153,6 +153,7 @@ kube::ReconcileResult VolumeController::Delete(const Volume& volume) {
     }
     LOG_INFO("Volume deleted").With("PV", name).With("volumeHandle", csi->volume_handle);
     if (metrics_) metrics_->DeleteSucceeded(class_name, clock_.Now() - started);
+    if (options_.capacity) options_.capacity->VolumeDeleted(volume);
     std::lock_guard lock(mu_);
     deleted_volumes_.insert(name);
   }

@@ -35,6 +35,7 @@
 #include "kube/api/storage/v1/volume_attachment.h"
 #include "kube/runtime/controller.h"
 #include "kube/runtime/informer_set.h"
+#include "provisioner/capacity_refresh.h"
 #include "provisioner/provisioner_api.h"
 #include "provisioner/provisioner_metrics.h"
 #include "provisioner/volume_driver.h"
@@ -47,6 +48,9 @@ struct VolumeControllerOptions {
   // The driver has PUBLISH_UNPUBLISH_VOLUME: VolumeAttachments are watched
   // and hold deletion back.
   bool check_attachments = false;
+  // With capacity tracking (§5): told of every volume deleted. Outlives the
+  // controller.
+  CapacityRefresh* capacity = nullptr;
 };
 
 class VolumeController {

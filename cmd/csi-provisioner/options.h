@@ -2,9 +2,9 @@
 // upstream's csi-provisioner accepts, with the same name, type and default,
 // so an existing Deployment's args work unchanged: the flags every CSI
 // sidecar shares (component/standard_flags.h) plus the provisioner's own.
-// Flags of features this provisioner does not offer yet (capacity tracking,
-// node deployment) are accepted; a value that asks for one of them is
-// refused at start-up instead of being ignored.
+// Flags of the feature this provisioner does not offer yet (node deployment)
+// are accepted; a value that asks for it is refused at start-up instead of
+// being ignored.
 #pragma once
 
 #include <chrono>

@@ -20,6 +20,7 @@
 #include "component/shutdown_signals.h"
 #include "component/sidecar_startup.h"
 #include "kube/client/client.h"
+#include "provisioner/capacity_owner.h"
 #include "provisioner/names.h"
 #include "provisioner/provisioner_metrics.h"
 #include "provisioner/run_provisioner.h"
@@ -61,6 +62,51 @@ provisioner::RunProvisionerOptions ProvisionerOptionsFrom(const Options& options
   return out;
 }
 
+// §2.4 step 8: capacity tracking needs $NAMESPACE, and $POD_NAME for an
+// owner; its client has the capacity QPS budget of its own.
+std::optional<int> SetUpCapacity(const Options& options, kube::RestConfig config,
+                                 const std::string& driver_name,
+                                 std::unique_ptr<kube::Client>& client,
+                                 provisioner::RunProvisionerOptions& out) {
+  const char* ns = std::getenv("NAMESPACE");
+  if (!ns || !*ns) {
+    return component::FailFatally("need NAMESPACE env variable for CSIStorageCapacity objects");
+  }
+  config.qps = options.kube_api_capacity_qps;
+  config.burst = static_cast<int>(options.kube_api_capacity_burst);
+  base::Result<std::unique_ptr<kube::Client>> created = kube::Client::Create(std::move(config));
+  if (!created.ok()) return component::FailFatally(created.error().message);
+  client = std::move(created).value();
+  provisioner::CapacityTracking tracking;
+  tracking.controller.driver = driver_name;
+  tracking.controller.namespace_ = ns;
+  tracking.client = client.get();
+  if (options.capacity_ownerref_level >= 0) {
+    const char* pod = std::getenv("POD_NAME");
+    if (!pod || !*pod) {
+      return component::FailFatally(
+          "need POD_NAME env variable to determine CSIStorageCapacity owner");
+    }
+    base::Result<kube::OwnerReference> owner = provisioner::LookUpCapacityOwner(
+        *client, ns, pod, static_cast<int>(options.capacity_ownerref_level));
+    if (!owner.ok()) {
+      return component::FailFatally("look up owner(s) of pod: " + owner.error().message);
+    }
+    LOG_INFO("using " + owner->api_version + "/" + owner->kind + " " + owner->name +
+             " as owner of CSIStorageCapacity objects");
+    tracking.controller.owner = std::move(*owner);
+  }
+  tracking.controller.immediate_binding = options.capacity_for_immediate_binding;
+  tracking.controller.poll_interval = options.capacity_poll_interval;
+  tracking.controller.loop = {
+      .name = std::string(provisioner::kCapacityQueueName),
+      .workers = static_cast<uint32_t>(std::max<int64_t>(0, options.capacity_threads)),
+      .retry_start = out.claims.loop.retry_interval_start,
+      .retry_max = out.claims.loop.retry_interval_max};
+  out.capacity = std::move(tracking);
+  return std::nullopt;
+}
+
 std::optional<int> StartHttpEndpoint(const Options& options, component::HttpEndpoint& endpoint,
                                      metrics::Registry& registry) {
   if (component::HttpAddress(options).empty()) return std::nullopt;
@@ -83,6 +129,7 @@ int Serve(const std::string& program, const Options& options, const component::F
   if (base::Status s = component::CheckLeaderElection(options); !s.ok()) {
     return Fail("Failed to initialize leader election", s.error());
   }
+  const kube::RestConfig rest_config = *config;
   base::Result<std::unique_ptr<kube::Client>> client = kube::Client::Create(std::move(*config));
   if (!client.ok()) return component::FailFatally(client.error().message);
 
@@ -99,6 +146,7 @@ int Serve(const std::string& program, const Options& options, const component::F
     return std::nullopt;
   };
   provisioner::RunProvisionerOptions provisioner_options = ProvisionerOptionsFrom(options, gates);
+  std::unique_ptr<kube::Client> capacity_client;
   return component::RunSidecar(startup, env, [&](const component::CsiDriver& driver) {
     provisioner_options.identity = ProvisionerIdentity(driver.name);
     // §3.6: topology needs both the driver's capability and the gate.
@@ -106,6 +154,12 @@ int Serve(const std::string& program, const Options& options, const component::F
         driver.capabilities.Has(csi::PluginService::VOLUME_ACCESSIBILITY_CONSTRAINTS)) {
       provisioner_options.claims.topology = provisioner::TopologyOptions{
           .strict = options.strict_topology, .immediate = options.immediate_topology};
+    }
+    if (options.enable_capacity) {
+      if (auto exit = SetUpCapacity(options, rest_config, driver.name, capacity_client,
+                                    provisioner_options)) {
+        return *exit;
+      }
     }
     // §2.4 step 9: the HTTP server once the driver is known.
     if (auto exit = StartHttpEndpoint(options, endpoint, provisioner_metrics.registry())) {

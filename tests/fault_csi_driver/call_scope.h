@@ -53,6 +53,9 @@ class CallScope {
   // the rules' volume_name/volume_id filters (the handler records the
   // request's own fields).
   void SetVolumeTarget(const std::string& volume_name, const std::string& volume_id);
+  // The segment a GetCapacity call asks about, matched against the rules'
+  // segment filter.
+  void SetSegmentTarget(const std::string& segment) { target_.segment = segment; }
   // Extra request fields to record (never secret values).
   nlohmann::json& request() { return record_.request; }
   const nlohmann::json& request() const { return record_.request; }

@@ -1,5 +1,7 @@
 #include "tests/fault_csi_driver/controller_service.h"
 
+#include <map>
+
 #include "tests/fault_csi_driver/status_codes.h"
 
 namespace faultdriver {
@@ -118,6 +120,37 @@ grpc::Status ControllerService::List(const csi::v1::ListVolumesRequest& request,
   }
   response->set_next_token(page->next_token);
   return grpc::Status::OK;
+}
+
+grpc::Status ControllerService::GetCapacity(grpc::ServerContext* context,
+                                            const csi::v1::GetCapacityRequest* request,
+                                            csi::v1::GetCapacityResponse* response) {
+  CallScope call(driver_, context, "GetCapacity");
+  // The map's keys are sorted, so equal segments give equal texts.
+  const auto& segments = request->accessible_topology().segments();
+  std::map<std::string, std::string> sorted(segments.begin(), segments.end());
+  std::string segment;
+  for (const auto& [key, value] : sorted) {
+    segment += (segment.empty() ? "" : ",") + key + "=" + value;
+  }
+  call.SetSegmentTarget(segment);
+  call.request()["parameters"] = StringMap(request->parameters());
+  call.request()["segment"] = segment;
+  call.request()["has_accessible_topology"] = request->has_accessible_topology();
+  call.request()["volume_capabilities"] = request->volume_capabilities_size();
+  if (auto early = call.Begin()) return call.Finish(*early);
+  if (!driver_.options->Advertises(Capability::GET_CAPACITY)) {
+    return call.Finish(NotAdvertised("GET_CAPACITY"));
+  }
+  constexpr int64_t kDefaultAvailableBytes = int64_t{1} << 40;
+  const std::optional<FaultRule>& fault = call.fault();
+  response->set_available_capacity(fault && fault->available_bytes ? *fault->available_bytes
+                                                                   : kDefaultAvailableBytes);
+  if (fault && fault->maximum_volume_size) {
+    response->mutable_maximum_volume_size()->set_value(*fault->maximum_volume_size);
+  }
+  call.response()["available_capacity"] = response->available_capacity();
+  return call.Finish(grpc::Status::OK);
 }
 
 grpc::Status ControllerService::ControllerGetCapabilities(

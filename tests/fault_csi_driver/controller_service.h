@@ -10,6 +10,8 @@
 //   Unpublish: unknown volume or node -> OK; empty node_id -> every node.
 //   ListVolumes: needs LIST_VOLUMES advertised (else UNIMPLEMENTED); every
 //     volume known, published_node_ids filled with LIST_VOLUMES_PUBLISHED_NODES.
+//   GetCapacity: needs GET_CAPACITY advertised (else UNIMPLEMENTED); 1 TiB
+//     and no maximum volume size unless a fault rule says otherwise.
 #pragma once
 
 #include "csi/proto/csi.grpc.pb.h"
@@ -43,6 +45,8 @@ class ControllerService final : public csi::v1::Controller::Service {
       csi::v1::ControllerUnpublishVolumeResponse* response) override;
   grpc::Status ListVolumes(grpc::ServerContext* context, const csi::v1::ListVolumesRequest* request,
                            csi::v1::ListVolumesResponse* response) override;
+  grpc::Status GetCapacity(grpc::ServerContext* context, const csi::v1::GetCapacityRequest* request,
+                           csi::v1::GetCapacityResponse* response) override;
   grpc::Status ControllerGetCapabilities(
       grpc::ServerContext* context, const csi::v1::ControllerGetCapabilitiesRequest* request,
       csi::v1::ControllerGetCapabilitiesResponse* response) override;

@@ -12,7 +12,7 @@ namespace {
 
 // Rejecting unknown names catches typos that would otherwise silently
 // inject nothing and make a test pass for the wrong reason.
-constexpr std::array<std::string_view, 16> kMethods = {"GetPluginInfo",
+constexpr std::array<std::string_view, 17> kMethods = {"GetPluginInfo",
                                                        "GetPluginCapabilities",
                                                        "Probe",
                                                        "CreateVolume",
@@ -27,7 +27,8 @@ constexpr std::array<std::string_view, 16> kMethods = {"GetPluginInfo",
                                                        "GroupControllerGetCapabilities",
                                                        "CreateVolumeGroupSnapshot",
                                                        "GetVolumeGroupSnapshot",
-                                                       "DeleteVolumeGroupSnapshot"};
+                                                       "DeleteVolumeGroupSnapshot",
+                                                       "GetCapacity"};
 
 bool KnownMethod(std::string_view name) {
   for (std::string_view method : kMethods) {
@@ -117,6 +118,12 @@ FaultRule ParseRule(const std::string& method, const nlohmann::json& object,
       rule.never_ready = BoolField(value, field);
     } else if (key == "capacity_bytes" && method == "CreateVolume") {
       rule.capacity_bytes = IntegerField(value, 0, field);
+    } else if (key == "segment" && method == "GetCapacity") {
+      rule.segment = StringField(value, field);
+    } else if (key == "available_bytes" && method == "GetCapacity") {
+      rule.available_bytes = IntegerField(value, 0, field);
+    } else if (key == "maximum_volume_size" && method == "GetCapacity") {
+      rule.maximum_volume_size = IntegerField(value, 0, field);
     } else {
       throw std::invalid_argument(field + ": unknown field");
     }
@@ -163,6 +170,7 @@ std::optional<FaultRule> FaultPlan::Take(std::string_view method, const CallTarg
     if (rule.node_id && *rule.node_id != target.node_id) continue;
     if (rule.snapshot_name && *rule.snapshot_name != target.snapshot_name) continue;
     if (rule.volume_name && *rule.volume_name != target.volume_name) continue;
+    if (rule.segment && *rule.segment != target.segment) continue;
     if (rule.times > 0) --rule.times;
     return rule;
   }

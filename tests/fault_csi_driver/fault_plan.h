@@ -25,12 +25,14 @@ namespace faultdriver {
 // snapshot and its source volume (looked up by snapshot_id where the request
 // has no name), group snapshot calls the group snapshot (no volume),
 // CreateVolume and DeleteVolume the volume's name and ID (DeleteVolume looks
-// the name up by ID); empty fields match only unfiltered rules.
+// the name up by ID), GetCapacity the segment asked about; empty fields
+// match only unfiltered rules.
 struct CallTarget {
   std::string volume_id;
   std::string node_id;
   std::string snapshot_name;
   std::string volume_name;
+  std::string segment;  // GetCapacity: "k1=v1,k2=v2", keys sorted; "" for none
 };
 
 struct FaultRule {
@@ -39,6 +41,7 @@ struct FaultRule {
   std::optional<std::string> node_id;
   std::optional<std::string> snapshot_name;
   std::optional<std::string> volume_name;
+  std::optional<std::string> segment;
   // OK means "no error", for rules that only delay or (Probe) report not ready.
   grpc::StatusCode code = grpc::StatusCode::OK;
   std::string message = "injected fault";
@@ -61,6 +64,9 @@ struct FaultRule {
   // CreateVolume only, applied to the volume the call creates: its capacity,
   // whatever was asked for (a driver that rounds down or under-delivers).
   std::optional<int64_t> capacity_bytes;
+  // GetCapacity only: the answer's available_capacity and maximum_volume_size.
+  std::optional<int64_t> available_bytes;
+  std::optional<int64_t> maximum_volume_size;
 
   bool Fails() const { return code != grpc::StatusCode::OK; }
 };
