@@ -20,6 +20,7 @@
 #include "kube/api/core/v1/secret.h"
 #include "kube/api/snapshot/v1/volume_snapshot.h"
 #include "kube/api/snapshot/v1/volume_snapshot_content.h"
+#include "kube/api/storage/v1/volume_attributes_class.h"
 #include "kube/client/client.h"
 
 namespace provisioner {
@@ -50,6 +51,8 @@ class ProvisionerApi {
   virtual base::Result<kube::VolumeSnapshot> GetSnapshot(const std::string& ns,
                                                          const std::string& name) = 0;
   virtual base::Result<kube::VolumeSnapshotContent> GetSnapshotContent(const std::string& name) = 0;
+  // §3.3 step 11: the claim's VolumeAttributesClass, read live.
+  virtual base::Result<kube::VolumeAttributesClass> GetAttributesClass(const std::string& name) = 0;
   // As SetClaimFinalizer, for the VolumeSnapshot ns/name.
   virtual base::Status SetSnapshotFinalizer(const std::string& ns, const std::string& name,
                                             std::string_view finalizer, bool add) = 0;
@@ -94,6 +97,9 @@ class ProvisionerApiClient final : public ProvisionerApi {
   }
   base::Result<kube::VolumeSnapshotContent> GetSnapshotContent(const std::string& name) override {
     return client_.Get<kube::VolumeSnapshotContent>("", name);
+  }
+  base::Result<kube::VolumeAttributesClass> GetAttributesClass(const std::string& name) override {
+    return client_.Get<kube::VolumeAttributesClass>("", name);
   }
   // Upstream updates VolumeSnapshots too (RBAC: update, no patch).
   base::Status SetSnapshotFinalizer(const std::string& ns, const std::string& name,

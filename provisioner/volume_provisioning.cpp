@@ -8,6 +8,7 @@
 
 #include "base/log.h"
 #include "csi/errors.h"
+#include "csi/final_error.h"
 #include "provisioner/names.h"
 #include "provisioner/provisioned_volume.h"
 
@@ -103,19 +104,35 @@ AccessibilityResult PlaceOf(const TopologyView& topology, const kube::Persistent
 }  // namespace
 
 ProvisioningState StateOfCreateError(const base::Error& error, bool may_reschedule) {
-  if (!error.IsGrpc()) return ProvisioningState::kInBackground;
-  switch (error.code) {
-    case grpc::RESOURCE_EXHAUSTED:
-      return may_reschedule ? ProvisioningState::kReschedule : ProvisioningState::kFinished;
-    case grpc::CANCELLED:
-    case grpc::DEADLINE_EXCEEDED:
-    case grpc::UNAVAILABLE:
-    case grpc::ABORTED:
-      return ProvisioningState::kInBackground;
-    default:
-      return ProvisioningState::kFinished;
+  // Upstream's provisioner takes no room on the driver as final.
+  if (csi::IsGrpcCode(error, grpc::RESOURCE_EXHAUSTED)) {
+    return may_reschedule ? ProvisioningState::kReschedule : ProvisioningState::kFinished;
   }
+  return csi::IsFinalError(error) ? ProvisioningState::kFinished : ProvisioningState::kInBackground;
 }
+
+namespace {
+
+// §3.3 step 11: the claim's VolumeAttributesClass, read live, gives
+// CreateVolume its mutable_parameters; a class of another driver is final.
+std::optional<ProvisionFailure> ApplyAttributesClass(const ProvisioningContext& context,
+                                                     const std::string& name,
+                                                     csi::v1::CreateVolumeRequest& request) {
+  base::Result<kube::VolumeAttributesClass> vac = context.api.GetAttributesClass(name);
+  if (!vac.ok()) return ProvisionFailure{vac.error(), ProvisioningState::kNoChange};
+  if (vac->driver_name != context.driver_name) {
+    return ProvisionFailure{
+        base::Error("VAC " + name + " referenced in PVC is for driver " + vac->driver_name +
+                    " which does not match driver name " + context.driver_name),
+        ProvisioningState::kFinished};
+  }
+  for (const auto& [key, value] : vac->parameters) {
+    (*request.mutable_mutable_parameters())[key] = value;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
 
 ProvisionResult ProvisionVolume(const ProvisioningContext& context,
                                 const kube::PersistentVolumeClaim& claim,
@@ -126,12 +143,6 @@ ProvisionResult ProvisionVolume(const ProvisioningContext& context,
   if (auto* failure = std::get_if<ProvisionFailure>(&prepared)) return std::move(*failure);
   if (std::holds_alternative<LeftToPopulator>(prepared)) return LeftToPopulator{};
   VolumeRequest& request = std::get<VolumeRequest>(prepared);
-  if (request.attributes_class) {
-    return ProvisionFailure{base::Error("VolumeAttributesClass " + *request.attributes_class +
-                                        " cannot be applied: this provisioner does not support "
-                                        "VolumeAttributesClass yet"),
-                            ProvisioningState::kFinished};
-  }
   if (request.data_source) {
     if (auto failure = PrepareSource(context, claim, storage_class, request)) return *failure;
   }
@@ -144,6 +155,11 @@ ProvisionResult ProvisionVolume(const ProvisioningContext& context,
   }
   auto secrets = ReadProvisionerSecret(context.api, request.provisioner_secret);
   if (!secrets.ok()) return ProvisionFailure{secrets.error(), ProvisioningState::kNoChange};
+  if (request.attributes_class) {
+    if (auto failure = ApplyAttributesClass(context, *request.attributes_class, request.request)) {
+      return *failure;
+    }
+  }
   csi::v1::CreateVolumeRequest with_secrets = request.request;
   with_secrets.mutable_secrets()->insert(secrets->begin(), secrets->end());
 

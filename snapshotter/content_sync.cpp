@@ -5,6 +5,7 @@
 
 #include "base/log.h"
 #include "base/strconv.h"
+#include "csi/final_error.h"
 #include "kube/api/meta_time.h"
 #include "snapshot/content_lane.h"
 #include "snapshot/names.h"
@@ -153,7 +154,7 @@ base::Status ContentSyncOf<Content>::CreateUnderAnnotation(Writer& writer,
   }
   auto status_change = create();
   if (!status_change.ok()) {
-    if (IsFinalCreateError(status_change.error())) {
+    if (csi::IsFinalError(status_change.error())) {
       if (auto removed = writer.RemoveAnnotation(being_created); !removed.ok()) {
         return base::Error(Concat(WordsFor<Content>(kRemoveAnnotationAfterErrorFailed), name,
                                   removed.error().message));

@@ -75,7 +75,7 @@ class ContentSyncOf : public ContentHandlerOf<Content> {
   // else poll while not ready (§9.2).
   base::Result<SyncOutcome> Settle(Writer& writer);
 
-  // One create call: its error (gRPC code kept, for IsFinalCreateError, and
+  // One create call: its error (gRPC code kept, for csi::IsFinalError, and
   // message in upstream's words), or the status its answer gives.
   using DriverCreate = std::function<base::Result<typename Writer::StatusChange>()>;
   base::Status CreateUnderAnnotation(Writer& writer, const DriverCreate& create);

@@ -4,7 +4,7 @@
 // and GroupController services, each under one `timeout` (--timeout) that a
 // pre-call shares, as for single snapshots (snapshot_driver.h). A driver's
 // failure is a gRPC-domain base::Error carrying its code (csi/errors.h);
-// IsFinalCreateError tells which failures of a create are final.
+// csi::IsFinalError tells which failures of a create are final.
 #pragma once
 
 #include <chrono>

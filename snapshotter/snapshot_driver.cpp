@@ -26,20 +26,6 @@ DriverSnapshot FromCsi(const v1::Snapshot& snapshot) {
 
 }  // namespace
 
-bool IsFinalCreateError(const base::Error& error) {
-  if (!error.IsGrpc()) return false;
-  switch (error.code) {
-    case grpc::StatusCode::CANCELLED:
-    case grpc::StatusCode::DEADLINE_EXCEEDED:
-    case grpc::StatusCode::UNAVAILABLE:
-    case grpc::StatusCode::RESOURCE_EXHAUSTED:
-    case grpc::StatusCode::ABORTED:
-      return false;
-    default:
-      return true;
-  }
-}
-
 base::Result<DriverSnapshot> CsiSnapshotDriver::CreateSnapshot(
     const CreateSnapshotRequest& request) {
   OperationDeadline deadline(timeout_);

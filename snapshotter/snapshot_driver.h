@@ -57,12 +57,6 @@ class SnapshotDriver {
                                                                    const Secrets& secrets) = 0;
 };
 
-// Whether a failed CreateSnapshot is over on the backend (docs/snapshots.md
-// §3.4 create step 7): a gRPC error other than Canceled, DeadlineExceeded,
-// Unavailable, ResourceExhausted and Aborted. Any other failure may leave a
-// create running, so it is not final.
-bool IsFinalCreateError(const base::Error& error);
-
 class CsiSnapshotDriver final : public SnapshotDriver, private CsiDriverCalls {
  public:
   CsiSnapshotDriver(csi::Connection& connection, std::chrono::nanoseconds timeout)

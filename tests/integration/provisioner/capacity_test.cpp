@@ -20,6 +20,8 @@ namespace {
 using nlohmann::json;
 
 constexpr char kCapacityZoneKey[] = "topology.capacity.csi.test/zone";
+// Which test made a Node: the zones repeat from test to test.
+constexpr char kCapacityTestKey[] = "capacity.csi.test/test";
 constexpr char kCapacitiesPath[] =
     "/apis/storage.k8s.io/v1/namespaces/default/csistoragecapacities";
 
@@ -51,9 +53,10 @@ class CapacityFixture : public Base {
     this->WriteDriverFaults(faults);
     for (const char* zone : {"zone-a", "zone-b"}) {
       const std::string node = names.claim + "-" + zone;
-      ASSERT_TRUE(
-          testsupport::CreateNode(*admin_, {.name = node, .labels = {{kCapacityZoneKey, zone}}})
-              .ok());
+      ASSERT_TRUE(testsupport::CreateNode(*admin_, {.name = node,
+                                                    .labels = {{kCapacityZoneKey, zone},
+                                                               {kCapacityTestKey, names.claim}}})
+                      .ok());
       auto registered =
           testsupport::CreateCsiNode(*admin_, node, names.driver, node + "-id", {kCapacityZoneKey});
       ASSERT_TRUE(registered.ok()) << registered.error().message;
@@ -211,6 +214,36 @@ TEST_P(CapacityTest, GaugesCountTheItemsAndTheirObjects) {
   })) << body;
   EXPECT_NE(body.find("\ncsistoragecapacities_desired_goal 2\n"), std::string::npos) << body;
   EXPECT_NE(body.find("\ncsistoragecapacities_obsolete 0\n"), std::string::npos) << body;
+}
+
+// §5's purpose: kube-scheduler places a WaitForFirstConsumer claim of a
+// CSIDriver with storageCapacity only where a published object has room;
+// zone-a reports none, so the Pod, free to go to either of the test's two
+// Nodes, lands in zone-b and its volume is made there.
+TEST_P(CapacityTest, SchedulerPlacesTheClaimWhereTheDriverReportsRoom) {
+  const Names n = NamesFor("capacity-sched");
+  ASSERT_NO_FATAL_FAILURE(StartCapacityDriver(n, CapacityFaults("0", "107374182400")));
+  json csi_driver = {{"apiVersion", "storage.k8s.io/v1"},
+                     {"kind", "CSIDriver"},
+                     {"metadata", {{"name", n.driver}}},
+                     {"spec", {{"attachRequired", false}, {"storageCapacity", true}}}};
+  ASSERT_TRUE(admin_
+                  ->Request("POST", "/apis/storage.k8s.io/v1/csidrivers", csi_driver.dump(),
+                            "application/json")
+                  .ok());
+  ASSERT_NE(StartCapacityProvisioner({"--capacity-ownerref-level=-1"}), nullptr);
+  ASSERT_TRUE(AwaitCapacity(n.driver, n.storage_class, "zone-a", "0"));
+  ASSERT_TRUE(AwaitCapacity(n.driver, n.storage_class, "zone-b", "100Gi"));
+
+  json claim = CreateClaim({.name = n.claim, .storage_class = n.storage_class});
+  ASSERT_FALSE(claim.is_null());
+  ASSERT_TRUE(testsupport::CreatePod(*admin_, {.name = Unique("capacity-sched-pod"),
+                                               .claims = {n.claim},
+                                               .node_selector = {{kCapacityTestKey, n.claim}}})
+                  .ok());
+  json bound = AwaitBound("default", n.claim);
+  ASSERT_EQ(PhaseOf(bound), "Bound") << bound.dump();
+  EXPECT_EQ(AnnotationOf(bound, "volume.kubernetes.io/selected-node"), n.claim + "-zone-b");
 }
 
 INSTANTIATE_PROVISIONER_PAIRS(CapacityTest);

@@ -2,10 +2,18 @@
 // class's parameters without the reserved csi.storage.k8s.io/ keys, the
 // claim's size, and one volume capability per access mode with the fsType
 // and the class's mount options. The deprecated keys still work and, unlike
-// the reserved ones, reach the driver. The fault driver keeps each request.
+// the reserved ones, reach the driver; a claim's VolumeAttributesClass
+// gives mutable_parameters. The fault driver keeps each request.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
 #include "tests/integration/provisioner/provisioner_fixture.h"
+#include "tests/support/manifest.h"
 
 namespace provisioner_it {
 namespace {
@@ -89,4 +97,79 @@ TEST_P(ProvisionerPairTest, DeprecatedKeysWorkAndReachTheDriver) {
 }
 
 }  // namespace
+// §3.3 step 11: a claim's VolumeAttributesClass of the driver gives
+// CreateVolume its mutable_parameters and the PV its class; one of another
+// driver gets upstream's Event and no CreateVolume. (Upstream's sample RBAC
+// has no rule for the class; the operator grants `get`, as here.)
+TEST_P(ProvisionerPairTest, VolumeAttributesClassGivesCreateVolumeItsMutableParameters) {
+  const Names n = NamesFor("vac");
+  ASSERT_NO_FATAL_FAILURE(
+      StartFaultDriver(n.driver, {"--capabilities=PUBLISH_UNPUBLISH_VOLUME,MODIFY_VOLUME"}));
+  const std::string grant = Unique("csi-provisioner-vac-read");
+  ASSERT_TRUE(
+      testsupport::ApplyManifest(*admin_,
+                                 fmt::format(R"(kind: ClusterRole
+apiVersion: rbac.authorization.k8s.io/v1
+metadata:
+  name: {0}
+rules:
+  - apiGroups: ["storage.k8s.io"]
+    resources: ["volumeattributesclasses"]
+    verbs: ["get"]
+---
+kind: ClusterRoleBinding
+apiVersion: rbac.authorization.k8s.io/v1
+metadata:
+  name: {0}
+subjects:
+  - kind: ServiceAccount
+    name: {1}
+    namespace: {2}
+roleRef:
+  kind: ClusterRole
+  name: {0}
+  apiGroup: rbac.authorization.k8s.io
+)",
+                                             grant, kProvisionerAccount, kProvisionerNamespace),
+                                 "VolumeAttributesClass read grant")
+          .ok());
+  const std::string ours = Unique("gold"), theirs = Unique("theirs");
+  for (const auto& [name, driver] :
+       {std::pair{ours, n.driver}, std::pair{theirs, std::string("other.example.com")}}) {
+    json vac = {{"apiVersion", "storage.k8s.io/v1"},
+                {"kind", "VolumeAttributesClass"},
+                {"metadata", {{"name", name}}},
+                {"driverName", driver},
+                {"parameters", {{"iops", "3000"}}}};
+    ASSERT_TRUE(admin_
+                    ->Request("POST", "/apis/storage.k8s.io/v1/volumeattributesclasses", vac.dump(),
+                              "application/json")
+                    .ok());
+  }
+  ASSERT_NO_FATAL_FAILURE(CreateStorageClass({.name = n.storage_class, .provisioner = n.driver}));
+  ASSERT_NE(StartProvisionerUnderTest(), nullptr);
+
+  json claim =
+      CreateClaim({.name = n.claim, .storage_class = n.storage_class, .attributes_class = ours});
+  json refused = CreateClaim(
+      {.name = n.claim + "-theirs", .storage_class = n.storage_class, .attributes_class = theirs});
+  ASSERT_FALSE(claim.is_null());
+  ASSERT_FALSE(refused.is_null());
+  ASSERT_EQ(PhaseOf(AwaitBound("default", n.claim)), "Bound");
+  std::vector<json> requests = DriverCreateRequestsFor(PvNameOf(claim));
+  ASSERT_EQ(requests.size(), 1u);
+  EXPECT_EQ(requests[0].value("mutable_parameters", json::object()), (json{{"iops", "3000"}}));
+  EXPECT_EQ(GetPv(PvNameOf(claim)).value(json::json_pointer("/spec/volumeAttributesClassName"), ""),
+            ours);
+
+  std::optional<kube::Event> failed =
+      AwaitEvent("default", "PersistentVolumeClaim", n.claim + "-theirs", "ProvisioningFailed");
+  ASSERT_TRUE(failed.has_value());
+  EXPECT_EQ(failed->message, "VAC " + theirs +
+                                 " referenced in PVC is for driver other.example.com which does "
+                                 "not match driver name " +
+                                 n.driver);
+  EXPECT_TRUE(DriverCreateRequestsFor(PvNameOf(refused)).empty());
+}
+
 }  // namespace provisioner_it

@@ -250,6 +250,9 @@ nlohmann::json ProvisionerTest::CreateClaim(const ClaimSpec& spec) {
   if (!spec.volume_mode.empty()) object["spec"]["volumeMode"] = spec.volume_mode;
   if (!spec.data_source.is_null()) object["spec"]["dataSource"] = spec.data_source;
   if (!spec.data_source_ref.is_null()) object["spec"]["dataSourceRef"] = spec.data_source_ref;
+  if (!spec.attributes_class.empty()) {
+    object["spec"]["volumeAttributesClassName"] = spec.attributes_class;
+  }
   auto created =
       admin_->Request("POST", fmt::format("/api/v1/namespaces/{}/persistentvolumeclaims", spec.ns),
                       object.dump(), "application/json");

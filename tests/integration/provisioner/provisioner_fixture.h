@@ -86,6 +86,7 @@ struct ClaimSpec {
   std::string volume_mode = {};              // "": the API server's default, Filesystem
   nlohmann::json data_source = nullptr;      // spec.dataSource when set
   nlohmann::json data_source_ref = nullptr;  // spec.dataSourceRef when set
+  std::string attributes_class = {};         // spec.volumeAttributesClassName when set
 };
 
 class ProvisionerTest : public ::testing::Test {

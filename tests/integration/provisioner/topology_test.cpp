@@ -208,6 +208,39 @@ TEST_P(TopologyTest, ImmediateClassAsksForAllowedTopologiesElseEveryRegisteredZo
   EXPECT_EQ(ZonesOf(requests[0], "requisite"), (std::vector<std::string>{"zone-a", "zone-b"}));
 }
 
+// §3.6 --strict-topology: a WaitForFirstConsumer claim asks for the
+// selected node's zone alone, requisite and preferred.
+TEST_P(TopologyTest, StrictTopologyAsksForTheSelectedNodesZoneAlone) {
+  const Names n = NamesFor("strict");
+  ASSERT_NO_FATAL_FAILURE(StartZonalStack(n, {"--strict-topology"}));
+  ASSERT_NO_FATAL_FAILURE(CreateStorageClass(
+      {.name = n.storage_class, .provisioner = n.driver, .binding_mode = "WaitForFirstConsumer"}));
+  json claim = CreateClaim({.name = n.claim, .storage_class = n.storage_class});
+  ASSERT_FALSE(claim.is_null());
+  ASSERT_NO_FATAL_FAILURE(CreatePodIn(Unique("strict-pod"), n.claim, "zone-b"));
+  ASSERT_EQ(PhaseOf(AwaitBound("default", n.claim)), "Bound");
+  std::vector<json> requests = DriverCreateRequestsFor(PvNameOf(claim));
+  ASSERT_EQ(requests.size(), 1u);
+  EXPECT_EQ(ZonesOf(requests[0], "requisite"), (std::vector<std::string>{"zone-b"}));
+  EXPECT_EQ(ZonesOf(requests[0], "preferred"), (std::vector<std::string>{"zone-b"}));
+}
+
+// §3.6 --immediate-topology=false: an Immediate claim of a class without
+// allowedTopologies carries no accessibility requirements, and its PV no
+// node affinity (the driver placed it nowhere in particular).
+TEST_P(TopologyTest, ImmediateTopologyOffSendsNoRequirementsForImmediateClaims) {
+  const Names n = NamesFor("no-immediate-topology");
+  ASSERT_NO_FATAL_FAILURE(StartZonalStack(n, {"--immediate-topology=false"}));
+  ASSERT_NO_FATAL_FAILURE(CreateStorageClass({.name = n.storage_class, .provisioner = n.driver}));
+  json claim = CreateClaim({.name = n.claim, .storage_class = n.storage_class});
+  ASSERT_FALSE(claim.is_null());
+  ASSERT_EQ(PhaseOf(AwaitBound("default", n.claim)), "Bound");
+  std::vector<json> requests = DriverCreateRequestsFor(PvNameOf(claim));
+  ASSERT_EQ(requests.size(), 1u);
+  EXPECT_TRUE(requests[0].value("accessibility_requirements", json()).is_null()) << requests[0];
+  EXPECT_TRUE(AffinityOf(GetPv(PvNameOf(claim))).empty());
+}
+
 INSTANTIATE_PROVISIONER_PAIRS(TopologyTest);
 
 // §9.8, lib #152 (ours only: upstream keeps the place in memory): the

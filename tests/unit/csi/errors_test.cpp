@@ -6,6 +6,8 @@
 #include <grpcpp/support/status.h>
 #include <gtest/gtest.h>
 
+#include "csi/final_error.h"
+
 namespace csi {
 namespace {
 
@@ -64,6 +66,20 @@ TEST(IsGrpcCodeTest, OtherDomainsNeverMatch) {
   EXPECT_FALSE(IsGrpcCode(base::Error::Http(5, "odd status"), grpc::StatusCode::NOT_FOUND));
   EXPECT_FALSE(IsGrpcCode(base::Error::Transport("connection refused"), grpc::StatusCode::OK));
   EXPECT_FALSE(IsGrpcCode(base::Error::WithCode(2, "usage"), grpc::StatusCode::UNKNOWN));
+}
+
+// csi-lib-utils' IsFinalError: the codes of a call cut short or to retry
+// are not final, every other code is; a failure without a gRPC status is not.
+TEST(IsFinalErrorTest, OnlyCodesOfACallThatEndedAreFinal) {
+  for (int code : {1, 4, 8, 10, 14}) {
+    EXPECT_FALSE(IsFinalError(base::Error::Grpc(code, "x"))) << code;
+  }
+  for (int code : {2, 3, 5, 6, 7, 9, 11, 12, 13, 15, 16}) {
+    EXPECT_TRUE(IsFinalError(base::Error::Grpc(code, "x"))) << code;
+  }
+  EXPECT_FALSE(IsFinalError(base::Error("driver name is empty")));
+  EXPECT_FALSE(IsFinalError(base::Error::Http(500, "not a driver answer")));
+  EXPECT_FALSE(IsFinalError(base::Error::Transport("connect timeout")));
 }
 
 }  // namespace

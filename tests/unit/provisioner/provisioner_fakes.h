@@ -267,7 +267,8 @@ inline std::string PatchTypeName(kube::PatchType type) {
 // its effect is in place: "POST <pv>",
 // "PATCH <pv>: <type> <body>", "DELETE <pv>", "GetSecret <ns>/<name>",
 // "FINALIZER <ns>/<claim>: +|-<finalizer>", "GetVolume <pv>",
-// "GetSnapshot <ns>/<name>", "GetSnapshotContent <name>" and
+// "GetSnapshot <ns>/<name>", "GetSnapshotContent <name>",
+// "GetAttributesClass <name>" and
 // "SNAPSHOT-FINALIZER <ns>/<snapshot>: +|-<finalizer>". Snapshots, contents
 // and live PVs are read from what Put* stored (else 404).
 class FakeProvisionerApi final : public ProvisionerApi {
@@ -289,6 +290,10 @@ class FakeProvisionerApi final : public ProvisionerApi {
   void PutSnapshotContent(kube::VolumeSnapshotContent content) {
     std::lock_guard lock(mu_);
     contents_[content.metadata.name] = std::move(content);
+  }
+  void PutAttributesClass(kube::VolumeAttributesClass vac) {
+    std::lock_guard lock(mu_);
+    attributes_classes_[vac.metadata.name] = std::move(vac);
   }
   void PutVolume(kube::PersistentVolume volume) {
     std::lock_guard lock(mu_);
@@ -397,6 +402,10 @@ class FakeProvisionerApi final : public ProvisionerApi {
     return Read("GetSnapshotContent", contents_, name,
                 "volumesnapshotcontents.snapshot.storage.k8s.io");
   }
+  base::Result<kube::VolumeAttributesClass> GetAttributesClass(const std::string& name) override {
+    return Read("GetAttributesClass", attributes_classes_, name,
+                "volumeattributesclasses.storage.k8s.io");
+  }
   // Logged as "UNSELECT <ns>/<name>"; answers the claim PutClaim stored,
   // without the selected-node annotation (nullopt when it had none), or 404.
   base::Result<std::optional<kube::PersistentVolumeClaim>> RemoveSelectedNode(
@@ -461,6 +470,7 @@ class FakeProvisionerApi final : public ProvisionerApi {
   std::map<std::string, kube::VolumeSnapshot> snapshots_;
   std::map<std::string, kube::PersistentVolumeClaim> claims_;
   std::map<std::string, kube::VolumeSnapshotContent> contents_;
+  std::map<std::string, kube::VolumeAttributesClass> attributes_classes_;
   std::vector<kube::PersistentVolume> posted_;
   int64_t resource_version_ = 100;
 };

@@ -3,12 +3,13 @@
 // the requests as sent (name, volume IDs, parameters, secrets; the group
 // and member snapshot IDs of Get and Delete), the answer read as upstream
 // reads it (member creation time nil when absent, restore size nil for 0),
-// a driver's code kept so that IsFinalCreateError can judge it.
+// a driver's code kept so that csi::IsFinalError can judge it.
 #include "snapshotter/group_snapshot_driver.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "csi/final_error.h"
 #include "tests/unit/snapshotter/csi_driver_fixture.h"
 
 namespace snapshotter {
@@ -88,7 +89,7 @@ TEST_F(CsiGroupSnapshotDriverTest, AnswerWithoutGroupIsAnErrorThatIsNotFinal) {
   auto group = driver_->CreateGroupSnapshot({});
   ASSERT_FALSE(group.ok());
   EXPECT_EQ(group.error().message, "CreateVolumeGroupSnapshot returned no group snapshot");
-  EXPECT_FALSE(IsFinalCreateError(group.error()));
+  EXPECT_FALSE(csi::IsFinalError(group.error()));
 }
 
 TEST_F(CsiGroupSnapshotDriverTest, DriverErrorKeepsItsCode) {
@@ -100,7 +101,7 @@ TEST_F(CsiGroupSnapshotDriverTest, DriverErrorKeepsItsCode) {
   auto group = driver_->CreateGroupSnapshot({});
   ASSERT_FALSE(group.ok());
   EXPECT_EQ(group.error().code, grpc::StatusCode::INVALID_ARGUMENT);
-  EXPECT_TRUE(IsFinalCreateError(group.error()));
+  EXPECT_TRUE(csi::IsFinalError(group.error()));
 }
 
 // Upstream asks the driver's name first; a create never goes out without it.

@@ -8,6 +8,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "csi/final_error.h"
 #include "tests/unit/snapshotter/csi_driver_fixture.h"
 
 namespace snapshotter {
@@ -92,7 +93,7 @@ TEST_F(CsiSnapshotDriverTest, AnswerWithoutSnapshotIsAnErrorThatIsNotFinal) {
   auto snapshot = driver_->CreateSnapshot({});
   ASSERT_FALSE(snapshot.ok());
   EXPECT_EQ(snapshot.error().message, "CreateSnapshot returned no snapshot");
-  EXPECT_FALSE(IsFinalCreateError(snapshot.error()));
+  EXPECT_FALSE(csi::IsFinalError(snapshot.error()));
 }
 
 TEST_F(CsiSnapshotDriverTest, GetPluginInfoFailureSendsNoCreate) {
@@ -203,18 +204,6 @@ TEST_F(CsiSnapshotDriverTest, ListSnapshotCapabilityFailureIsWrapped) {
   EXPECT_EQ(listed.error().message,
             "failed to check if ListSnapshots is supported: rpc error: code = Internal desc = "
             "boom");
-}
-
-TEST(IsFinalCreateError, OnlyGrpcCodesThatEndTheCreate) {
-  for (int code : {1, 4, 8, 10, 14}) {
-    EXPECT_FALSE(IsFinalCreateError(base::Error::Grpc(code, "x"))) << code;
-  }
-  for (int code : {2, 3, 5, 6, 7, 9, 11, 12, 13, 15, 16}) {
-    EXPECT_TRUE(IsFinalCreateError(base::Error::Grpc(code, "x"))) << code;
-  }
-  EXPECT_FALSE(IsFinalCreateError(base::Error("driver name is empty")));
-  EXPECT_FALSE(IsFinalCreateError(base::Error::Http(500, "not a driver answer")));
-  EXPECT_FALSE(IsFinalCreateError(base::Error::Transport("connect timeout")));
 }
 
 }  // namespace
