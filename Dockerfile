@@ -1,6 +1,6 @@
 # One image per binary, as upstream ships them: csi-attacher, csi-snapshotter,
-# snapshot-controller, csi-provisioner, csi-node-driver-registrar and
-# livenessprobe. All six are built on Debian bookworm with the
+# snapshot-controller, csi-provisioner, csi-resizer, csi-node-driver-registrar
+# and livenessprobe. All seven are built on Debian bookworm with the
 # project's own dependency script (lean: gRPC, protobuf, abseil, yaml-cpp and
 # the C++ runtime linked statically, cmake/lean_binaries.cmake) and shipped on
 # bookworm-slim with only the packages owning the shared libraries they still
@@ -14,6 +14,7 @@
 #   docker build --target csi-snapshotter -t csi-snapshotter .
 #   docker build --target snapshot-controller -t snapshot-controller .
 #   docker build --target csi-provisioner -t csi-provisioner .
+#   docker build --target csi-resizer -t csi-resizer .
 #   docker build --target csi-node-driver-registrar -t csi-node-driver-registrar .
 #   docker build --target livenessprobe -t livenessprobe .
 
@@ -28,12 +29,12 @@ COPY . .
 RUN git config --global --add safe.directory /src \
     && cmake --preset default -DCSI_ATTACHER_TESTS=OFF \
     && cmake --build --preset default --target csi-attacher csi-snapshotter snapshot-controller \
-         csi-provisioner csi-node-driver-registrar livenessprobe \
+         csi-provisioner csi-resizer csi-node-driver-registrar livenessprobe \
     && mkdir /out && for binary in csi-attacher csi-snapshotter snapshot-controller \
-         csi-provisioner csi-node-driver-registrar livenessprobe; do \
+         csi-provisioner csi-resizer csi-node-driver-registrar livenessprobe; do \
          strip --strip-debug -o /out/$binary build/default/cmd/$binary/$binary; done
 
-# What the six images share: the runtime packages and the non-root user.
+# What the seven images share: the runtime packages and the non-root user.
 FROM debian:bookworm-slim AS runtime
 COPY deploy/image/runtime-packages.txt /tmp/runtime-packages.txt
 RUN apt-get update \
@@ -49,6 +50,10 @@ ENTRYPOINT ["/snapshot-controller"]
 FROM runtime AS csi-provisioner
 COPY --from=build /out/csi-provisioner /csi-provisioner
 ENTRYPOINT ["/csi-provisioner"]
+
+FROM runtime AS csi-resizer
+COPY --from=build /out/csi-resizer /csi-resizer
+ENTRYPOINT ["/csi-resizer"]
 
 # The node sidecars run as root, as upstream's images do: the registrar creates
 # its socket in kubelet's plugins_registry, a host directory only root may

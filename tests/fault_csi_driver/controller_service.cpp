@@ -122,6 +122,28 @@ grpc::Status ControllerService::List(const csi::v1::ListVolumesRequest& request,
   return grpc::Status::OK;
 }
 
+grpc::Status ControllerService::ControllerExpandVolume(
+    grpc::ServerContext* context, const csi::v1::ControllerExpandVolumeRequest* request,
+    csi::v1::ControllerExpandVolumeResponse* response) {
+  CallScope call(driver_, context, "ControllerExpandVolume");
+  call.SetTarget(request->volume_id(), "");
+  call.request()["required_bytes"] = request->capacity_range().required_bytes();
+  call.request()["secrets"] = SecretKeys(request->secrets());
+  if (auto early = call.Begin()) return call.Finish(*early);
+  if (!driver_.options->Advertises(Capability::EXPAND_VOLUME)) {
+    return call.Finish(NotAdvertised("EXPAND_VOLUME"));
+  }
+  if (request->volume_id().empty()) return call.Finish(InvalidArgument("volume ID missing"));
+  const std::optional<FaultRule>& fault = call.fault();
+  response->set_capacity_bytes(fault && fault->capacity_bytes
+                                   ? *fault->capacity_bytes
+                                   : request->capacity_range().required_bytes());
+  response->set_node_expansion_required(fault && fault->node_expansion_required);
+  call.response()["capacity_bytes"] = response->capacity_bytes();
+  call.response()["node_expansion_required"] = response->node_expansion_required();
+  return call.Finish(grpc::Status::OK);
+}
+
 grpc::Status ControllerService::GetCapacity(grpc::ServerContext* context,
                                             const csi::v1::GetCapacityRequest* request,
                                             csi::v1::GetCapacityResponse* response) {

@@ -10,6 +10,9 @@
 //   Unpublish: unknown volume or node -> OK; empty node_id -> every node.
 //   ListVolumes: needs LIST_VOLUMES advertised (else UNIMPLEMENTED); every
 //     volume known, published_node_ids filled with LIST_VOLUMES_PUBLISHED_NODES.
+//   ControllerExpandVolume: needs EXPAND_VOLUME advertised (else
+//     UNIMPLEMENTED) and a volume ID; answers the size asked for, no node
+//     step, unless a fault rule says otherwise.
 //   GetCapacity: needs GET_CAPACITY advertised (else UNIMPLEMENTED); 1 TiB
 //     and no maximum volume size unless a fault rule says otherwise.
 #pragma once
@@ -45,6 +48,9 @@ class ControllerService final : public csi::v1::Controller::Service {
       csi::v1::ControllerUnpublishVolumeResponse* response) override;
   grpc::Status ListVolumes(grpc::ServerContext* context, const csi::v1::ListVolumesRequest* request,
                            csi::v1::ListVolumesResponse* response) override;
+  grpc::Status ControllerExpandVolume(grpc::ServerContext* context,
+                                      const csi::v1::ControllerExpandVolumeRequest* request,
+                                      csi::v1::ControllerExpandVolumeResponse* response) override;
   grpc::Status GetCapacity(grpc::ServerContext* context, const csi::v1::GetCapacityRequest* request,
                            csi::v1::GetCapacityResponse* response) override;
   grpc::Status ControllerGetCapabilities(

@@ -12,7 +12,7 @@ namespace {
 
 // Rejecting unknown names catches typos that would otherwise silently
 // inject nothing and make a test pass for the wrong reason.
-constexpr std::array<std::string_view, 17> kMethods = {"GetPluginInfo",
+constexpr std::array<std::string_view, 18> kMethods = {"GetPluginInfo",
                                                        "GetPluginCapabilities",
                                                        "Probe",
                                                        "CreateVolume",
@@ -28,7 +28,8 @@ constexpr std::array<std::string_view, 17> kMethods = {"GetPluginInfo",
                                                        "CreateVolumeGroupSnapshot",
                                                        "GetVolumeGroupSnapshot",
                                                        "DeleteVolumeGroupSnapshot",
-                                                       "GetCapacity"};
+                                                       "GetCapacity",
+                                                       "ControllerExpandVolume"};
 
 bool KnownMethod(std::string_view name) {
   for (std::string_view method : kMethods) {
@@ -117,6 +118,10 @@ FaultRule ParseRule(const std::string& method, const nlohmann::json& object,
     } else if (key == "never_ready" && IsSnapshotCreateMethod(method)) {
       rule.never_ready = BoolField(value, field);
     } else if (key == "capacity_bytes" && method == "CreateVolume") {
+      rule.capacity_bytes = IntegerField(value, 0, field);
+    } else if (key == "node_expansion_required" && method == "ControllerExpandVolume") {
+      rule.node_expansion_required = BoolField(value, field);
+    } else if (key == "capacity_bytes" && method == "ControllerExpandVolume") {
       rule.capacity_bytes = IntegerField(value, 0, field);
     } else if (key == "segment" && method == "GetCapacity") {
       rule.segment = StringField(value, field);

@@ -61,9 +61,12 @@ struct FaultRule {
   // answer on, or never.
   std::optional<int64_t> ready_after;
   bool never_ready = false;
-  // CreateVolume only, applied to the volume the call creates: its capacity,
-  // whatever was asked for (a driver that rounds down or under-delivers).
+  // CreateVolume, applied to the volume the call creates, and
+  // ControllerExpandVolume, the answer: the capacity whatever was asked for
+  // (a driver that rounds down or under-delivers).
   std::optional<int64_t> capacity_bytes;
+  // ControllerExpandVolume only: the answer's node_expansion_required.
+  bool node_expansion_required = false;
   // GetCapacity only: the answer's available_capacity and maximum_volume_size.
   std::optional<int64_t> available_bytes;
   std::optional<int64_t> maximum_volume_size;

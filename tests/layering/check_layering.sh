@@ -28,6 +28,7 @@ csi_params                 7     base kube/api
 snapshot                   8     base kube/api kube/client kube/runtime component csi_params
 attacher                   9     base kube/api kube/client kube/runtime kube/tools csi metrics component migration csi_params
 provisioner                9     base kube/api kube/client kube/runtime kube/tools csi metrics component csi_params
+resizer                    9     base kube/api kube/client kube/runtime kube/tools csi metrics component csi_params
 snapshotter                9     base kube/api kube/client kube/runtime kube/tools csi metrics component csi_params snapshot
 snapshot_controller        9     base kube/api kube/client kube/runtime kube/tools metrics component csi_params snapshot
 liveness                   9     base csi metrics component
@@ -35,6 +36,7 @@ registrar                  9     base csi metrics component
 cmd/csi-attacher           10    base kube/client component attacher
 cmd/csi-snapshotter        10    base component snapshot snapshotter
 cmd/csi-provisioner        10    base kube/api kube/client component provisioner
+cmd/csi-resizer            10    base kube/client component resizer
 cmd/snapshot-controller    10    base metrics component snapshot snapshot_controller
 cmd/livenessprobe          10    base component liveness
 cmd/csi-node-driver-registrar 10 base component registrar

@@ -7,7 +7,7 @@
 #
 # Usage: tools/peers/build.sh [etcd] [kube] [kubectl] [controller-manager] [scheduler]
 #                             [csi-mock] [upstream] [snapshot] [crds] [provisioner] [resizer]
-#        (default: all but resizer, which no test uses yet)
+#        (default: all)
 #   kubectl   kubectl of the same Kubernetes version as kube-apiserver
 #   controller-manager, scheduler  kube-controller-manager and kube-scheduler, same version
 #   upstream  external-attacher's csi-attacher
@@ -220,7 +220,7 @@ command -v jq >/dev/null || { echo "peers: jq is required (scripts/install-deps.
 mkdir -p "$PEERS_CACHE"
 
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(etcd kube kubectl controller-manager scheduler csi-mock upstream snapshot crds gateway-crds provisioner)
+[ ${#targets[@]} -eq 0 ] && targets=(etcd kube kubectl controller-manager scheduler csi-mock upstream snapshot crds gateway-crds provisioner resizer)
 for t in "${targets[@]}"; do
   case $t in
     etcd) build_etcd ;;

@@ -157,6 +157,34 @@ TEST_F(KubectlApplyTest, CsiProvisionerFolderCreatesItsRbacAndDeployment) {
        {"deployment.apps", "csi-provisioner", "default"}});
 }
 
+TEST_F(KubectlApplyTest, CsiResizerFolderCreatesItsRbacAndDeployment) {
+  ExpectFolderApplies("csi-resizer",
+                      {{"serviceaccount", "csi-resizer", "default"},
+                       {"clusterrole.rbac.authorization.k8s.io", "external-resizer-runner", ""},
+                       {"clusterrolebinding.rbac.authorization.k8s.io", "csi-resizer-role", ""},
+                       {"role.rbac.authorization.k8s.io", "external-resizer-cfg", "default"},
+                       {"rolebinding.rbac.authorization.k8s.io", "csi-resizer-role-cfg", "default"},
+                       {"deployment.apps", "csi-resizer", "default"}});
+}
+
+TEST_F(KubectlApplyTest, CsiResizerClusterRoleHasUpstreamRules) {
+  const std::string dir = testsupport::SourcePath("deploy/kubernetes/csi-resizer");
+  KubectlResult applied = Kubectl({"apply", "-k", dir});
+  ASSERT_EQ(applied.exit_status, 0) << applied.output;
+  KubectlResult role = Kubectl({"get", "clusterrole", "external-resizer-runner", "-o", "json"});
+  ASSERT_EQ(role.exit_status, 0) << role.output;
+  // external-resizer v2.3.0 deploy/kubernetes/rbac.yaml.
+  const nlohmann::json upstream = nlohmann::json::parse(R"([
+    {"apiGroups": [""], "resources": ["persistentvolumes"], "verbs": ["get", "list", "watch", "patch"]},
+    {"apiGroups": [""], "resources": ["persistentvolumeclaims"], "verbs": ["get", "list", "watch"]},
+    {"apiGroups": [""], "resources": ["pods"], "verbs": ["get", "list", "watch"]},
+    {"apiGroups": [""], "resources": ["persistentvolumeclaims/status"], "verbs": ["patch"]},
+    {"apiGroups": [""], "resources": ["events"], "verbs": ["list", "watch", "create", "update", "patch"]},
+    {"apiGroups": ["storage.k8s.io"], "resources": ["volumeattributesclasses"], "verbs": ["get", "list", "watch"]}
+  ])");
+  EXPECT_EQ(nlohmann::json::parse(role.output)["rules"], upstream);
+}
+
 TEST_F(KubectlApplyTest, SnapshotControllerFolderCreatesItsRbacAndDeployment) {
   AwaitNamespace("kube-system");
   ExpectFolderApplies(

@@ -1,0 +1,53 @@
+#include "resizer/expander_choice.h"
+
+#include <grpcpp/channel.h>
+
+#include "base/log.h"
+#include "csi/capabilities.h"
+#include "csi/proto/csi.grpc.pb.h"
+
+namespace resizer {
+namespace {
+
+constexpr std::string_view kNodeGetCapabilitiesMethod = "/csi.v1.Node/NodeGetCapabilities";
+
+base::Result<bool> NodeExpands(csi::Connection& connection, std::chrono::nanoseconds timeout) {
+  auto stub = csi::v1::Node::NewStub(connection.channel());
+  auto response =
+      connection.Call(*stub, &csi::v1::Node::Stub::NodeGetCapabilities, kNodeGetCapabilitiesMethod,
+                      csi::v1::NodeGetCapabilitiesRequest(), {.timeout = timeout});
+  if (!response.ok()) return response.error();
+  for (const auto& capability : response->capabilities()) {
+    if (capability.rpc().type() == csi::v1::NodeServiceCapability::RPC::EXPAND_VOLUME) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+base::Result<std::unique_ptr<VolumeExpander>> ExpanderFor(const component::CsiDriver& driver,
+                                                          std::chrono::nanoseconds timeout) {
+  if (!driver.capabilities.Has(csi::PluginService::CONTROLLER_SERVICE)) {
+    return base::Error("CSI driver does not support controller service");
+  }
+  if (driver.capabilities.Has(csi::ControllerRpc::EXPAND_VOLUME)) {
+    if (auto rpcs = csi::GetControllerRpcs(driver.connection, timeout); !rpcs.ok()) {
+      return base::Error(
+          "failed to check if plugin supports the SINGLE_NODE_MULTI_WRITER capability: " +
+          rpcs.error().message);
+    }
+    return std::unique_ptr<VolumeExpander>(
+        std::make_unique<CsiVolumeExpander>(driver.connection, timeout));
+  }
+  base::Result<bool> node_expands = NodeExpands(driver.connection, timeout);
+  if (!node_expands.ok()) {
+    return base::Error("failed to check if plugin supports node resize: " +
+                       node_expands.error().message);
+  }
+  if (!*node_expands) return std::unique_ptr<VolumeExpander>();
+  LOG_INFO(
+      "The CSI driver supports node resize only, using trivial resizer to handle resize requests");
+  return std::unique_ptr<VolumeExpander>(std::make_unique<NodeOnlyExpander>());
+}
+
+}  // namespace resizer

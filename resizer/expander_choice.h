@@ -1,0 +1,25 @@
+// ExpanderFor: the resizer upstream's start-up builds for a driver
+// (docs/resizer.md §2.3 step 6), from the capabilities it read:
+//   - no CONTROLLER_SERVICE: the error "CSI driver does not support
+//     controller service" (start-up exits 1), even for a node-only driver;
+//   - the EXPAND_VOLUME controller capability: a CsiVolumeExpander, after a
+//     ControllerGetCapabilities call that must succeed (upstream's probe of
+//     SINGLE_NODE_MULTI_WRITER);
+//   - else EXPAND_VOLUME in NodeGetCapabilities: a NodeOnlyExpander;
+//   - else null: "Resize not supported".
+// Each call under `timeout` (--resize-timeout).
+#pragma once
+
+#include <chrono>
+#include <memory>
+
+#include "base/result.h"
+#include "component/sidecar_startup.h"
+#include "resizer/volume_expander.h"
+
+namespace resizer {
+
+base::Result<std::unique_ptr<VolumeExpander>> ExpanderFor(const component::CsiDriver& driver,
+                                                          std::chrono::nanoseconds timeout);
+
+}  // namespace resizer
