@@ -10,7 +10,8 @@ base::Result<ReportedCapacity> CsiCapacityDriver::GetCapacity(const kube::String
   for (const auto& [key, value] : segment) segments[key] = value;
   auto response = controller_.GetCapacity(request, {.timeout = timeout_});
   if (!response.ok()) return response.error();
-  ReportedCapacity reported{.available_bytes = response->available_capacity()};
+  ReportedCapacity reported{.available_bytes = response->available_capacity(),
+                            .maximum_volume_size = std::nullopt};
   if (response->has_maximum_volume_size()) {
     reported.maximum_volume_size = response->maximum_volume_size().value();
   }

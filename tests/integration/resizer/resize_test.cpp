@@ -65,8 +65,8 @@ TEST_P(ResizeTest, ExpansionWithoutNodeStepFinishesTheClaim) {
 
 // §4.4 step 6, node_expansion_required true: the fault driver grows the
 // volume and asks for the node step; the claim is left for kubelet with
-// NodeResizePending and FileSystemResizePending, the PV at the new size,
-// status.capacity still the old one.
+// NodeResizePending and FileSystemResizePending (Resizing kept beside it),
+// the PV at the new size, status.capacity still the old one.
 TEST_P(ResizeTest, NodeStepLeavesTheClaimFileSystemResizePending) {
   const std::string driver = DriverFor("node-step");
   const std::string control = work_dir_ + "/control";
@@ -93,6 +93,8 @@ TEST_P(ResizeTest, NodeStepLeavesTheClaimFileSystemResizePending) {
             "NodeResizePending");
   EXPECT_EQ(StatusString(pending, "/status/allocatedResources/storage"), "2Gi");
   EXPECT_EQ(StatusString(pending, "/status/capacity/storage"), "1Gi");
+  // Upstream's node-pending patch keeps Resizing beside FileSystemResizePending.
+  EXPECT_TRUE(HasTrueCondition(pending, "Resizing")) << pending.dump();
   EXPECT_EQ(StatusString(GetPv("pv-" + claim), "/spec/capacity/storage"), "2Gi");
   auto required = AwaitClaimEvent(claim, "FileSystemResizeRequired");
   ASSERT_TRUE(required.has_value());
