@@ -22,14 +22,6 @@ std::string ItemQueueKey(const std::string& item_key) {
   return std::string(kItemPrefix) + item_key;
 }
 
-// The item key an object stands for; "" when its nodeTopology names no
-// segment.
-std::string ItemKeyOfObject(const kube::CSIStorageCapacity& object) {
-  std::optional<TopologyTerm> segment = SegmentOfSelector(object.node_topology);
-  if (!segment) return "";
-  return KeyOf(CapacityItem{.class_name = object.storage_class_name, .segment = *segment});
-}
-
 // Whether a published quantity says `bytes`; an unset or malformed one does not.
 bool SaysBytes(const std::optional<std::string>& quantity, std::optional<int64_t> bytes) {
   if (!quantity || !bytes) return !quantity && !bytes;
@@ -40,14 +32,6 @@ bool SaysBytes(const std::optional<std::string>& quantity, std::optional<int64_t
 std::optional<std::string> QuantityOf(std::optional<int64_t> bytes) {
   if (!bytes) return std::nullopt;
   return base::FormatBinarySIQuantity(*bytes);
-}
-
-std::optional<std::vector<std::string>> DriverKeysOf(const kube::CSINode& csi_node,
-                                                     const std::string& driver) {
-  for (const kube::CSINodeDriver& entry : csi_node.spec.drivers) {
-    if (entry.name == driver) return entry.topology_keys;
-  }
-  return std::nullopt;
 }
 
 }  // namespace
@@ -99,7 +83,8 @@ class CapacityController::Events {
   struct CsiNodeChanged {
     bool operator()(const std::string& driver, const kube::CSINode* old_object,
                     const kube::CSINode& object) const {
-      return !old_object || DriverKeysOf(*old_object, driver) != DriverKeysOf(object, driver);
+      return !old_object ||
+             DriverTopologyKeys(*old_object, driver) != DriverTopologyKeys(object, driver);
     }
   };
   // A Node: added, deleted, or its labels changed.
@@ -268,7 +253,7 @@ kube::ReconcileResult CapacityController::DeleteIfUnwanted(const std::string& na
   if (!object) return kube::Action::Done();
   {
     std::lock_guard lock(mu_);
-    const std::string item_key = ItemKeyOfObject(*object);
+    const std::string item_key = ItemKeyOf(*object);
     Object kept = items_.contains(item_key) ? ObjectOfLocked(item_key) : nullptr;
     if (kept && kept->metadata.name == name) return kube::Action::Done();
   }
@@ -352,7 +337,7 @@ void CapacityController::QueueItemsOfVolume(const kube::PersistentVolume& volume
 void CapacityController::ObjectSeen(const Object& object) {
   const std::string& name = object->metadata.name;
   std::lock_guard lock(mu_);
-  const std::string item_key = ItemKeyOfObject(*object);
+  const std::string item_key = ItemKeyOf(*object);
   if (auto it = item_of_name_.find(name); it != item_of_name_.end() && it->second != item_key) {
     names_of_item_[it->second].erase(name);  // relabelled by someone: its old item needs one
     if (items_.contains(it->second)) {

@@ -5,16 +5,6 @@
 namespace provisioner {
 namespace {
 
-// The topology keys `driver` registered on `csi_node`; nullopt when the
-// driver is not on it.
-std::optional<std::vector<std::string>> DriverKeys(const kube::CSINode& csi_node,
-                                                   const std::string& driver) {
-  for (const kube::CSINodeDriver& entry : csi_node.spec.drivers) {
-    if (entry.name == driver) return entry.topology_keys;
-  }
-  return std::nullopt;
-}
-
 // Whether `term` fixes no key of `segment` to another value.
 bool Agrees(const TopologyTerm& term, const TopologyTerm& segment) {
   for (const auto& [key, value] : term) {
@@ -26,6 +16,14 @@ bool Agrees(const TopologyTerm& term, const TopologyTerm& segment) {
 }
 
 }  // namespace
+
+std::optional<std::vector<std::string>> DriverTopologyKeys(const kube::CSINode& csi_node,
+                                                           const std::string& driver) {
+  for (const kube::CSINodeDriver& entry : csi_node.spec.drivers) {
+    if (entry.name == driver) return entry.topology_keys;
+  }
+  return std::nullopt;
+}
 
 std::string KeyOf(const CapacityItem& item) {
   std::string key = item.class_name + "/";
@@ -53,12 +51,18 @@ std::optional<CapacityItem> ItemOfKey(std::string_view key) {
   return item;
 }
 
+std::string ItemKeyOf(const kube::CSIStorageCapacity& object) {
+  std::optional<TopologyTerm> segment = SegmentOfSelector(object.node_topology);
+  if (!segment) return "";
+  return KeyOf(CapacityItem{.class_name = object.storage_class_name, .segment = *segment});
+}
+
 std::vector<TopologyTerm> DriverSegments(
     const std::string& driver, const std::vector<std::shared_ptr<const kube::CSINode>>& csi_nodes,
     const std::function<std::shared_ptr<const kube::Node>(const std::string&)>& node_named) {
   std::vector<TopologyTerm> segments;
   for (const auto& csi_node : csi_nodes) {
-    std::optional<std::vector<std::string>> keys = DriverKeys(*csi_node, driver);
+    std::optional<std::vector<std::string>> keys = DriverTopologyKeys(*csi_node, driver);
     if (!keys) continue;
     std::shared_ptr<const kube::Node> node = node_named(csi_node->metadata.name);
     if (!node) continue;

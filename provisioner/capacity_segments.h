@@ -25,6 +25,7 @@
 #include "kube/api/core/v1/persistent_volume.h"
 #include "kube/api/label_selector.h"
 #include "kube/api/storage/v1/csi_node.h"
+#include "kube/api/storage/v1/csi_storage_capacity.h"
 #include "kube/api/storage/v1/storage_class.h"
 #include "provisioner/topology_terms.h"
 
@@ -42,6 +43,14 @@ struct CapacityItem {
 // ',' nor '='); "<class>/" for the empty segment.
 std::string KeyOf(const CapacityItem& item);
 std::optional<CapacityItem> ItemOfKey(std::string_view key);
+// The key of the item an object stands for; "" when its nodeTopology names
+// no segment.
+std::string ItemKeyOf(const kube::CSIStorageCapacity& object);
+
+// The topology keys `driver` registered on `csi_node`; nullopt when the
+// driver is not on it.
+std::optional<std::vector<std::string>> DriverTopologyKeys(const kube::CSINode& csi_node,
+                                                           const std::string& driver);
 
 // The distinct segments of `driver`'s nodes, sorted.
 std::vector<TopologyTerm> DriverSegments(
