@@ -2,6 +2,8 @@
 
 #include <cstdint>
 
+#include "base/ascii.h"
+
 namespace base {
 namespace {
 
@@ -12,8 +14,6 @@ constexpr uint64_t kSecond = 1000 * kMillisecond;
 constexpr uint64_t kMinute = 60 * kSecond;
 constexpr uint64_t kHour = 60 * kMinute;
 constexpr uint64_t kMaxMagnitude = uint64_t{1} << 63;  // |min int64|
-
-bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 
 // The time package's own quoting (not strconv.Quote): non-ASCII and control
 // bytes as \xNN, `"` and `\` backslashed.
@@ -47,7 +47,7 @@ uint64_t UnitNanos(std::string_view unit) {
 bool ConsumeInt(std::string_view* s, uint64_t* value) {
   uint64_t x = 0;
   size_t i = 0;
-  for (; i < s->size() && IsDigit((*s)[i]); ++i) {
+  for (; i < s->size() && IsAsciiDigit((*s)[i]); ++i) {
     if (x > kMaxMagnitude / 10) return false;
     x = x * 10 + ((*s)[i] - '0');
     if (x > kMaxMagnitude) return false;
@@ -64,7 +64,7 @@ void ConsumeFraction(std::string_view* s, uint64_t* value, double* scale) {
   double sc = 1;
   bool overflow = false;
   size_t i = 0;
-  for (; i < s->size() && IsDigit((*s)[i]); ++i) {
+  for (; i < s->size() && IsAsciiDigit((*s)[i]); ++i) {
     if (overflow) continue;
     if (x > (kMaxMagnitude - 1) / 10) {
       overflow = true;
@@ -118,7 +118,7 @@ Result<std::chrono::nanoseconds> ParseDuration(std::string_view s) {
   if (s.empty()) return invalid();
   uint64_t total = 0;
   while (!s.empty()) {
-    if (s[0] != '.' && !IsDigit(s[0])) return invalid();
+    if (s[0] != '.' && !IsAsciiDigit(s[0])) return invalid();
     size_t before = s.size();
     uint64_t whole;
     if (!ConsumeInt(&s, &whole)) return invalid();
@@ -134,7 +134,7 @@ Result<std::chrono::nanoseconds> ParseDuration(std::string_view s) {
     }
     if (!saw_whole && !saw_fraction) return invalid();
     size_t unit_len = 0;
-    while (unit_len < s.size() && s[unit_len] != '.' && !IsDigit(s[unit_len])) ++unit_len;
+    while (unit_len < s.size() && s[unit_len] != '.' && !IsAsciiDigit(s[unit_len])) ++unit_len;
     if (unit_len == 0) return Error("time: missing unit in duration " + TimeQuote(original));
     std::string_view unit = s.substr(0, unit_len);
     s.remove_prefix(unit_len);

@@ -35,12 +35,4 @@ Result<std::string> ReadFile(const std::string& path) {
   return contents;
 }
 
-std::string_view TrimSpace(std::string_view s) {
-  constexpr std::string_view kSpace = " \t\n\v\f\r";
-  size_t first = s.find_first_not_of(kSpace);
-  if (first == std::string_view::npos) return {};
-  size_t last = s.find_last_not_of(kSpace);
-  return s.substr(first, last - first + 1);
-}
-
 }  // namespace base

@@ -12,9 +12,4 @@ namespace base {
 
 Result<std::string> ReadFile(const std::string& path);
 
-// Strips leading and trailing ASCII whitespace, like Go's strings.TrimSpace
-// does for the token and namespace files Kubernetes mounts (they may end in a
-// newline).
-std::string_view TrimSpace(std::string_view s);
-
 }  // namespace base

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "base/ascii.h"
 #include "base/strconv.h"
 
 namespace base {
@@ -18,14 +19,6 @@ std::vector<std::string_view> Split(std::string_view s, char separator) {
   }
 }
 
-// Go's strings.TrimSpace for the ASCII whitespace that appears on command lines.
-std::string_view TrimSpace(std::string_view s) {
-  constexpr std::string_view kSpace = " \t\n\v\f\r";
-  size_t begin = s.find_first_not_of(kSpace);
-  if (begin == std::string_view::npos) return {};
-  return s.substr(begin, s.find_last_not_of(kSpace) - begin + 1);
-}
-
 }  // namespace
 
 Status MapStringBoolValue::Set(std::string_view text) {
@@ -34,12 +27,12 @@ Status MapStringBoolValue::Set(std::string_view text) {
     initialized_ = true;
   }
   for (std::string_view item : Split(text, ',')) {
-    item = TrimSpace(item);
+    item = base::TrimSpace(item);
     if (item.empty()) continue;
     size_t eq = item.find('=');
     if (eq == std::string_view::npos) return Error("malformed pair, expect string=bool");
-    std::string_view key = TrimSpace(item.substr(0, eq));
-    std::string_view value = TrimSpace(item.substr(eq + 1));
+    std::string_view key = base::TrimSpace(item.substr(0, eq));
+    std::string_view value = base::TrimSpace(item.substr(eq + 1));
     Result<bool> parsed = ParseBool(value);
     if (!parsed.ok()) {
       return Error("invalid value of " + std::string(key) + ": " + std::string(value) +

@@ -7,14 +7,14 @@
 #include <optional>
 #include <utility>
 
+#include "base/ascii.h"
+
 namespace base {
 namespace {
 
 constexpr const char* kQuantityFormatError =
     "quantities must match the regular expression "
     "'^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
-
-bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 
 // Divides `value` by `base` while it divides exactly; returns how often.
 int RemoveFactors(int64_t& value, int64_t base) {
@@ -33,7 +33,7 @@ Result<bool> QuantityIsZero(std::string_view s) {
   size_t i = (s[0] == '+' || s[0] == '-') ? 1 : 0;
   bool zero = true;
   bool saw_dot = false;
-  for (; i < s.size() && (IsDigit(s[i]) || (s[i] == '.' && !saw_dot)); ++i) {
+  for (; i < s.size() && (IsAsciiDigit(s[i]) || (s[i] == '.' && !saw_dot)); ++i) {
     saw_dot = saw_dot || s[i] == '.';
     zero = zero && (s[i] == '0' || s[i] == '.');
   }
@@ -42,7 +42,7 @@ Result<bool> QuantityIsZero(std::string_view s) {
   std::string_view exponent = letters == std::string_view::npos ? "" : suffix.substr(letters);
   if (!exponent.empty() && (exponent[0] == '+' || exponent[0] == '-')) exponent.remove_prefix(1);
   for (char c : exponent) {
-    if (!IsDigit(c)) return Error(kQuantityFormatError);
+    if (!IsAsciiDigit(c)) return Error(kQuantityFormatError);
   }
   static constexpr std::string_view kSuffixes[] = {"",  "n", "u",  "m",  "k",  "M",  "G",  "T",
                                                    "P", "E", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei"};
@@ -97,7 +97,7 @@ Result<int64_t> QuantityAsInt64(std::string_view text) {
   int fraction_digits = 0;
   bool in_fraction = false;
   size_t i = 0;
-  for (; i < text.size() && (IsDigit(text[i]) || text[i] == '.'); ++i) {
+  for (; i < text.size() && (IsAsciiDigit(text[i]) || text[i] == '.'); ++i) {
     if (text[i] == '.') {
       in_fraction = true;
       continue;

@@ -7,6 +7,8 @@
 #include <cstdlib>
 #include <limits>
 
+#include "base/ascii.h"
+
 namespace base {
 namespace {
 
@@ -14,7 +16,6 @@ constexpr char kLowerHex[] = "0123456789abcdef";
 constexpr char32_t kRuneError = 0xFFFD;
 
 char Lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
-bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 
 }  // namespace
 
@@ -149,7 +150,7 @@ bool UnderscoreOk(std::string_view s) {
   }
   for (; i < s.size(); ++i) {
     char c = s[i];
-    if (IsDigit(c) || (hex && Lower(c) >= 'a' && Lower(c) <= 'f')) {
+    if (IsAsciiDigit(c) || (hex && Lower(c) >= 'a' && Lower(c) <= 'f')) {
       saw = '0';
     } else if (c == '_') {
       if (saw != '0') return false;
@@ -211,7 +212,7 @@ bool IsFloatSyntax(std::string_view s) {
     } else if (c == '.') {
       if (saw_dot) break;
       saw_dot = true;
-    } else if (IsDigit(c) || (hex && Lower(c) >= 'a' && Lower(c) <= 'f')) {
+    } else if (IsAsciiDigit(c) || (hex && Lower(c) >= 'a' && Lower(c) <= 'f')) {
       saw_digits = true;
     } else {
       break;
@@ -221,8 +222,8 @@ bool IsFloatSyntax(std::string_view s) {
   if (i < s.size() && Lower(s[i]) == (hex ? 'p' : 'e')) {
     ++i;
     if (i < s.size() && (s[i] == '+' || s[i] == '-')) ++i;
-    if (i >= s.size() || !IsDigit(s[i])) return false;
-    for (; i < s.size() && (IsDigit(s[i]) || s[i] == '_'); ++i) underscores |= s[i] == '_';
+    if (i >= s.size() || !IsAsciiDigit(s[i])) return false;
+    for (; i < s.size() && (IsAsciiDigit(s[i]) || s[i] == '_'); ++i) underscores |= s[i] == '_';
   } else if (hex) {
     return false;
   }
@@ -288,7 +289,7 @@ Result<uint64_t> ParseUint(std::string_view s, int base, int bit_size) {
     if (c == '_' && base0) {
       underscores = true;
       continue;
-    } else if (IsDigit(c)) {
+    } else if (IsAsciiDigit(c)) {
       digit = c - '0';
     } else if (Lower(c) >= 'a' && Lower(c) <= 'z') {
       digit = Lower(c) - 'a' + 10;

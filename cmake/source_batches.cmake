@@ -1,8 +1,9 @@
-# Test and benchmark sources compile in batches: one translation unit
-# includes up to CSI_SOURCE_BATCH_SIZE source files, so gtest/gmock, the kinds
-# and the fixtures are parsed and instantiated once per batch instead of once
-# per file - most of a cold build is test code, and most of a test file's
-# compile time is the headers it shares with its neighbours.
+# Sources compile in batches: one translation unit includes up to
+# CSI_SOURCE_BATCH_SIZE source files of one target, so the standard library,
+# nlohmann/json, gRPC, gtest/gmock, the kinds and the fixtures are parsed and
+# their templates instantiated and compiled once per batch instead of once per
+# file - most of a file's compile time is the headers it shares with its
+# neighbours, and a cold build (CI on a new machine) is mostly that.
 #
 # Unlike CMake's UNITY_BUILD, the batch files include their sources by paths
 # relative to the source root (which is on every include path), so a batch
@@ -11,7 +12,7 @@
 # A batch is one translation unit: names at namespace scope, anonymous
 # namespaces included, must differ between the files of one target.
 # -DCSI_SOURCE_BATCH_SIZE=1 compiles every file on its own (the include check).
-set(CSI_SOURCE_BATCH_SIZE 8 CACHE STRING "source files per translation unit in test and benchmark targets")
+set(CSI_SOURCE_BATCH_SIZE 8 CACHE STRING "source files per translation unit")
 
 # Sets `var` to the batch files that include `sources` (absolute paths under
 # the source root), CSI_SOURCE_BATCH_SIZE per batch in sorted order; `name`
@@ -45,4 +46,12 @@ function(source_batches var name)
     endif()
   endforeach()
   set(${var} ${batches} PARENT_SCOPE)
+endfunction()
+
+# A static library `name` compiled from `sources` in batches. With
+# -ffunction-sections and --gc-sections (cmake/lean_binaries.cmake) a shipped
+# binary still keeps only the functions it calls.
+function(batched_library name)
+  source_batches(batches ${name} ${ARGN})
+  add_library(${name} STATIC ${batches})
 endfunction()

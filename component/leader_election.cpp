@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <utility>
 
+#include "base/ascii.h"
 #include "base/file.h"
 #include "base/log.h"
 

@@ -12,7 +12,9 @@
 namespace metrics {
 namespace {
 
-std::string Errno(std::string_view what) { return std::string(what) + ": " + std::strerror(errno); }
+std::string ErrnoMessage(std::string_view what) {
+  return std::string(what) + ": " + std::strerror(errno);
+}
 
 base::Result<int> Listen(const std::string& host, const std::string& port) {
   addrinfo hints{};
@@ -30,7 +32,7 @@ base::Result<int> Listen(const std::string& host, const std::string& port) {
       if (ai->ai_family != family) continue;
       fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC, ai->ai_protocol);
       if (fd < 0) {
-        last_error = Errno("socket");
+        last_error = ErrnoMessage("socket");
         continue;
       }
       int on = 1, off = 0;
@@ -41,7 +43,7 @@ base::Result<int> Listen(const std::string& host, const std::string& port) {
       // The kernel caps the backlog at net.core.somaxconn, the value Go uses:
       // a burst of connections waits there instead of being refused.
       if (bind(fd, ai->ai_addr, ai->ai_addrlen) == 0 && listen(fd, SOMAXCONN) == 0) break;
-      last_error = Errno("bind");
+      last_error = ErrnoMessage("bind");
       close(fd);
       fd = -1;
     }

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cctype>
 
+#include "base/ascii.h"
+
 namespace metrics {
 namespace {
 
@@ -13,17 +15,11 @@ bool EqualsIgnoringCase(std::string_view a, std::string_view b) {
   });
 }
 
-std::string_view TrimSpaces(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return s;
-}
-
 // Whether the comma-separated `list` holds `token` (case-insensitive).
 bool HasToken(std::string_view list, std::string_view token) {
   while (!list.empty()) {
     size_t comma = std::min(list.find(','), list.size());
-    if (EqualsIgnoringCase(TrimSpaces(list.substr(0, comma)), token)) return true;
+    if (EqualsIgnoringCase(base::TrimOptionalWhitespace(list.substr(0, comma)), token)) return true;
     list.remove_prefix(std::min(comma + 1, list.size()));
   }
   return false;
@@ -80,7 +76,7 @@ RequestHeadParse ParseRequestHead(std::string_view input, size_t max_head_bytes)
         return HeadMalformed{};
       }
       std::string_view name = line.substr(0, colon);
-      std::string_view value = TrimSpaces(line.substr(colon + 1));
+      std::string_view value = base::TrimOptionalWhitespace(line.substr(colon + 1));
       if (EqualsIgnoringCase(name, "Connection")) {
         connection_close = connection_close || HasToken(value, "close");
         connection_keep_alive = connection_keep_alive || HasToken(value, "keep-alive");

@@ -15,11 +15,11 @@ namespace {
 // Each kind's words in upstream's errors.
 constexpr KindWords kClassResource = {"volumesnapshotclass.snapshot.storage.k8s.io ",
                                       "volumegroupsnapshotclass.groupsnapshot.storage.k8s.io "};
-constexpr KindWords kContentWords = {"snapshot content ", "group snapshot content "};
+constexpr KindWords kContentPrefix = {"snapshot content ", "group snapshot content "};
 constexpr KindWords kCreateInput = {
     "failed to get input parameters to create snapshot for content ",
     "failed to get input parameters to create group snapshot for group snapshot content "};
-constexpr KindWords kSnapshotWords = {"snapshot ", "group snapshot "};
+constexpr KindWords kSnapshotPrefix = {"snapshot ", "group snapshot "};
 constexpr KindWords kClassWords = {"snapshot class", "group snapshot class"};
 
 // The lister's NotFound, as upstream quotes it in its messages.
@@ -56,7 +56,7 @@ base::Result<CreateInputs> CreateInputsOf(const Content& content, const kube::St
     if (!content_class) return input_error(ClassNotFound<Content>(*class_name));
     class_parameters = content_class->parameters;
   } else if (SnapshotsVolumes(content)) {
-    return input_error("failed to take " + std::string(WordsFor<Content>(kSnapshotWords)) + name +
+    return input_error("failed to take " + std::string(WordsFor<Content>(kSnapshotPrefix)) + name +
                        " without a " + std::string(WordsFor<Content>(kClassWords)));
   }
   auto secrets = DeletionCredentials(api, content);
@@ -70,7 +70,7 @@ template <class Content, class Class>
 base::Result<Secrets> CheckCredentialsOf(const Content& content, const kube::Store<Class>& classes,
                                          SnapshotApi& api) {
   const std::string& name = content.metadata.name;
-  const std::string of_content = " for " + std::string(WordsFor<Content>(kContentWords)) + name;
+  const std::string of_content = " for " + std::string(WordsFor<Content>(kContentPrefix)) + name;
   const auto& class_name = ClassNameOf(content);
   if (!class_name) return Secrets();
   auto content_class = classes.Get("", *class_name);

@@ -9,6 +9,7 @@
 #include <span>
 #include <string_view>
 
+#include "base/ascii.h"
 #include "base/file.h"
 #include "base/log.h"
 #include "kube/api/base64.h"

@@ -3,6 +3,8 @@
 #include <charconv>
 #include <cstring>
 
+#include "base/ascii.h"
+
 namespace kube {
 namespace {
 
@@ -10,12 +12,6 @@ constexpr size_t kQuotedPrefix = 40;
 
 bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
   return a.size() == b.size() && strncasecmp(a.data(), b.data(), a.size()) == 0;
-}
-
-std::string_view TrimSpace(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return s;
 }
 
 // A short printable prefix of a line the server sent, for an error message.
@@ -31,7 +27,9 @@ template <class Visit>
 void ForEachToken(std::string_view value, Visit visit) {
   while (true) {
     size_t comma = value.find(',');
-    if (std::string_view token = TrimSpace(value.substr(0, comma)); !token.empty()) visit(token);
+    if (std::string_view token = base::TrimOptionalWhitespace(value.substr(0, comma));
+        !token.empty())
+      visit(token);
     if (comma == std::string_view::npos) return;
     value.remove_prefix(comma + 1);
   }
@@ -41,7 +39,7 @@ void ForEachToken(std::string_view value, Visit visit) {
 
 std::optional<int> ParseRetryAfterSeconds(std::string_view value) {
   constexpr size_t kMaxDigits = 6;
-  value = TrimSpace(value);
+  value = base::TrimOptionalWhitespace(value);
   int seconds = 0;
   size_t digits = 0;
   for (char c : value) {
@@ -98,7 +96,7 @@ base::Status HttpResponseParser::OnHeaderLine() {
     return base::Error("malformed HTTP header line " + Quote(line));
   }
   std::string_view name = line.substr(0, colon);
-  std::string_view value = TrimSpace(line.substr(colon + 1));
+  std::string_view value = base::TrimOptionalWhitespace(line.substr(colon + 1));
   if (EqualsIgnoreCase(name, "content-length")) {
     size_t length = 0;
     auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), length);
@@ -151,7 +149,8 @@ base::Status HttpResponseParser::OnHeadEnd() {
 
 base::Status HttpResponseParser::OnChunkSizeLine() {
   std::string_view line = line_;
-  std::string_view size_text = TrimSpace(line.substr(0, line.find(';')));  // drop extensions
+  std::string_view size_text =
+      base::TrimOptionalWhitespace(line.substr(0, line.find(';')));  // drop extensions
   size_t size = 0;
   auto [end, ec] = std::from_chars(size_text.data(), size_text.data() + size_text.size(), size, 16);
   if (size_text.empty() || ec != std::errc() || end != size_text.data() + size_text.size()) {

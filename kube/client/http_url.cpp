@@ -5,15 +5,10 @@
 #include <algorithm>
 #include <charconv>
 
+#include "base/ascii.h"
+
 namespace kube {
 namespace {
-
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
-}
 
 int HexValue(char c) {
   if (c >= '0' && c <= '9') return c - '0';
@@ -61,7 +56,7 @@ base::Result<HttpUrl> HttpUrl::Parse(std::string_view url) {
   HttpUrl out;
   size_t scheme_end = url.find("://");
   if (scheme_end == std::string_view::npos) return base::Error("URL has no scheme://");
-  out.scheme = Lower(url.substr(0, scheme_end));
+  out.scheme = base::AsciiLower(url.substr(0, scheme_end));
   if (out.scheme != "http" && out.scheme != "https") {
     return base::Error("URL scheme \"" + out.scheme + "\" is not http or https");
   }
@@ -82,7 +77,7 @@ base::Result<HttpUrl> HttpUrl::Parse(std::string_view url) {
   if (authority.starts_with('[')) {
     size_t close = authority.find(']');
     if (close == std::string_view::npos) return base::Error("URL has an unclosed IPv6 bracket");
-    out.host = Lower(authority.substr(1, close - 1));
+    out.host = base::AsciiLower(authority.substr(1, close - 1));
     std::string_view after = authority.substr(close + 1);
     if (!after.empty()) {
       if (after.front() != ':') return base::Error("URL has text after its IPv6 host");
@@ -90,7 +85,7 @@ base::Result<HttpUrl> HttpUrl::Parse(std::string_view url) {
     }
   } else {
     size_t colon = authority.rfind(':');
-    out.host = Lower(authority.substr(0, colon));
+    out.host = base::AsciiLower(authority.substr(0, colon));
     if (colon != std::string_view::npos) port_text = authority.substr(colon + 1);
   }
   if (out.host.empty()) return base::Error("URL has no host");

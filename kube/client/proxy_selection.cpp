@@ -6,6 +6,8 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "base/ascii.h"
+
 namespace kube {
 namespace {
 
@@ -13,18 +15,6 @@ std::string Env(const char* upper, const char* lower) {
   if (const char* v = std::getenv(upper); v != nullptr && *v != '\0') return v;
   if (const char* v = std::getenv(lower); v != nullptr) return v;
   return "";
-}
-
-std::string_view Trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return s;
-}
-
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
 }
 
 // An address in network byte order, 4 or 16 bytes long.
@@ -104,7 +94,7 @@ bool EntryMatches(std::string_view entry, std::string_view host,
   if (auto address = ParseAddress(entry_host)) {
     return host_address && InPrefix(*host_address, *address, address->bits());
   }
-  std::string suffix = Lower(entry_host);
+  std::string suffix = base::AsciiLower(entry_host);
   bool matches_host_itself = true;
   if (suffix.starts_with("*.")) suffix.erase(0, 1);
   if (suffix.starts_with('.')) {
@@ -127,7 +117,7 @@ bool NoProxyMatches(std::string_view no_proxy, std::string_view host, uint16_t p
   const auto host_address = ParseAddress(host);
   while (!no_proxy.empty()) {
     size_t comma = no_proxy.find(',');
-    std::string_view entry = Trim(no_proxy.substr(0, comma));
+    std::string_view entry = base::TrimOptionalWhitespace(no_proxy.substr(0, comma));
     no_proxy = comma == std::string_view::npos ? std::string_view() : no_proxy.substr(comma + 1);
     if (!entry.empty() && EntryMatches(entry, host, host_address, port)) return true;
   }
@@ -137,7 +127,8 @@ bool NoProxyMatches(std::string_view no_proxy, std::string_view host, uint16_t p
 base::Result<std::optional<HttpUrl>> SelectProxy(const ProxyEnvironment& env,
                                                  const HttpUrl& target) {
   const char* variable = target.tls() ? "HTTPS_PROXY" : "HTTP_PROXY";
-  std::string_view value = Trim(target.tls() ? env.https_proxy : env.http_proxy);
+  std::string_view value =
+      base::TrimOptionalWhitespace(target.tls() ? env.https_proxy : env.http_proxy);
   if (value.empty()) return std::optional<HttpUrl>();
   if (target.host == "localhost") return std::optional<HttpUrl>();
   if (auto address = ParseAddress(target.host); address && IsLoopback(*address)) {

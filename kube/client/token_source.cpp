@@ -1,5 +1,6 @@
 #include "kube/client/token_source.h"
 
+#include "base/ascii.h"
 #include "base/file.h"
 #include "base/log.h"
 

@@ -19,14 +19,14 @@ std::string JoinKey(std::initializer_list<std::string_view> fields) {
   return key;
 }
 
-std::string ObjectKey(const Event& e) {
+std::string InvolvedObjectKey(const Event& e) {
   const ObjectReference& o = e.involved_object;
   return JoinKey({e.source.component, e.source.host, o.kind, o.namespace_, o.name, o.uid.str(),
                   o.api_version});
 }
 
 std::string RepeatKey(const Event& e) {
-  return JoinKey({ObjectKey(e), e.type, e.reason, e.message});
+  return JoinKey({InvolvedObjectKey(e), e.type, e.reason, e.message});
 }
 
 // Keeps `map` within `max` entries by dropping the least recently used. Only
@@ -63,7 +63,7 @@ std::optional<CorrelatedEvent> EventCorrelator::Correlate(Event event) {
   seen->second.last_used = now;
   EvictLeastRecentlyUsed(seen_, options_.max_tracked);
 
-  auto [bucket, fresh] = buckets_.try_emplace(ObjectKey(event));
+  auto [bucket, fresh] = buckets_.try_emplace(InvolvedObjectKey(event));
   if (fresh) {
     const double qps = 1.0 / std::chrono::duration<double>(options_.spam_refill_period).count();
     bucket->second.tokens = std::make_unique<TokenBucket>(qps, options_.spam_burst, clock_);

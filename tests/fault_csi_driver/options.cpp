@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <iostream>
 
+#include "base/ascii.h"
 #include "base/file.h"
 #include "base/flag_maps.h"
 #include "base/flags.h"

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
+#include "base/ascii.h"
 #include "base/file.h"
 #include "base/log.h"
 #include "tests/support/credentials.h"

@@ -170,11 +170,13 @@ void Process::Stop(std::chrono::milliseconds grace) {
   Wait();
 }
 
-std::string Process::LogTail(int lines) const {
+std::string Process::LogTail(int lines) const { return FileTail(log_file_, lines); }
+
+std::string FileTail(const std::string& path, int lines) {
   if (lines <= 0) return "";
   constexpr off_t kMaxBytes = 64 * 1024;
-  int fd = open(log_file_.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return "(cannot read " + log_file_ + ": " + std::strerror(errno) + ")";
+  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return "(cannot read " + path + ": " + std::strerror(errno) + ")";
   struct stat st {};
   fstat(fd, &st);
   off_t start = st.st_size > kMaxBytes ? st.st_size - kMaxBytes : 0;

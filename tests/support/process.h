@@ -72,4 +72,8 @@ class Process {
   int exit_status_ = 0;
 };
 
+// The last `lines` lines of the file at `path` (reads at most its last 64 KiB),
+// or a line saying why it cannot be read.
+std::string FileTail(const std::string& path, int lines);
+
 }  // namespace testsupport

@@ -130,55 +130,53 @@ build_csimock() {
   mv "$out/bin.tmp" "$out/bin"
 }
 
-build_upstream() {
-  local out=$PEERS_CACHE/external-attacher-$ATTACHER_VERSION
-  [ -x "$out/bin/csi-attacher" ] && return 0
-  log "external-attacher $ATTACHER_VERSION: building"
-  local work=$PEERS_CACHE/src/external-attacher
-  rm -rf "$work" && mkdir -p "$work" "$out/bin.tmp"
-  (cd "$work" && go mod init peers.invalid/attacher >/dev/null 2>&1 &&
-   quiet go get -tool "github.com/kubernetes-csi/external-attacher/v4/cmd/csi-attacher@$ATTACHER_VERSION" &&
-   with_progress csi-attacher go build -ldflags "-s -w -X main.version=$ATTACHER_VERSION" \
-     -o "$out/bin.tmp/" github.com/kubernetes-csi/external-attacher/v4/cmd/csi-attacher)
-  mv "$out/bin.tmp" "$out/bin"
-}
+# The upstream sidecars, each from its release tag: SIDECARS lists
+# "binary module version" for each. All of them build in one throwaway main
+# module (`go install` refuses them: their go.mod files carry replace
+# directives, which only a main module may), so Go's minimal version selection
+# gives them one version of client-go, api, apimachinery and gRPC - the newest
+# any of them asks for, a patch or minor release above some of theirs - and
+# that stack compiles once instead of once per sidecar (a cold machine spends
+# most of a sidecar's build on it).
+SIDECARS=(
+  "csi-attacher github.com/kubernetes-csi/external-attacher/v4 $ATTACHER_VERSION"
+  "csi-snapshotter github.com/kubernetes-csi/external-snapshotter/v8 $SNAPSHOTTER_VERSION"
+  "snapshot-controller github.com/kubernetes-csi/external-snapshotter/v8 $SNAPSHOTTER_VERSION"
+  "csi-provisioner github.com/kubernetes-csi/external-provisioner/v6 $PROVISIONER_VERSION"
+  "csi-resizer github.com/kubernetes-csi/external-resizer/v2 $RESIZER_VERSION"
+)
 
-# Both binaries from one throwaway main module: `go install` refuses them
-# (external-snapshotter's go.mod has replace directives), and one module
-# resolves their shared dependencies once.
-build_snapshot() {
-  local out=$PEERS_CACHE/external-snapshotter-$SNAPSHOTTER_VERSION
-  [ -x "$out/bin/csi-snapshotter" ] && [ -x "$out/bin/snapshot-controller" ] && return 0
-  log "external-snapshotter $SNAPSHOTTER_VERSION (csi-snapshotter, snapshot-controller): building"
-  local work=$PEERS_CACHE/src/external-snapshotter
-  local module=github.com/kubernetes-csi/external-snapshotter/v8
-  rm -rf "$work" "$out/bin.tmp" && mkdir -p "$work" "$out/bin.tmp"
-  (cd "$work" && go mod init peers.invalid/snapshotter >/dev/null 2>&1 &&
-   quiet go get "$module/cmd/csi-snapshotter@$SNAPSHOTTER_VERSION" \
-                "$module/cmd/snapshot-controller@$SNAPSHOTTER_VERSION" &&
-   with_progress external-snapshotter go build \
-     -ldflags "-s -w -X main.version=$SNAPSHOTTER_VERSION" \
-     -o "$out/bin.tmp/" "$module/cmd/csi-snapshotter" "$module/cmd/snapshot-controller")
-  mv "$out/bin.tmp" "$out/bin"
-}
-
-# One binary from a throwaway main module (the sidecars' go.mod files carry
-# replace directives, which `go install` refuses): build_sidecar NAME MODULE
-# VERSION builds MODULE/cmd/NAME into $PEERS_CACHE/external-<repo>-VERSION/bin.
-build_sidecar() {
+# Where a sidecar's binary is cached: $PEERS_CACHE/<repo>-<version>/bin/<binary>.
+sidecar_bin() {
   local name=$1 module=$2 version=$3
   local repo=${module#github.com/kubernetes-csi/}
-  repo=${repo%%/*}
-  local out=$PEERS_CACHE/$repo-$version
-  [ -x "$out/bin/$name" ] && return 0
-  log "$repo $version ($name): building"
-  local work=$PEERS_CACHE/src/$repo
-  rm -rf "$work" "$out/bin.tmp" && mkdir -p "$work" "$out/bin.tmp"
-  (cd "$work" && go mod init "peers.invalid/$repo" >/dev/null 2>&1 &&
-   quiet go get "$module/cmd/$name@$version" &&
-   with_progress "$name" go build -ldflags "-s -w -X main.version=$version" \
-     -o "$out/bin.tmp/" "$module/cmd/$name")
-  mv "$out/bin.tmp" "$out/bin"
+  echo "$PEERS_CACHE/${repo%%/*}-$version/bin/$name"
+}
+
+# build_sidecars BINARY...: those of SIDECARS named, unless already cached.
+build_sidecars() {
+  local wanted=" $* " spec name module version missing=() packages=()
+  for spec in "${SIDECARS[@]}"; do
+    read -r name module version <<<"$spec"
+    [[ $wanted == *" $name "* ]] || continue
+    [ -x "$(sidecar_bin "$name" "$module" "$version")" ] && continue
+    missing+=("$spec")
+    packages+=("$module/cmd/$name@$version")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  log "upstream sidecars (${packages[*]}): building"
+  local work=$PEERS_CACHE/src/sidecars bin
+  rm -rf "$work" && mkdir -p "$work"
+  (cd "$work" && go mod init peers.invalid/sidecars >/dev/null 2>&1 && quiet go get "${packages[@]}")
+  for spec in "${missing[@]}"; do
+    read -r name module version <<<"$spec"
+    bin=$(sidecar_bin "$name" "$module" "$version")
+    mkdir -p "$(dirname "$bin")"
+    (cd "$work" &&
+     with_progress "$name" go build -ldflags "-s -w -X main.version=$version" \
+       -o "$bin.tmp" "$module/cmd/$name")
+    mv "$bin.tmp" "$bin"
+  done
 }
 
 # The CRD YAMLs ship in the client module's zip under config/crd/ (its
@@ -221,6 +219,7 @@ mkdir -p "$PEERS_CACHE"
 
 targets=("$@")
 [ ${#targets[@]} -eq 0 ] && targets=(etcd kube kubectl controller-manager scheduler csi-mock upstream snapshot crds gateway-crds provisioner resizer)
+sidecars=()
 for t in "${targets[@]}"; do
   case $t in
     etcd) build_etcd ;;
@@ -229,16 +228,16 @@ for t in "${targets[@]}"; do
     controller-manager) build_controller_manager ;;
     scheduler) build_scheduler ;;
     csi-mock) build_csimock ;;
-    upstream) build_upstream ;;
-    snapshot) build_snapshot ;;
+    upstream) sidecars+=(csi-attacher) ;;
+    snapshot) sidecars+=(csi-snapshotter snapshot-controller) ;;
     crds) build_crds ;;
     gateway-crds) build_gateway_crds ;;
-    provisioner) build_sidecar csi-provisioner github.com/kubernetes-csi/external-provisioner/v6 \
-                   "$PROVISIONER_VERSION" ;;
-    resizer) build_sidecar csi-resizer github.com/kubernetes-csi/external-resizer/v2 "$RESIZER_VERSION" ;;
+    provisioner) sidecars+=(csi-provisioner) ;;
+    resizer) sidecars+=(csi-resizer) ;;
     *) echo "peers: unknown peer '$t'" >&2; exit 2 ;;
   esac
 done
+[ ${#sidecars[@]} -eq 0 ] || build_sidecars "${sidecars[@]}"
 
 echo "ETCD_BIN=$PEERS_CACHE/etcd-$ETCD_VERSION/bin/etcd"
 echo "KUBE_APISERVER_BIN=$PEERS_CACHE/kube-$KUBE_VERSION/bin/kube-apiserver"

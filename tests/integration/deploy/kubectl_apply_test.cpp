@@ -14,6 +14,7 @@
 #include <thread>
 #include <vector>
 
+#include "base/ascii.h"
 #include "base/file.h"
 #include "tests/support/control_plane.h"
 #include "tests/support/peer_binaries.h"

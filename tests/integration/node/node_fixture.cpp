@@ -65,12 +65,12 @@ void NodeSidecarTest::SetUp() {
 
 void NodeSidecarTest::TearDown() {
   if (HasFailure()) {
-    for (testsupport::Process* sidecar : sidecars_) {
-      std::cerr << "---- " << sidecar->log_file() << " ----\n" << sidecar->LogTail(40) << "\n";
+    for (const std::string& log : sidecar_logs_) {
+      std::cerr << "---- " << log << " ----\n" << testsupport::FileTail(log, 40) << "\n";
     }
     if (driver_) std::cerr << "---- driver log tail ----\n" << driver_->LogTail(20) << "\n";
   }
-  sidecars_.clear();
+  sidecar_logs_.clear();
   driver_.reset();
   std::error_code ignored;
   std::filesystem::remove_all(dir_, ignored);
@@ -113,7 +113,7 @@ std::unique_ptr<testsupport::Process> NodeSidecarTest::StartLivenessProbe(
       {.argv = argv, .env = sidecar_env_, .log_file = dir_ + "/livenessprobe.log"});
   EXPECT_TRUE(p.ok()) << p.error().message;
   if (!p.ok()) return nullptr;
-  sidecars_.push_back(p->get());
+  sidecar_logs_.push_back((*p)->log_file());
   return std::move(p).value();
 }
 
@@ -127,7 +127,7 @@ std::unique_ptr<testsupport::Process> NodeSidecarTest::StartRegistrar(
       {.argv = argv, .env = sidecar_env_, .log_file = dir_ + "/registrar.log"});
   EXPECT_TRUE(p.ok()) << p.error().message;
   if (!p.ok()) return nullptr;
-  sidecars_.push_back(p->get());
+  sidecar_logs_.push_back((*p)->log_file());
   return std::move(p).value();
 }
 

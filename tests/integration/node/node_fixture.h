@@ -70,7 +70,9 @@ class NodeSidecarTest : public ::testing::Test {
   static kube::Client* admin_;
   std::string dir_;
   std::unique_ptr<testsupport::Process> driver_;
-  std::vector<testsupport::Process*> sidecars_;  // for log tails on failure
+  // The sidecars' log files, for their tails on failure: a test owns the
+  // processes and ends them before TearDown.
+  std::vector<std::string> sidecar_logs_;
 };
 
 }  // namespace node_it

@@ -3,6 +3,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "base/ascii.h"
 #include "tests/support/temp_dir.h"
 
 namespace base {
