@@ -9,6 +9,7 @@
 #include "kube/api/storage/v1/volume_attachment.h"
 #include "kube/api/watch_stream_decoder.h"
 #include "tests/support/proto_writer.h"
+#include "tests/unit/kube/collected_events.h"
 
 namespace kube {
 namespace {
@@ -17,13 +18,7 @@ using testsupport::Enveloped;
 using testsupport::ProtoWriter;
 using testsupport::WatchFrame;
 
-struct Collected {
-  std::vector<WatchEvent<VolumeAttachment>> events;
-  std::function<bool(WatchEvent<VolumeAttachment>&&)> handler = [this](auto&& e) {
-    events.push_back(std::move(e));
-    return true;
-  };
-};
+using testing::CollectedEvents;
 
 std::string Va(std::string_view name, std::string_view resource_version) {
   return Enveloped("storage.k8s.io/v1", "VolumeAttachment",
@@ -53,7 +48,7 @@ TEST(ProtobufWatchDecoder, DecodesEveryEventTypeSplitAcrossArbitraryChunks) {
       WatchFrame("ADDED", Va("va-1", "11")) + WatchFrame("BOOKMARK", Bookmark("12", true)) +
       WatchFrame("MODIFIED", Va("va-1", "13")) + WatchFrame("DELETED", Va("va-1", "14")) +
       WatchFrame("BOOKMARK", Bookmark("15", false)) + WatchFrame("ERROR", Expired());
-  Collected c;
+  CollectedEvents c;
   ProtobufWatchDecoder<VolumeAttachment> decoder(c.handler);
   for (char ch : stream) ASSERT_TRUE(decoder.Feed(std::string_view(&ch, 1)));
   EXPECT_FALSE(decoder.HasPartialEvent());
@@ -77,7 +72,7 @@ TEST(ProtobufWatchDecoder, DecodesEveryEventTypeSplitAcrossArbitraryChunks) {
 TEST(ProtobufWatchDecoder, ManyFramesInOneChunkAndAPartialOneKept) {
   std::string stream = WatchFrame("ADDED", Va("a", "1")) + WatchFrame("ADDED", Va("b", "2"));
   std::string third = WatchFrame("ADDED", Va("c", "3"));
-  Collected c;
+  CollectedEvents c;
   ProtobufWatchDecoder<VolumeAttachment> decoder(c.handler);
   ASSERT_TRUE(decoder.Feed(stream + third.substr(0, 7)));
   EXPECT_EQ(c.events.size(), 2u);
@@ -102,7 +97,7 @@ TEST(ProtobufWatchDecoder, HandlerReturningFalseStopsWithoutError) {
 }
 
 std::string FeedError(const std::string& stream) {
-  Collected c;
+  CollectedEvents c;
   ProtobufWatchDecoder<VolumeAttachment> decoder(c.handler);
   EXPECT_FALSE(decoder.Feed(stream));
   return decoder.error().message;
@@ -121,7 +116,7 @@ TEST(ProtobufWatchDecoder, BadFramesStopWithATransportError) {
             "decoding watch event: missing type or object");
   EXPECT_EQ(FeedError(std::string("\x7f\xff\xff\xff", 4)),
             "decoding watch event: frame of 2147483647 bytes exceeds the limit");
-  Collected c;
+  CollectedEvents c;
   ProtobufWatchDecoder<VolumeAttachment> decoder(c.handler);
   ASSERT_TRUE(decoder.Feed(WatchFrame("ADDED", Va("a", "1"))));
   EXPECT_FALSE(decoder.Feed(WatchFrame("ERROR", "k8s")));
@@ -142,7 +137,7 @@ TEST(WatchStreamDecoder, ProtobufKindsAskForProtobufCustomKindsForJson) {
 }
 
 TEST(WatchStreamDecoder, ContentTypeChoosesTheDecoder) {
-  Collected c;
+  CollectedEvents c;
   WatchStreamDecoder<VolumeAttachment> protobuf(c.handler);
   protobuf.SetContentType("application/vnd.kubernetes.protobuf;stream=watch");
   ASSERT_TRUE(protobuf.Feed(WatchFrame("ADDED", Va("from-protobuf", "1"))));

@@ -4,24 +4,19 @@
 
 #include "kube/api/storage/v1/volume_attachment.h"
 #include "kube/api/watch_event.h"
+#include "tests/unit/kube/collected_events.h"
 
 namespace kube {
 namespace {
 
-struct Collected {
-  std::vector<WatchEvent<VolumeAttachment>> events;
-  std::function<bool(WatchEvent<VolumeAttachment>&&)> handler = [this](auto&& e) {
-    events.push_back(std::move(e));
-    return true;
-  };
-};
+using testing::CollectedEvents;
 
 constexpr std::string_view kAdded =
     R"({"type":"ADDED","object":{"apiVersion":"storage.k8s.io/v1","kind":"VolumeAttachment","metadata":{"name":"va-1","resourceVersion":"11"},"spec":{"attacher":"d","nodeName":"n","source":{"persistentVolumeName":"pv-1"}}}})"
     "\n";
 
 TEST(WatchDecoder, DecodesEventsSplitAcrossArbitraryChunks) {
-  Collected c;
+  CollectedEvents c;
   WatchDecoder<VolumeAttachment> decoder(c.handler);
   std::string stream =
       std::string(kAdded) +
@@ -37,7 +32,7 @@ TEST(WatchDecoder, DecodesEventsSplitAcrossArbitraryChunks) {
 }
 
 TEST(WatchDecoder, InitialEventsEndBookmarkIsRecognized) {
-  Collected c;
+  CollectedEvents c;
   WatchDecoder<VolumeAttachment> decoder(c.handler);
   ASSERT_TRUE(decoder.Feed(
       R"({"type":"BOOKMARK","object":{"kind":"VolumeAttachment","metadata":{"resourceVersion":"13","annotations":{"k8s.io/initial-events-end":"true"}}}})"
@@ -51,7 +46,7 @@ TEST(WatchDecoder, InitialEventsEndBookmarkIsRecognized) {
 }
 
 TEST(WatchDecoder, ErrorEventCarriesStatusCode) {
-  Collected c;
+  CollectedEvents c;
   WatchDecoder<VolumeAttachment> decoder(c.handler);
   ASSERT_TRUE(decoder.Feed(
       R"json({"type":"ERROR","object":{"kind":"Status","apiVersion":"v1","status":"Failure","message":"too old resource version: 5 (20)","reason":"Expired","code":410}})json"
@@ -63,7 +58,7 @@ TEST(WatchDecoder, ErrorEventCarriesStatusCode) {
 }
 
 TEST(WatchDecoder, GarbageLineStopsWithClearErrorAfterEarlierEvents) {
-  Collected c;
+  CollectedEvents c;
   WatchDecoder<VolumeAttachment> decoder(c.handler);
   std::string stream = std::string(kAdded) + "{\"type\":\"ADDED\",\"object\":{\"metadata\":\n";
   EXPECT_FALSE(decoder.Feed(stream));
@@ -74,7 +69,7 @@ TEST(WatchDecoder, GarbageLineStopsWithClearErrorAfterEarlierEvents) {
 TEST(WatchDecoder, UnknownTypeAndMissingObjectAreErrors) {
   for (std::string_view line : {R"({"type":"EXPLODED","object":{}})", R"({"type":"ADDED"})",
                                 R"([1,2,3])", R"("just a string")"}) {
-    Collected c;
+    CollectedEvents c;
     WatchDecoder<VolumeAttachment> decoder(c.handler);
     EXPECT_FALSE(decoder.Feed(std::string(line) + "\n")) << line;
     EXPECT_TRUE(c.events.empty()) << line;
@@ -83,7 +78,7 @@ TEST(WatchDecoder, UnknownTypeAndMissingObjectAreErrors) {
 }
 
 TEST(WatchDecoder, WrongFieldTypeInObjectIsAnError) {
-  Collected c;
+  CollectedEvents c;
   WatchDecoder<VolumeAttachment> decoder(c.handler);
   EXPECT_FALSE(
       decoder.Feed(R"({"type":"ADDED","object":{"metadata":{"name":"x"},"spec":{"attacher":42}}})"
@@ -93,7 +88,7 @@ TEST(WatchDecoder, WrongFieldTypeInObjectIsAnError) {
 }
 
 TEST(WatchDecoder, TruncatedTrailingLineIsHeldUntilComplete) {
-  Collected c;
+  CollectedEvents c;
   WatchDecoder<VolumeAttachment> decoder(c.handler);
   std::string full(kAdded);
   ASSERT_TRUE(decoder.Feed(full.substr(0, full.size() / 2)));

@@ -18,8 +18,6 @@ using ::testing::ElementsAre;
 using namespace nlohmann::literals;
 using ::testing::IsEmpty;
 
-constexpr char kDeletionTimestamp[] = "2024-01-01T00:00:00Z";
-
 // The default dynamic content, bound (its ref has the snapshot's UID), with
 // the status the sidecar wrote once the snapshot was cut and ready.
 kube::VolumeSnapshotContent ReadyContent(const Edit<kube::VolumeSnapshotContent>& edit = {}) {

@@ -17,7 +17,6 @@ namespace {
 using ::testing::ElementsAre;
 using ::testing::IsEmpty;
 
-constexpr char kDeletionTimestamp[] = "2024-01-01T00:00:00Z";
 const std::string kMemberContent = "member-content";
 
 void Member(kube::VolumeSnapshot& s) {

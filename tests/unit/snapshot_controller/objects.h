@@ -25,6 +25,8 @@ inline constexpr std::string_view kDriver = "csi.example.com";
 inline constexpr std::string_view kSnapshotUid = "6f1c2a3b-0000-4000-8000-0000000000a1";
 inline const std::string kContentName = "snapcontent-" + std::string(kSnapshotUid);
 inline constexpr std::string_view kClaimUid = "c1a1-0000";
+// When a case marks an object for deletion.
+inline constexpr char kDeletionTimestamp[] = "2024-01-01T00:00:00Z";
 
 template <class T>
 using Edit = std::function<void(T&)>;

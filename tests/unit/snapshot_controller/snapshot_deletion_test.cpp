@@ -21,8 +21,6 @@ using namespace nlohmann::literals;
 using ::testing::HasSubstr;
 using ::testing::IsEmpty;
 
-constexpr char kDeletionTimestamp[] = "2024-01-01T00:00:00Z";
-
 // The default snapshot, ready and bound to its dynamic content, being
 // deleted with both of its finalizers.
 kube::VolumeSnapshot DeletingSnapshot(const Edit<kube::VolumeSnapshot>& edit = {}) {

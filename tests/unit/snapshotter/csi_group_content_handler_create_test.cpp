@@ -29,7 +29,7 @@ kube::VolumeGroupSnapshotContent UnreadyGroupContent(
   return Edited(std::move(content), edit);
 }
 
-void WithSecretAnnotations(kube::VolumeGroupSnapshotContent& c) {
+void WithGroupSecretAnnotations(kube::VolumeGroupSnapshotContent& c) {
   c.metadata.annotations[snapshot::kGroupDeletionSecretNameAnnotation] = "creds";
   c.metadata.annotations[snapshot::kGroupDeletionSecretNamespaceAnnotation] = "ns";
 }
@@ -152,7 +152,7 @@ std::vector<GroupSyncCase> GroupCreateCases() {
        .want_outcome = SyncOutcome::kDone},
       GroupSyncCase{
           .name = "CredentialsComeFromTheGroupDeletionSecretAnnotations",
-          .content = GroupContent(WithSecretAnnotations),
+          .content = GroupContent(WithGroupSecretAnnotations),
           .secrets = {Secret("ns", "creds", {{"user", "u"}})},
           .driver = {.create = {Group()}},
           .want_api = {GetSecret("ns", "creds"), kAppendGroupBeingCreated,
@@ -189,7 +189,7 @@ std::vector<GroupSyncCase> GroupCreateCases() {
           R"(snapshot")"),
       FailsBeforeTheDriver(
           {.name = "MissingSecretFails",
-           .content = GroupContent(WithSecretAnnotations),
+           .content = GroupContent(WithGroupSecretAnnotations),
            .want_api = {GetSecret("ns", "creds")}},
           R"(failed to get input parameters to create group snapshot for group snapshot )"
           R"(content group-content-1: "cannot get credentials for group snapshot content )"
