@@ -138,12 +138,14 @@ build_csimock() {
 # any of them asks for, a patch or minor release above some of theirs - and
 # that stack compiles once instead of once per sidecar (a cold machine spends
 # most of a sidecar's build on it).
+# Each line: binary, the variable that names its path in this script's output,
+# module, version.
 SIDECARS=(
-  "csi-attacher github.com/kubernetes-csi/external-attacher/v4 $ATTACHER_VERSION"
-  "csi-snapshotter github.com/kubernetes-csi/external-snapshotter/v8 $SNAPSHOTTER_VERSION"
-  "snapshot-controller github.com/kubernetes-csi/external-snapshotter/v8 $SNAPSHOTTER_VERSION"
-  "csi-provisioner github.com/kubernetes-csi/external-provisioner/v6 $PROVISIONER_VERSION"
-  "csi-resizer github.com/kubernetes-csi/external-resizer/v2 $RESIZER_VERSION"
+  "csi-attacher UPSTREAM_ATTACHER_BIN github.com/kubernetes-csi/external-attacher/v4 $ATTACHER_VERSION"
+  "csi-snapshotter UPSTREAM_SNAPSHOTTER_BIN github.com/kubernetes-csi/external-snapshotter/v8 $SNAPSHOTTER_VERSION"
+  "snapshot-controller UPSTREAM_SNAPSHOT_CONTROLLER_BIN github.com/kubernetes-csi/external-snapshotter/v8 $SNAPSHOTTER_VERSION"
+  "csi-provisioner UPSTREAM_PROVISIONER_BIN github.com/kubernetes-csi/external-provisioner/v6 $PROVISIONER_VERSION"
+  "csi-resizer UPSTREAM_RESIZER_BIN github.com/kubernetes-csi/external-resizer/v2 $RESIZER_VERSION"
 )
 
 # Where a sidecar's binary is cached: $PEERS_CACHE/<repo>-<version>/bin/<binary>.
@@ -155,9 +157,9 @@ sidecar_bin() {
 
 # build_sidecars BINARY...: those of SIDECARS named, unless already cached.
 build_sidecars() {
-  local wanted=" $* " spec name module version missing=() packages=()
+  local wanted=" $* " spec name var module version missing=() packages=()
   for spec in "${SIDECARS[@]}"; do
-    read -r name module version <<<"$spec"
+    read -r name var module version <<<"$spec"
     [[ $wanted == *" $name "* ]] || continue
     [ -x "$(sidecar_bin "$name" "$module" "$version")" ] && continue
     missing+=("$spec")
@@ -169,7 +171,7 @@ build_sidecars() {
   rm -rf "$work" && mkdir -p "$work"
   (cd "$work" && go mod init peers.invalid/sidecars >/dev/null 2>&1 && quiet go get "${packages[@]}")
   for spec in "${missing[@]}"; do
-    read -r name module version <<<"$spec"
+    read -r name var module version <<<"$spec"
     bin=$(sidecar_bin "$name" "$module" "$version")
     mkdir -p "$(dirname "$bin")"
     (cd "$work" &&
@@ -245,10 +247,9 @@ echo "KUBECTL_BIN=$PEERS_CACHE/kubectl-$KUBE_VERSION/bin/kubectl"
 echo "KUBE_CONTROLLER_MANAGER_BIN=$PEERS_CACHE/kube-controller-manager-$KUBE_VERSION/bin/kube-controller-manager"
 echo "KUBE_SCHEDULER_BIN=$PEERS_CACHE/kube-scheduler-$KUBE_VERSION/bin/kube-scheduler"
 echo "CSI_MOCK_BIN=$(csimock_dir)/bin/csi-mock"
-echo "UPSTREAM_ATTACHER_BIN=$PEERS_CACHE/external-attacher-$ATTACHER_VERSION/bin/csi-attacher"
-echo "UPSTREAM_SNAPSHOTTER_BIN=$PEERS_CACHE/external-snapshotter-$SNAPSHOTTER_VERSION/bin/csi-snapshotter"
-echo "UPSTREAM_SNAPSHOT_CONTROLLER_BIN=$PEERS_CACHE/external-snapshotter-$SNAPSHOTTER_VERSION/bin/snapshot-controller"
+for spec in "${SIDECARS[@]}"; do
+  read -r name var module version <<<"$spec"
+  echo "$var=$(sidecar_bin "$name" "$module" "$version")"
+done
 echo "SNAPSHOT_CRDS_DIR=$PEERS_CACHE/snapshot-crds-$SNAPSHOTTER_VERSION/crd"
 echo "GATEWAY_CRDS_DIR=$PEERS_CACHE/gateway-crds-$GATEWAY_API_VERSION/crd"
-echo "UPSTREAM_PROVISIONER_BIN=$PEERS_CACHE/external-provisioner-$PROVISIONER_VERSION/bin/csi-provisioner"
-echo "UPSTREAM_RESIZER_BIN=$PEERS_CACHE/external-resizer-$RESIZER_VERSION/bin/csi-resizer"
