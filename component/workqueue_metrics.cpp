@@ -1,5 +1,9 @@
 #include "component/workqueue_metrics.h"
 
+#include <algorithm>
+#include <atomic>
+#include <map>
+
 namespace component {
 namespace {
 
@@ -8,6 +12,12 @@ metrics::Desc QueueDesc(std::string name, std::string help) {
 }
 
 std::vector<double> QueueBuckets() { return metrics::ExponentialBuckets(10e-9, 10, 10); }
+
+std::vector<metrics::Sample> Samples(const std::map<std::string, double>& by_name) {
+  std::vector<metrics::Sample> samples;
+  for (const auto& [name, value] : by_name) samples.push_back({{name}, value});
+  return samples;
+}
 
 }  // namespace
 
@@ -22,13 +32,18 @@ class WorkQueueMetricFamilies::QueueMetrics final : public kube::WorkQueueMetric
         retries_(families.retries_.WithLabels({name})) {}
 
   void OnAdd() override { adds_.Inc(); }
-  void OnDepth(size_t depth) override { depth_.Set(static_cast<double>(depth)); }
+  // Queues sharing a name share the series: each adds what its own depth
+  // changed by.
+  void OnDepth(size_t depth) override {
+    depth_.Add(static_cast<double>(depth) - static_cast<double>(last_depth_.exchange(depth)));
+  }
   void OnQueueLatency(double seconds) override { queue_duration_.Observe(seconds); }
   void OnWorkDuration(double seconds) override { work_duration_.Observe(seconds); }
   void OnRetry() override { retries_.Inc(); }
 
  private:
   metrics::Gauge& depth_;
+  std::atomic<size_t> last_depth_{0};
   metrics::Counter& adds_;
   metrics::Histogram& queue_duration_;
   metrics::Histogram& work_duration_;
@@ -66,27 +81,26 @@ WorkQueueMetricFamilies::~WorkQueueMetricFamilies() = default;
 
 kube::WorkQueueMetrics& WorkQueueMetricFamilies::ForQueue(const std::string& name) {
   std::lock_guard lock(mu_);
-  std::unique_ptr<QueueMetrics>& queue = queues_[name];
-  if (!queue) queue = std::make_unique<QueueMetrics>(*this, name);
-  return *queue;
+  return *queues_.emplace_back(std::make_unique<QueueMetrics>(*this, name));
 }
 
 ScrapeRegistrations WorkQueueMetricFamilies::Watch(std::vector<const kube::WorkQueue*> queues) {
-  using metrics::Sample;
   ScrapeRegistrations watch;
+  // Queues sharing a name give one sample: their unfinished work summed,
+  // their longest running processor the longest.
   watch.registrations.push_back(unfinished_work_.Add([queues] {
-    std::vector<Sample> samples;
-    for (const kube::WorkQueue* q : queues) {
-      samples.push_back({{q->name()}, q->UnfinishedWorkSeconds()});
-    }
-    return samples;
+    std::map<std::string, double> by_name;
+    for (const kube::WorkQueue* q : queues)
+      by_name[std::string(q->name())] += q->UnfinishedWorkSeconds();
+    return Samples(by_name);
   }));
   watch.registrations.push_back(longest_running_.Add([queues] {
-    std::vector<Sample> samples;
+    std::map<std::string, double> by_name;
     for (const kube::WorkQueue* q : queues) {
-      samples.push_back({{q->name()}, q->LongestRunningProcessorSeconds()});
+      double& longest = by_name[std::string(q->name())];
+      longest = std::max(longest, q->LongestRunningProcessorSeconds());
     }
-    return samples;
+    return Samples(by_name);
   }));
   return watch;
 }

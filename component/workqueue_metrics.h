@@ -33,7 +33,9 @@ class WorkQueueMetricFamilies {
   WorkQueueMetricFamilies(const WorkQueueMetricFamilies&) = delete;
   WorkQueueMetricFamilies& operator=(const WorkQueueMetricFamilies&) = delete;
 
-  // The observer for the queue called `name` (its series appear at once, 0).
+  // A new observer for one queue called `name` (its series appear at once,
+  // 0). Queues of one name share their series, as client-go's do: counts
+  // and depths add up.
   kube::WorkQueueMetrics& ForQueue(const std::string& name);
 
   // Reports the scrape-time gauges of `queues` while the result lives.
@@ -50,7 +52,7 @@ class WorkQueueMetricFamilies {
   metrics::FunctionFamily& unfinished_work_;
   metrics::FunctionFamily& longest_running_;
   std::mutex mu_;  // guards queues_
-  std::map<std::string, std::unique_ptr<QueueMetrics>> queues_;
+  std::vector<std::unique_ptr<QueueMetrics>> queues_;
 };
 
 }  // namespace component

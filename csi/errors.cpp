@@ -38,4 +38,14 @@ std::string CodeName(int code) {
   return fmt::format("Code({})", code);
 }
 
+std::string GrpcMessage(const base::Error& error) {
+  constexpr std::string_view kDesc = " desc = ";
+  const size_t at = error.message.find(kDesc);
+  if (!error.IsGrpc() || !error.message.starts_with("rpc error: code = ") ||
+      at == std::string::npos) {
+    return error.message;
+  }
+  return error.message.substr(at + kDesc.size());
+}
+
 }  // namespace csi

@@ -32,4 +32,9 @@ bool IsGrpcCode(const base::Error& error, int code);
 // codes.Code.String() ("OK", "DeadlineExceeded", ..., "Code(17)").
 std::string CodeName(int code);
 
+// What Go's status.Message() gives for `error`: a gRPC error's description
+// without the "rpc error: code = ... desc = " before it; any other error's
+// whole message.
+std::string GrpcMessage(const base::Error& error);
+
 }  // namespace csi

@@ -50,4 +50,17 @@ base::Result<std::unique_ptr<VolumeExpander>> ExpanderFor(const component::CsiDr
   return std::unique_ptr<VolumeExpander>(std::make_unique<NodeOnlyExpander>());
 }
 
+base::Result<std::unique_ptr<VolumeModifier>> ModifierFor(const component::CsiDriver& driver,
+                                                          std::chrono::nanoseconds timeout) {
+  base::Result<std::set<csi::ControllerRpc::Type>> rpcs =
+      csi::GetControllerRpcs(driver.connection, timeout);
+  if (!rpcs.ok()) {
+    return base::Error("failed to check if plugin supports controller modify: " +
+                       rpcs.error().message);
+  }
+  if (!rpcs->contains(csi::ControllerRpc::MODIFY_VOLUME)) return std::unique_ptr<VolumeModifier>();
+  return std::unique_ptr<VolumeModifier>(
+      std::make_unique<CsiVolumeModifier>(driver.connection, timeout));
+}
+
 }  // namespace resizer

@@ -1,5 +1,5 @@
 // ExpanderFor: the resizer upstream's start-up builds for a driver
-// (docs/resizer.md §2.3 step 6), from the capabilities it read:
+// (docs/resizer.md §2.3 steps 4-5), from the capabilities it read:
 //   - no CONTROLLER_SERVICE: the error "CSI driver does not support
 //     controller service" (start-up exits 1), even for a node-only driver;
 //   - the EXPAND_VOLUME controller capability: a CsiVolumeExpander, after a
@@ -8,6 +8,10 @@
 //   - else EXPAND_VOLUME in NodeGetCapabilities: a NodeOnlyExpander;
 //   - else null: "Resize not supported".
 // Each call under `timeout` (--resize-timeout).
+//
+// ModifierFor: the modifier, from a ControllerGetCapabilities call under
+// `timeout` (--modify-timeout) that must succeed: a CsiVolumeModifier for
+// the MODIFY_VOLUME capability, else null ("Modify not supported").
 #pragma once
 
 #include <chrono>
@@ -16,10 +20,14 @@
 #include "base/result.h"
 #include "component/sidecar_startup.h"
 #include "resizer/volume_expander.h"
+#include "resizer/volume_modifier.h"
 
 namespace resizer {
 
 base::Result<std::unique_ptr<VolumeExpander>> ExpanderFor(const component::CsiDriver& driver,
+                                                          std::chrono::nanoseconds timeout);
+
+base::Result<std::unique_ptr<VolumeModifier>> ModifierFor(const component::CsiDriver& driver,
                                                           std::chrono::nanoseconds timeout);
 
 }  // namespace resizer

@@ -10,4 +10,9 @@ bool ResizeClaim::HasTrueCondition(std::string_view type) const {
   });
 }
 
+const ClaimCondition* ResizeClaim::FindCondition(std::string_view type) const {
+  auto it = std::ranges::find(status.conditions, type, &ClaimCondition::type);
+  return it == status.conditions.end() ? nullptr : &*it;
+}
+
 }  // namespace resizer

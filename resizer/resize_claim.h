@@ -1,12 +1,15 @@
 // ResizeClaim: the resizer's own view of a PersistentVolumeClaim
-// (docs/resizer.md §3): only what choosing and recording an expansion reads -
-// the requested size and bound PV, the phase, the capacity, the size and
-// state allocated by the last expansion, and the types and states of the
-// conditions. A kind of its own rather than fields added to
+// (docs/resizer.md §3), shared by its resize and modify controllers: only
+// what choosing and recording an expansion or a modification reads - the
+// requested size, class and bound PV, the phase, the capacity, the size and
+// state allocated by the last expansion, the current class and the state of
+// the last modification, and the conditions' types, states, reasons and
+// transition times. A kind of its own rather than fields added to
 // kube::PersistentVolumeClaim, so the other sidecars' claim caches do not
 // carry status they never read. Its informer is the resizer's alone.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <tuple>
@@ -21,24 +24,46 @@ namespace resizer {
 struct ClaimCondition {
   std::string type;
   std::string status;  // "True", "False" or "Unknown"
+  std::string reason;
+  std::string last_transition_time;
 
   bool operator==(const ClaimCondition&) const = default;
 
   static constexpr auto Fields() {
-    return std::tuple{kube::Field("type", &ClaimCondition::type),
-                      kube::Field("status", &ClaimCondition::status)};
+    using C = ClaimCondition;
+    return std::tuple{kube::Field("type", &C::type), kube::Field("status", &C::status),
+                      kube::Field("reason", &C::reason),
+                      kube::Field("lastTransitionTime", &C::last_transition_time)};
   }
 };
 
 struct ResizeClaimSpec {
   std::string requests_storage;  // a resource.Quantity, e.g. "2Gi"
   std::string volume_name;
+  std::string volume_attributes_class_name;  // "" = none asked for
 
   bool operator==(const ResizeClaimSpec&) const = default;
 
   static constexpr auto Fields() {
-    return std::tuple{kube::Field("resources.requests.storage", &ResizeClaimSpec::requests_storage),
-                      kube::Field("volumeName", &ResizeClaimSpec::volume_name)};
+    using S = ResizeClaimSpec;
+    return std::tuple{kube::Field("resources.requests.storage", &S::requests_storage),
+                      kube::Field("volumeName", &S::volume_name),
+                      kube::Field("volumeAttributesClassName", &S::volume_attributes_class_name)};
+  }
+};
+
+// status.modifyVolumeStatus: set while a modification is not finished.
+struct ModifyVolumeStatus {
+  std::string target_volume_attributes_class_name;
+  std::string status;  // "Pending", "InProgress" or "Infeasible"
+
+  bool operator==(const ModifyVolumeStatus&) const = default;
+
+  static constexpr auto Fields() {
+    using M = ModifyVolumeStatus;
+    return std::tuple{
+        kube::Field("targetVolumeAttributesClassName", &M::target_volume_attributes_class_name),
+        kube::Field("status", &M::status)};
   }
 };
 
@@ -48,6 +73,8 @@ struct ResizeClaimStatus {
   std::string allocated_storage;         // allocatedResources[storage]; "" = unset
   std::string allocated_storage_status;  // allocatedResourceStatuses[storage]
   std::vector<ClaimCondition> conditions;
+  std::string current_volume_attributes_class_name;
+  std::optional<ModifyVolumeStatus> modify_volume_status;
 
   bool operator==(const ResizeClaimStatus&) const = default;
 
@@ -59,6 +86,8 @@ struct ResizeClaimStatus {
         kube::Field("allocatedResources.storage", &S::allocated_storage),
         kube::Field("allocatedResourceStatuses.storage", &S::allocated_storage_status),
         kube::Field("conditions", &S::conditions),
+        kube::Field("currentVolumeAttributesClassName", &S::current_volume_attributes_class_name),
+        kube::Field("modifyVolumeStatus", &S::modify_volume_status),
     };
   }
 };
@@ -78,6 +107,8 @@ struct ResizeClaim {
 
   // Whether a condition of `type` is True.
   bool HasTrueCondition(std::string_view type) const;
+  // The condition of `type`, or null.
+  const ClaimCondition* FindCondition(std::string_view type) const;
 
   static constexpr auto Fields() {
     return std::tuple{kube::Field("metadata", &ResizeClaim::metadata),

@@ -49,12 +49,12 @@ ResizeController::ResizeController(const std::string& driver_name,
                                    VolumeExpander& expander, ResizeEvents& events,
                                    kube::WorkQueueMetrics* queue_metrics, base::Clock& clock)
     : driver_name_(driver_name),
-      slow_retention_(options.loop.retry_interval_max),
       annotate_fs_resize_(options.annotate_fs_resize),
       api_(api),
       expander_(expander),
       events_(events),
       clock_(clock),
+      slow_(clock, options.loop.retry_interval_max),
       controller_(
           informers,
           {.name = QueueNameFor(driver_name),
@@ -172,8 +172,8 @@ SizeInputs ResizeController::InputsFor(const std::string& key, const Claim& clai
 kube::ReconcileResult ResizeController::ExpandAndRecover(const std::string& key, const Claim& claim,
                                                          const kube::PersistentVolume& volume) {
   if (!CanExpand(claim, volume)) return kube::Action::Done();
-  const base::Clock::Duration slow_left = SlowTimeLeft(key);  // before this sync marks it
-  if (claim.status.allocated_storage_status == kControllerResizeInfeasible) MarkSlow(key);
+  const base::Clock::Duration slow_left = slow_.TimeLeft(key);  // before this sync marks it
+  if (claim.status.allocated_storage_status == kControllerResizeInfeasible) slow_.Mark(key);
 
   const SizeInputs in = InputsFor(key, claim, volume);
   std::optional<Size> size = ChooseSize(in);
@@ -255,8 +255,8 @@ base::Status ResizeController::RecordFailure(const std::string& key, const Claim
     {
       std::lock_guard lock(mu_);
       final_errors_.insert(key);
-      if (kind != GrpcErrorKind::kInfeasible) slow_since_.erase(key);
     }
+    if (kind != GrpcErrorKind::kInfeasible) slow_.Remove(key);
     base::Result<Claim> marked = api_.PatchClaimStatus(
         claim.metadata.namespace_, claim.metadata.name,
         MarkControllerErrorPatch(claim, error.message, kind == GrpcErrorKind::kInfeasible, Now()));
@@ -310,26 +310,9 @@ base::Status ResizeController::RecordSuccess(const std::string& key, const Claim
 
 TimePoint ResizeController::Now() const { return clock_.WallNow(); }
 
-void ResizeController::MarkSlow(const std::string& key) {
-  std::lock_guard lock(mu_);
-  auto it = slow_since_.find(key);
-  // An entry past its retention counts as gone (upstream's slow set sweeps it).
-  if (it == slow_since_.end() || clock_.Now() - it->second >= slow_retention_) {
-    slow_since_[key] = clock_.Now();
-  }
-}
-
-base::Clock::Duration ResizeController::SlowTimeLeft(const std::string& key) {
-  std::lock_guard lock(mu_);
-  auto it = slow_since_.find(key);
-  if (it == slow_since_.end()) return base::Clock::Duration::zero();
-  const base::Clock::Duration left = slow_retention_ - (clock_.Now() - it->second);
-  return left > base::Clock::Duration::zero() ? left : base::Clock::Duration::zero();
-}
-
 void ResizeController::Forget(const std::string& key) {
+  slow_.Remove(key);
   std::lock_guard lock(mu_);
-  slow_since_.erase(key);
   final_errors_.erase(key);
 }
 

@@ -49,6 +49,7 @@
 #include "resizer/resize_events.h"
 #include "resizer/resizer_api.h"
 #include "resizer/size_choice.h"
+#include "resizer/slow_set.h"
 #include "resizer/status_patches.h"
 #include "resizer/volume_expander.h"
 
@@ -103,13 +104,10 @@ class ResizeController {
   base::Status DropPreResizeCapacity(const Claim& claim, const kube::PersistentVolume& volume);
   TimePoint Now() const;
 
-  // The slow set: claims marked ControllerResizeInfeasible, and when.
-  void MarkSlow(const std::string& key);
-  base::Clock::Duration SlowTimeLeft(const std::string& key);
+  // Drops what the controller remembers of the claim's failures.
   void Forget(const std::string& key);
 
   const std::string driver_name_;
-  const std::chrono::milliseconds slow_retention_;  // --retry-interval-max
   const bool annotate_fs_resize_;
   ResizerApi& api_;
   VolumeExpander& expander_;
@@ -118,10 +116,11 @@ class ResizeController {
   kube::Store<kube::PersistentVolume>* volumes_ = nullptr;
   kube::Store<ClaimPod>* pods_ = nullptr;  // with the in-use gate only
 
+  SlowSet slow_;  // claims marked ControllerResizeInfeasible
+
   std::mutex mu_;
-  std::map<std::string, base::Clock::TimePoint> slow_since_;  // guarded by mu_
-  std::set<std::string> final_errors_;                        // guarded by mu_
-  std::set<std::string> in_use_errors_;                       // guarded by mu_
+  std::set<std::string> final_errors_;   // guarded by mu_
+  std::set<std::string> in_use_errors_;  // guarded by mu_
 
   kube::Controller<Claim> controller_;
 };

@@ -1,19 +1,54 @@
 #include "resizer/run_resizer.h"
 
+#include <condition_variable>
+#include <mutex>
+#include <optional>
+#include <thread>
+#include <vector>
+
 #include "base/clock.h"
 #include "base/log.h"
 #include "kube/runtime/informer_set.h"
 #include "kube/runtime/run_controllers.h"
 #include "kube/tools/event_api.h"
 #include "kube/tools/event_recorder.h"
-#include "resizer/resize_controller.h"
 #include "resizer/resize_events.h"
 
 namespace resizer {
+namespace {
+
+// Whichever of the two controllers the driver's capabilities call for, run
+// side by side over the same caches.
+struct ResizerControllers {
+  std::optional<ResizeController> resize;
+  std::optional<ModifyController> modify;
+
+  std::vector<const kube::WorkQueue*> queues() const {
+    std::vector<const kube::WorkQueue*> queues;
+    if (resize) queues.push_back(&resize->queue());
+    if (modify) queues.push_back(&modify->queue());
+    return queues;
+  }
+
+  void Run(std::stop_token stop) {
+    if (!resize && !modify) {  // as upstream's process, idle until stopped
+      std::mutex mu;
+      std::condition_variable_any stopped;
+      std::unique_lock lock(mu);
+      stopped.wait(lock, stop, [] { return false; });
+      return;
+    }
+    std::vector<std::jthread> threads;
+    if (resize) threads.emplace_back([this, stop] { resize->Run(stop); });
+    if (modify) threads.emplace_back([this, stop] { modify->Run(stop); });
+  }
+};
+
+}  // namespace
 
 void RunResizer(const RunResizerOptions& options, const component::CsiDriver& driver,
-                VolumeExpander& expander, kube::Client& client, ResizerMetrics& metrics,
-                std::stop_token stop) {
+                VolumeExpander* expander, VolumeModifier* modifier, kube::Client& client,
+                ResizerMetrics& metrics, std::stop_token stop) {
   base::Clock& clock = base::Clock::Real();
   kube::ReflectorOptions reflector_options;
   reflector_options.resync_period = options.controller.loop.resync_period;
@@ -26,12 +61,19 @@ void RunResizer(const RunResizerOptions& options, const component::CsiDriver& dr
   kube::EventRecorder recorder(event_api, clock, std::move(source));
   RecordedResizeEvents events(recorder);
 
-  ResizeController claims(driver.name, options.controller, informers, api, expander, events,
-                          &metrics.queue(driver.name), clock);
-  component::ScrapeRegistrations gauges = metrics.WatchQueues({&claims.queue()});
+  ResizerControllers controllers;
+  if (expander) {
+    controllers.resize.emplace(driver.name, options.controller, informers, api, *expander, events,
+                               &metrics.queue(driver.name), clock);
+  }
+  if (modifier) {
+    controllers.modify.emplace(driver.name, options.modify, informers, api, *modifier, events,
+                               &metrics.queue(driver.name), clock);
+  }
+  component::ScrapeRegistrations gauges = metrics.WatchQueues(controllers.queues());
 
   LOG_INFO("Starting external resizer").With("driver", driver.name);
-  kube::RunWithInformers(informers, stop, claims);
+  kube::RunWithInformers(informers, stop, controllers);
   LOG_INFO("Shutting down external resizer").With("driver", driver.name);
 }
 

@@ -1,6 +1,6 @@
 // VolumeExpander: how the resize controller asks for a volume's new size
 // (docs/resizer.md §4.4 step 4). Two kinds, chosen at start-up from the
-// driver's capabilities (§3 step 6):
+// driver's capabilities (§2.3 step 4):
 //   - CsiVolumeExpander, for a driver with the EXPAND_VOLUME controller
 //     capability: a ControllerGetCapabilities call (to learn
 //     SINGLE_NODE_MULTI_WRITER for the access mode) then

@@ -24,10 +24,10 @@ void RegisterFlags(base::FlagSet& flags, Options& o) {
                "API server URL; outside a cluster, --kubeconfig is the usual way to name it.");
   flags.Duration("resync-period", &o.resync_period, o.resync_period,
                  "How often every claim is looked at again even without a change.");
-  flags.Int("workers", &o.workers, o.workers, "Claims expanded at once.");
+  flags.Int("workers", &o.workers, o.workers, "Claims expanded, and claims modified, at once.");
   flags.Bool("extra-modify-metadata", &o.extra_modify_metadata, o.extra_modify_metadata,
              "Add the claim's name and namespace and the PV's name to the parameters of "
-             "ControllerModifyVolume (no effect yet: modify is not built).");
+             "ControllerModifyVolume.");
   flags.Duration("timeout", &o.timeout, o.timeout,
                  "Deadline of each probe of the driver and of GetPluginInfo; given on the command "
                  "line, also of each ControllerExpandVolume and ControllerModifyVolume, in place "
@@ -36,8 +36,7 @@ void RegisterFlags(base::FlagSet& flags, Options& o) {
                  "Deadline of each ControllerExpandVolume and of the capability calls before it; "
                  "ignored when --timeout is given.");
   flags.Duration("modify-timeout", &o.modify_timeout, o.modify_timeout,
-                 "Deadline of each ControllerModifyVolume; ignored when --timeout is given (no "
-                 "effect yet: modify is not built).");
+                 "Deadline of each ControllerModifyVolume; ignored when --timeout is given.");
   flags.Bool("handle-volume-inuse-error", &o.handle_volume_inuse_error, o.handle_volume_inuse_error,
              "After the driver refused an expansion as in use (FailedPrecondition), wait until "
              "no running Pod uses the claim before asking again; keeps a cache of all Pods.");
@@ -46,6 +45,10 @@ void RegisterFlags(base::FlagSet& flags, Options& o) {
 
 std::chrono::nanoseconds ResizeTimeout(const Options& options, const base::FlagSet& flags) {
   return flags.IsSet("timeout") ? options.timeout : options.resize_timeout;
+}
+
+std::chrono::nanoseconds ModifyTimeout(const Options& options, const base::FlagSet& flags) {
+  return flags.IsSet("timeout") ? options.timeout : options.modify_timeout;
 }
 
 }  // namespace csiresizer

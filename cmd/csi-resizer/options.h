@@ -1,8 +1,7 @@
 // The resizer's command line (docs/resizer.md §2.1): every flag upstream's
 // csi-resizer v2.3.0 accepts, with the same name, type and default - the
 // flags every CSI sidecar shares (component/standard_flags.h) plus the
-// resizer's own. Flags of the modify controller, which this resizer does
-// not have yet, are accepted and have no effect.
+// resizer's own.
 #pragma once
 
 #include <chrono>
@@ -40,5 +39,9 @@ void RegisterFlags(base::FlagSet& flags, Options& options);
 // The deadline of each ControllerExpandVolume (and its capability checks):
 // --timeout when given on the command line, else --resize-timeout.
 std::chrono::nanoseconds ResizeTimeout(const Options& options, const base::FlagSet& flags);
+
+// The deadline of each ControllerModifyVolume (and its capability check):
+// --timeout when given on the command line, else --modify-timeout.
+std::chrono::nanoseconds ModifyTimeout(const Options& options, const base::FlagSet& flags);
 
 }  // namespace csiresizer

@@ -72,30 +72,37 @@ int ServeDriver(const Options& options, const base::FlagSet& flags,
   if (!*expander) {
     LOG_INFO("Resize not supported")
         .With("message", "CSI driver neither supports controller resize nor node resize");
-    if (driver.capabilities.Has(csi::ControllerRpc::MODIFY_VOLUME)) {
-      return Fail(
-          "the driver supports only ControllerModifyVolume, which this resizer does not "
-          "handle yet");
-    }
+  }
+  base::Result<std::unique_ptr<resizer::VolumeModifier>> modifier =
+      resizer::ModifierFor(driver, ModifyTimeout(options, flags));
+  if (!modifier.ok()) return Fail("Failed to create CSI modifier", modifier.error());
+  if (!*modifier) {
+    LOG_INFO("Modify not supported")
+        .With("message", "CSI driver does not support controller modify");
+  }
+  if (!*expander && !*modifier) {
     return component::FailFatally("CSI driver does not support resize nor modify");
   }
-  if (driver.capabilities.Has(csi::ControllerRpc::MODIFY_VOLUME)) {
-    LOG_WARNING(
-        "The driver supports ControllerModifyVolume; this resizer does not handle "
-        "VolumeAttributesClass changes yet");
-  }
+  // Like upstream, a driver that modifies still needs the gate for the
+  // modify controller to run.
+  resizer::VolumeModifier* active_modifier =
+      gates.Enabled(kVolumeAttributesClass) ? modifier->get() : nullptr;
   if (auto exit = StartHttpEndpoint(options, endpoint, metrics.registry())) return *exit;
   resizer::RunResizerOptions run_options{
-      .controller = {
+      .controller = {.loop = component::LoopOptionsFrom(options.workers, options,
+                                                        options.resync_period),
+                     .annotate_fs_resize = gates.Enabled(kAnnotateFsResize),
+                     .handle_in_use_errors = options.handle_volume_inuse_error},
+      .modify = {
           .loop = component::LoopOptionsFrom(options.workers, options, options.resync_period),
-          .annotate_fs_resize = gates.Enabled(kAnnotateFsResize),
-          .handle_in_use_errors = options.handle_volume_inuse_error}};
+          .extra_modify_metadata = options.extra_modify_metadata}};
   component::Leadership leadership{
       resizer::LeaseNameFor(driver.name),
       [] { return component::LeaderElectionIdentity("CSI_RESIZER_LEADER_IDENTITY"); },
       metrics.leader_election(), endpoint};
   auto run = [&](std::stop_token stop) {
-    resizer::RunResizer(run_options, driver, **expander, client, metrics, stop);
+    resizer::RunResizer(run_options, driver, expander->get(), active_modifier, client, metrics,
+                        stop);
   };
   return component::RunLeading(options, client, std::move(leadership), run, env.stop.get_token());
 }

@@ -144,6 +144,21 @@ grpc::Status ControllerService::ControllerExpandVolume(
   return call.Finish(grpc::Status::OK);
 }
 
+grpc::Status ControllerService::ControllerModifyVolume(
+    grpc::ServerContext* context, const csi::v1::ControllerModifyVolumeRequest* request,
+    csi::v1::ControllerModifyVolumeResponse* response) {
+  CallScope call(driver_, context, "ControllerModifyVolume");
+  call.SetTarget(request->volume_id(), "");
+  call.request()["mutable_parameters"] = StringMap(request->mutable_parameters());
+  call.request()["secrets"] = SecretKeys(request->secrets());
+  if (auto early = call.Begin()) return call.Finish(*early);
+  if (!driver_.options->Advertises(Capability::MODIFY_VOLUME)) {
+    return call.Finish(NotAdvertised("MODIFY_VOLUME"));
+  }
+  if (request->volume_id().empty()) return call.Finish(InvalidArgument("volume ID missing"));
+  return call.Finish(grpc::Status::OK);
+}
+
 grpc::Status ControllerService::GetCapacity(grpc::ServerContext* context,
                                             const csi::v1::GetCapacityRequest* request,
                                             csi::v1::GetCapacityResponse* response) {

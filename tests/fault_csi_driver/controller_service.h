@@ -13,6 +13,9 @@
 //   ControllerExpandVolume: needs EXPAND_VOLUME advertised (else
 //     UNIMPLEMENTED) and a volume ID; answers the size asked for, no node
 //     step, unless a fault rule says otherwise.
+//   ControllerModifyVolume: needs MODIFY_VOLUME advertised (else
+//     UNIMPLEMENTED) and a volume ID; records the mutable parameters and
+//     answers OK unless a fault rule says otherwise.
 //   GetCapacity: needs GET_CAPACITY advertised (else UNIMPLEMENTED); 1 TiB
 //     and no maximum volume size unless a fault rule says otherwise.
 #pragma once
@@ -51,6 +54,9 @@ class ControllerService final : public csi::v1::Controller::Service {
   grpc::Status ControllerExpandVolume(grpc::ServerContext* context,
                                       const csi::v1::ControllerExpandVolumeRequest* request,
                                       csi::v1::ControllerExpandVolumeResponse* response) override;
+  grpc::Status ControllerModifyVolume(grpc::ServerContext* context,
+                                      const csi::v1::ControllerModifyVolumeRequest* request,
+                                      csi::v1::ControllerModifyVolumeResponse* response) override;
   grpc::Status GetCapacity(grpc::ServerContext* context, const csi::v1::GetCapacityRequest* request,
                            csi::v1::GetCapacityResponse* response) override;
   grpc::Status ControllerGetCapabilities(

@@ -12,7 +12,7 @@ namespace {
 
 // Rejecting unknown names catches typos that would otherwise silently
 // inject nothing and make a test pass for the wrong reason.
-constexpr std::array<std::string_view, 18> kMethods = {"GetPluginInfo",
+constexpr std::array<std::string_view, 19> kMethods = {"GetPluginInfo",
                                                        "GetPluginCapabilities",
                                                        "Probe",
                                                        "CreateVolume",
@@ -29,7 +29,8 @@ constexpr std::array<std::string_view, 18> kMethods = {"GetPluginInfo",
                                                        "GetVolumeGroupSnapshot",
                                                        "DeleteVolumeGroupSnapshot",
                                                        "GetCapacity",
-                                                       "ControllerExpandVolume"};
+                                                       "ControllerExpandVolume",
+                                                       "ControllerModifyVolume"};
 
 bool KnownMethod(std::string_view name) {
   for (std::string_view method : kMethods) {

@@ -14,8 +14,6 @@ namespace {
 
 using nlohmann::json;
 
-constexpr int64_t kGi = int64_t{1} << 30;
-
 class ResizeTest : public ResizerTest {
  protected:
   // A bound claim `base` of 1Gi whose driver volume holds `driver_bytes`,

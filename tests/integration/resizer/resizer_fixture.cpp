@@ -267,6 +267,27 @@ base::Status ResizerTest::RequestSize(const std::string& name, const std::string
   return {};
 }
 
+void ResizerTest::CreateAttributesClass(const std::string& name, const std::string& driver,
+                                        const std::map<std::string, std::string>& parameters) {
+  const json object = {{"apiVersion", "storage.k8s.io/v1"},
+                       {"kind", "VolumeAttributesClass"},
+                       {"metadata", {{"name", name}}},
+                       {"driverName", driver},
+                       {"parameters", parameters}};
+  auto created = admin_->Request("POST", "/apis/storage.k8s.io/v1/volumeattributesclasses",
+                                 object.dump(), "application/json");
+  ASSERT_TRUE(created.ok()) << "create VolumeAttributesClass " << name << ": "
+                            << created.error().message;
+}
+
+base::Status ResizerTest::RequestClass(const std::string& name, const std::string& klass) {
+  const json patch = {{"spec", {{"volumeAttributesClassName", klass}}}};
+  auto written =
+      admin_->Request("PATCH", ClaimPath(name), patch.dump(), "application/merge-patch+json");
+  if (!written.ok()) return written.error();
+  return {};
+}
+
 void ResizerTest::CreateSecret(const std::string& ns, const std::string& name,
                                const std::map<std::string, std::string>& data) {
   const json object = {{"apiVersion", "v1"},

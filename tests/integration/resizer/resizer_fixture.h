@@ -31,6 +31,7 @@
 namespace resizer_it {
 
 inline constexpr std::chrono::seconds kResizeAwait{30};
+inline constexpr int64_t kGi = int64_t{1} << 30;
 inline constexpr char kResizerNamespace[] = "default";
 inline constexpr char kResizerAccount[] = "csi-resizer";
 
@@ -92,6 +93,12 @@ class ResizerTest : public ::testing::TestWithParam<ResizerUnderTest> {
   // Sets the claim's spec.resources.requests.storage; the API server's error
   // when it refuses.
   base::Status RequestSize(const std::string& name, const std::string& size);
+  // A VolumeAttributesClass of `driver` with `parameters`.
+  void CreateAttributesClass(const std::string& name, const std::string& driver,
+                             const std::map<std::string, std::string>& parameters);
+  // Sets the claim's spec.volumeAttributesClassName; the API server's error
+  // when it refuses.
+  base::Status RequestClass(const std::string& name, const std::string& klass);
   void CreateSecret(const std::string& ns, const std::string& name,
                     const std::map<std::string, std::string>& data);
   void GrantSecretRead(const std::string& ns);

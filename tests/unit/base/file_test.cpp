@@ -3,7 +3,6 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "base/ascii.h"
 #include "tests/support/temp_dir.h"
 
 namespace base {
@@ -36,13 +35,6 @@ TEST(ReadFileTest, DirectoryIsAnError) {
   auto result = ReadFile(dir.path().string());
   ASSERT_FALSE(result.ok());
   EXPECT_THAT(result.error().message, HasSubstr(dir.path().string()));
-}
-
-TEST(TrimSpaceTest, StripsSurroundingWhitespaceOnly) {
-  EXPECT_EQ(TrimSpace(" \t token value\r\n"), "token value");
-  EXPECT_EQ(TrimSpace("plain"), "plain");
-  EXPECT_EQ(TrimSpace(" \n\t "), "");
-  EXPECT_EQ(TrimSpace(""), "");
 }
 
 }  // namespace

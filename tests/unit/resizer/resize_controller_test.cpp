@@ -18,6 +18,7 @@
 
 #include "kube/runtime/run_controllers.h"
 #include "tests/support/fake_lister_watcher.h"
+#include "tests/unit/resizer/controller_fakes.h"
 
 namespace resizer {
 namespace {
@@ -25,78 +26,14 @@ namespace {
 using namespace std::chrono_literals;
 using kube::WatchEventType;
 
-constexpr char kResizeDriver[] = "resize.csi.example.com";
+using testing::BoundClaim;
+using testing::CallLog;
+using testing::kResizeDriver;
+using testing::LoggedEvents;
+using testing::RecordingApi;
+using testing::VolumeOf;
+
 constexpr int64_t kGiB = int64_t{1} << 30;
-
-// The calls and Events of a run, in order, as one line each.
-class CallLog {
- public:
-  void Add(std::string line) {
-    std::lock_guard lock(mu_);
-    lines_.push_back(std::move(line));
-    cv_.notify_all();
-  }
-  // Waits up to 10 s for a line containing `needle`.
-  bool Await(const std::string& needle) {
-    std::unique_lock lock(mu_);
-    return cv_.wait_for(lock, 10s, [&] { return IndexOfLocked(needle) >= 0; });
-  }
-  // The position of the first line containing `needle`, -1 if none.
-  int IndexOf(const std::string& needle) {
-    std::lock_guard lock(mu_);
-    return IndexOfLocked(needle);
-  }
-  std::string Dump() {
-    std::lock_guard lock(mu_);
-    std::string all;
-    for (const std::string& line : lines_) all += line + "\n";
-    return all;
-  }
-
- private:
-  int IndexOfLocked(const std::string& needle) const {
-    for (size_t i = 0; i < lines_.size(); ++i) {
-      if (lines_[i].find(needle) != std::string::npos) return static_cast<int>(i);
-    }
-    return -1;
-  }
-  std::mutex mu_;
-  std::condition_variable cv_;
-  std::vector<std::string> lines_;
-};
-
-// Answers a status patch with the claim as the test made it, at
-// resourceVersion "written" (the patch itself is only logged).
-class RecordingApi final : public ResizerApi {
- public:
-  explicit RecordingApi(CallLog& log) : log_(log) {}
-  void Remember(const ResizeClaim& claim) {
-    std::lock_guard lock(mu_);
-    claims_[claim.metadata.name] = claim;
-  }
-  base::Result<ResizeClaim> PatchClaimStatus(const std::string& ns, const std::string& name,
-                                             const std::string& patch) override {
-    log_.Add("PATCH-STATUS " + ns + "/" + name + " " + patch);
-    std::lock_guard lock(mu_);
-    ResizeClaim written = claims_[name];
-    written.metadata.resource_version = "written";
-    return written;
-  }
-  base::Result<kube::PersistentVolume> PatchVolume(const std::string& name,
-                                                   const std::string& patch) override {
-    log_.Add("PATCH-PV " + name + " " + patch);
-    return kube::PersistentVolume();
-  }
-  base::Result<kube::Secret> GetSecret(const std::string& ns, const std::string& name) override {
-    log_.Add("GET-SECRET " + ns + "/" + name);
-    return base::Error("not found");
-  }
-
- private:
-  CallLog& log_;
-  std::mutex mu_;
-  std::map<std::string, ResizeClaim> claims_;  // guarded by mu_
-};
 
 class ScriptedExpander final : public VolumeExpander {
  public:
@@ -118,54 +55,6 @@ class ScriptedExpander final : public VolumeExpander {
   std::mutex mu_;
   base::Result<Expansion> answer_ = Expansion{.capacity_bytes = 2 * kGiB};
 };
-
-class LoggedEvents final : public ResizeEvents {
- public:
-  explicit LoggedEvents(CallLog& log) : log_(log) {}
-  void Normal(const ResizeClaim& claim, std::string_view reason,
-              std::string_view message) override {
-    log_.Add("EVENT Normal " + claim.metadata.name + " " + std::string(reason) + ": " +
-             std::string(message));
-  }
-  void Warning(const ResizeClaim& claim, std::string_view reason,
-               std::string_view message) override {
-    log_.Add("EVENT Warning " + claim.metadata.name + " " + std::string(reason) + ": " +
-             std::string(message));
-  }
-
- private:
-  CallLog& log_;
-};
-
-// A claim bound to "pv-<name>", 1Gi, asking for `request`.
-ResizeClaim BoundClaim(const std::string& name, const std::string& request = "2Gi") {
-  ResizeClaim claim;
-  claim.metadata.namespace_ = "ns";
-  claim.metadata.name = name;
-  claim.metadata.uid = kube::Uid("uid-" + name);
-  claim.metadata.resource_version = "1";
-  claim.spec.requests_storage = request;
-  claim.spec.volume_name = "pv-" + name;
-  claim.status.phase = "Bound";
-  claim.status.capacity_storage = "1Gi";
-  return claim;
-}
-
-kube::PersistentVolume VolumeOf(const ResizeClaim& claim,
-                                const std::string& driver = kResizeDriver) {
-  kube::PersistentVolume volume;
-  volume.metadata.name = claim.spec.volume_name;
-  volume.spec.capacity_storage = "1Gi";
-  volume.spec.access_modes = {"ReadWriteOnce"};
-  volume.spec.claim_ref = kube::ClaimReference{.namespace_ = claim.metadata.namespace_,
-                                               .name = claim.metadata.name,
-                                               .uid = claim.metadata.uid};
-  kube::CSIPersistentVolumeSource csi;
-  csi.driver = driver;
-  csi.volume_handle = "vol-" + claim.metadata.name;
-  volume.spec.source = csi;
-  return volume;
-}
 
 // A Pod of namespace "ns" in `phase` using the claim `claim`.
 ClaimPod PodUsing(const std::string& name, const std::string& claim,
