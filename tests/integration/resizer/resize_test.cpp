@@ -8,6 +8,7 @@
 #include <fstream>
 
 #include "tests/integration/resizer/resizer_fixture.h"
+#include "tests/support/csi_driver_records.h"
 
 namespace resizer_it {
 namespace {
@@ -186,6 +187,49 @@ TEST_P(ResizeTest, ReadableExpandSecretLetsTheExpansionFinish) {
   });
   EXPECT_EQ(StatusString(done, "/status/capacity/storage"), "2Gi") << done.dump();
   EXPECT_EQ(DriverCalls("ControllerExpandVolume", "OK"), 1);
+}
+
+// §4.6, the in-use gate: the driver refuses an expansion as in use
+// (FailedPrecondition, once); while a Pod that has not ended uses the claim,
+// it is not asked again (Warning VolumeResizeFailed says why); once the Pod
+// is gone the expansion goes through.
+TEST_P(ResizeTest, InUseRefusalWaitsUntilThePodUsingTheClaimIsGone) {
+  const std::string driver = DriverFor("in-use");
+  const std::string control = work_dir_ + "/control";
+  const std::string state = work_dir_ + "/driver-state.json";
+  std::filesystem::create_directories(control);
+  std::ofstream(control + "/faults.json")
+      << R"({"ControllerExpandVolume": [{"code": "FAILED_PRECONDITION", "message": "volume is attached", "times": 1}]})";
+  ASSERT_NO_FATAL_FAILURE(StartFaultDriver(
+      driver,
+      {"--capabilities=EXPAND_VOLUME", "--control-dir=" + control, "--state-file=" + state}));
+  const std::string claim = Own("in-use");
+  const std::string volume = CreateDriverVolume(claim, kGi);
+  ASSERT_FALSE(volume.empty());
+  ASSERT_NO_FATAL_FAILURE(CreateExpandableClass(claim, driver));
+  ASSERT_TRUE(
+      CreateBoundClaim(
+          {.name = claim, .storage_class = claim, .driver = driver, .volume_handle = volume})
+          .is_object());
+  const std::string pod = "user-" + claim;
+  ASSERT_NO_FATAL_FAILURE(CreatePodUsing(pod, claim));
+  ASSERT_NE(StartResizer(), nullptr);
+  ASSERT_TRUE(RequestSize(claim, "2Gi").ok());
+
+  const std::string held = "Unable to expand default/" + claim + " because CSI driver " + driver +
+                           " only supports offline expansion and volume is currently in-use";
+  auto warned = AwaitClaimEventWithMessage(claim, "VolumeResizeFailed", held);
+  ASSERT_TRUE(warned.has_value()) << "no in-use Warning";
+  EXPECT_EQ(warned->type, "Warning");
+  EXPECT_EQ(StatusString(GetClaim(claim), "/status/capacity/storage"), "1Gi");
+
+  ASSERT_NO_FATAL_FAILURE(DeletePod(pod));
+  json done = AwaitClaim(
+      claim, [](const json& c) { return StatusString(c, "/status/capacity/storage") == "2Gi"; });
+  EXPECT_EQ(StatusString(done, "/status/capacity/storage"), "2Gi") << done.dump();
+  const json calls = testsupport::ReadFaultDriverState(state);
+  EXPECT_EQ(testsupport::CountFaultDriverCalls(calls, "ControllerExpandVolume", false), 2);
+  EXPECT_EQ(testsupport::CountFaultDriverCalls(calls, "ControllerExpandVolume", true), 1);
 }
 
 INSTANTIATE_RESIZER_PAIRS(ResizeTest);

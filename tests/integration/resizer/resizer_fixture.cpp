@@ -342,6 +342,45 @@ std::optional<kube::Event> ResizerTest::AwaitClaimEvent(const std::string& claim
                                  kResizeAwait);
 }
 
+std::optional<kube::Event> ResizerTest::AwaitClaimEventWithMessage(const std::string& claim,
+                                                                   const std::string& reason,
+                                                                   const std::string& message) {
+  std::optional<kube::Event> found;
+  testsupport::PollUntil(
+      [&] {
+        for (kube::Event& event :
+             testsupport::EventsAbout(*admin_, "default", "PersistentVolumeClaim", claim)) {
+          if (event.reason == reason && event.message == message) {
+            found = std::move(event);
+            return true;
+          }
+        }
+        return false;
+      },
+      kResizeAwait);
+  return found;
+}
+
+void ResizerTest::CreatePodUsing(const std::string& name, const std::string& claim) {
+  const json pod = {
+      {"apiVersion", "v1"},
+      {"kind", "Pod"},
+      {"metadata", {{"name", name}, {"namespace", "default"}}},
+      {"spec",
+       {{"serviceAccountName", kResizerAccount},
+        {"automountServiceAccountToken", false},
+        {"containers", {{{"name", "app"}, {"image", "registry.k8s.io/pause:3.10"}}}},
+        {"volumes", {{{"name", "data"}, {"persistentVolumeClaim", {{"claimName", claim}}}}}}}}};
+  auto created =
+      admin_->Request("POST", "/api/v1/namespaces/default/pods", pod.dump(), "application/json");
+  ASSERT_TRUE(created.ok()) << "create Pod " << name << ": " << created.error().message;
+}
+
+void ResizerTest::DeletePod(const std::string& name) {
+  auto deleted = admin_->Request("DELETE", "/api/v1/namespaces/default/pods/" + name);
+  ASSERT_TRUE(deleted.ok()) << "delete Pod " << name << ": " << deleted.error().message;
+}
+
 int ResizerTest::DriverCalls(const std::string& method, const std::string& code) const {
   if (!driver_) return 0;
   auto log = base::ReadFile(driver_->log_file());

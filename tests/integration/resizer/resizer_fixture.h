@@ -111,6 +111,14 @@ class ResizerTest : public ::testing::TestWithParam<ResizerUnderTest> {
                                    std::chrono::seconds timeout = kResizeAwait);
   static std::optional<kube::Event> AwaitClaimEvent(const std::string& claim,
                                                     const std::string& reason);
+  // The claim's Event of `reason` with exactly `message`, once there is one.
+  static std::optional<kube::Event> AwaitClaimEventWithMessage(const std::string& claim,
+                                                               const std::string& reason,
+                                                               const std::string& message);
+  // A Pod (never scheduled: it stays Pending) with the claim `claim` as a
+  // volume, and its deletion.
+  void CreatePodUsing(const std::string& name, const std::string& claim);
+  void DeletePod(const std::string& name);
   // How often the mock driver's log shows `method` answered with `code`.
   int DriverCalls(const std::string& method, const std::string& code = "OK") const;
 
