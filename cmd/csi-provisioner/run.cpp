@@ -19,6 +19,7 @@
 #include "component/run_leading.h"
 #include "component/shutdown_signals.h"
 #include "component/sidecar_startup.h"
+#include "component/volume_attributes_class_gate.h"
 #include "kube/client/client.h"
 #include "provisioner/capacity_owner.h"
 #include "provisioner/names.h"
@@ -146,6 +147,10 @@ int Serve(const std::string& program, const Options& options, const component::F
     return std::nullopt;
   };
   provisioner::RunProvisionerOptions provisioner_options = ProvisionerOptionsFrom(options, gates);
+  provisioner_options.claims.request.volume_attributes_class =
+      component::SettleVolumeAttributesClassGate(
+          **client, gates.Enabled(kVolumeAttributesClass),
+          options.feature_gates.contains(std::string(kVolumeAttributesClass)));
   std::unique_ptr<kube::Client> capacity_client;
   return component::RunSidecar(startup, env, [&](const component::CsiDriver& driver) {
     provisioner_options.identity = ProvisionerIdentity(driver.name);

@@ -16,6 +16,7 @@
 #include "component/run_leading.h"
 #include "component/shutdown_signals.h"
 #include "component/sidecar_startup.h"
+#include "component/volume_attributes_class_gate.h"
 #include "kube/client/client.h"
 #include "resizer/expander_choice.h"
 #include "resizer/names.h"
@@ -63,9 +64,10 @@ std::optional<int> StartHttpEndpoint(const Options& options, component::HttpEndp
 
 // §2.3 steps 6-10 once the driver is known.
 int ServeDriver(const Options& options, const base::FlagSet& flags,
-                const component::FeatureGates& gates, const component::CsiDriver& driver,
-                kube::Client& client, resizer::ResizerMetrics& metrics,
-                component::HttpEndpoint& endpoint, const RunEnvironment& env) {
+                const component::FeatureGates& gates, bool volume_attributes_class,
+                const component::CsiDriver& driver, kube::Client& client,
+                resizer::ResizerMetrics& metrics, component::HttpEndpoint& endpoint,
+                const RunEnvironment& env) {
   base::Result<std::unique_ptr<resizer::VolumeExpander>> expander =
       resizer::ExpanderFor(driver, ResizeTimeout(options, flags));
   if (!expander.ok()) return Fail("Failed to create CSI resizer", expander.error());
@@ -85,8 +87,7 @@ int ServeDriver(const Options& options, const base::FlagSet& flags,
   }
   // Like upstream, a driver that modifies still needs the gate for the
   // modify controller to run.
-  resizer::VolumeModifier* active_modifier =
-      gates.Enabled(kVolumeAttributesClass) ? modifier->get() : nullptr;
+  resizer::VolumeModifier* active_modifier = volume_attributes_class ? modifier->get() : nullptr;
   if (auto exit = StartHttpEndpoint(options, endpoint, metrics.registry())) return *exit;
   resizer::RunResizerOptions run_options{
       .controller = {.loop = component::LoopOptionsFrom(options.workers, options,
@@ -119,6 +120,9 @@ int Serve(const base::FlagSet& flags, const Options& options, const component::F
   }
   base::Result<std::unique_ptr<kube::Client>> client = kube::Client::Create(std::move(*config));
   if (!client.ok()) return Fail("Failed to create kube client", client.error());
+  const bool volume_attributes_class = component::SettleVolumeAttributesClassGate(
+      **client, gates.Enabled(kVolumeAttributesClass),
+      options.feature_gates.contains(std::string(kVolumeAttributesClass)));
 
   resizer::ResizerMetrics metrics;  // before the connection, whose hook records into it
   component::HttpEndpoint endpoint;
@@ -132,7 +136,8 @@ int Serve(const base::FlagSet& flags, const Options& options, const component::F
     return std::nullopt;
   };
   return component::RunSidecar(startup, env, [&](const component::CsiDriver& driver) {
-    return ServeDriver(options, flags, gates, driver, **client, metrics, endpoint, env);
+    return ServeDriver(options, flags, gates, volume_attributes_class, driver, **client, metrics,
+                       endpoint, env);
   });
 }
 
