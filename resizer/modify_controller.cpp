@@ -8,6 +8,7 @@
 #include "base/strconv.h"
 #include "csi/errors.h"
 #include "csi/final_error.h"
+#include "resizer/claim_queue.h"
 #include "resizer/modify_patches.h"
 #include "resizer/names.h"
 
@@ -46,14 +47,7 @@ ModifyController::ModifyController(const std::string& driver_name,
       clock_(clock),
       slow_(clock, options.loop.retry_interval_max),
       controller_(
-          informers,
-          {.name = QueueNameFor(driver_name),
-           .workers = options.loop.worker_threads,
-           .retry_start = options.loop.retry_interval_start,
-           .retry_max = options.loop.retry_interval_max,
-           .requeue_start = options.loop.retry_interval_start,
-           .requeue_max = options.loop.retry_interval_max,
-           .metrics = queue_metrics},
+          informers, ClaimQueueOptions(driver_name, options.loop, queue_metrics),
           {.update_needs_sync = ModifyUpdateNeedsSync},
           [this](const std::string& key, const std::shared_ptr<const Claim>& claim) {
             return Sync(key, claim);
@@ -234,12 +228,7 @@ base::Result<kube::StringMap> ModifyController::SecretsFor(const kube::Persisten
     name = csi->controller_expand_secret_ref->name;
     ns = csi->controller_expand_secret_ref->namespace_;
   }
-  base::Result<kube::Secret> secret = api_.GetSecret(ns, name);
-  if (!secret.ok()) {
-    return base::Error("error getting secret " + name + " in namespace " + ns + ": " +
-                       secret.error().message);
-  }
-  return std::move(secret->data);
+  return SecretData(api_, ns, name);
 }
 
 base::Status ModifyController::RecordSuccess(const std::string& key, const Claim& claim,

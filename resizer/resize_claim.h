@@ -24,8 +24,8 @@ namespace resizer {
 struct ClaimCondition {
   std::string type;
   std::string status;  // "True", "False" or "Unknown"
-  std::string reason;
-  std::string last_transition_time;
+  std::string reason = {};
+  std::string last_transition_time = {};
 
   bool operator==(const ClaimCondition&) const = default;
 

@@ -7,6 +7,7 @@
 #include "base/log.h"
 #include "base/quantity.h"
 #include "base/strconv.h"
+#include "resizer/claim_queue.h"
 #include "resizer/grpc_error_kinds.h"
 #include "resizer/names.h"
 #include "resizer/status_patches.h"
@@ -56,14 +57,7 @@ ResizeController::ResizeController(const std::string& driver_name,
       clock_(clock),
       slow_(clock, options.loop.retry_interval_max),
       controller_(
-          informers,
-          {.name = QueueNameFor(driver_name),
-           .workers = options.loop.worker_threads,
-           .retry_start = options.loop.retry_interval_start,
-           .retry_max = options.loop.retry_interval_max,
-           .requeue_start = options.loop.retry_interval_start,
-           .requeue_max = options.loop.retry_interval_max,
-           .metrics = queue_metrics},
+          informers, ClaimQueueOptions(driver_name, options.loop, queue_metrics),
           {.update_needs_sync = ClaimUpdateNeedsSync},
           [this](const std::string& key, const std::shared_ptr<const Claim>& claim) {
             return Sync(key, claim);
@@ -234,12 +228,7 @@ base::Result<kube::StringMap> ResizeController::SecretsFor(const kube::Persisten
   const auto* csi = std::get_if<kube::CSIPersistentVolumeSource>(&volume.spec.source);
   if (!csi || !csi->controller_expand_secret_ref) return kube::StringMap();
   const kube::SecretReference& ref = *csi->controller_expand_secret_ref;
-  base::Result<kube::Secret> secret = api_.GetSecret(ref.namespace_, ref.name);
-  if (!secret.ok()) {
-    return base::Error("error getting secret " + ref.name + " in namespace " + ref.namespace_ +
-                       ": " + secret.error().message);
-  }
-  return std::move(secret->data);
+  return SecretData(api_, ref.namespace_, ref.name);
 }
 
 base::Status ResizeController::RecordFailure(const std::string& key, const Claim& claim,

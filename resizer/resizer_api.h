@@ -7,6 +7,7 @@
 #pragma once
 
 #include <string>
+#include <utility>
 
 #include "base/result.h"
 #include "kube/api/core/v1/persistent_volume.h"
@@ -26,6 +27,18 @@ class ResizerApi {
                                                            const std::string& patch) = 0;
   virtual base::Result<kube::Secret> GetSecret(const std::string& ns, const std::string& name) = 0;
 };
+
+// The data of the Secret `ns`/`name`; on failure upstream's "error getting
+// secret <name> in namespace <ns>: <error>".
+inline base::Result<kube::StringMap> SecretData(ResizerApi& api, const std::string& ns,
+                                                const std::string& name) {
+  base::Result<kube::Secret> secret = api.GetSecret(ns, name);
+  if (!secret.ok()) {
+    return base::Error("error getting secret " + name + " in namespace " + ns + ": " +
+                       secret.error().message);
+  }
+  return std::move(secret->data);
+}
 
 class ResizerApiClient final : public ResizerApi {
  public:

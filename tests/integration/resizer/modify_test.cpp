@@ -6,9 +6,6 @@
 // And ours alone (§9): a class created after the claim went Pending.
 #include <gtest/gtest.h>
 
-#include <filesystem>
-#include <fstream>
-
 #include "tests/integration/resizer/resizer_fixture.h"
 #include "tests/support/csi_driver_records.h"
 
@@ -23,12 +20,8 @@ class ModifyTest : public ResizerTest {
   // faults.json `faults`, and the resizer under test running.
   void StartWithClaim(const std::string& base, const std::string& faults = "{}") {
     driver_name_ = DriverFor(base);
-    std::filesystem::create_directories(work_dir_ + "/control");
-    SetFaults(faults);
-    ASSERT_NO_FATAL_FAILURE(StartFaultDriver(
-        driver_name_,
-        {"--capabilities=EXPAND_VOLUME,MODIFY_VOLUME", "--control-dir=" + work_dir_ + "/control",
-         "--state-file=" + work_dir_ + "/driver-state.json"}));
+    ASSERT_NO_FATAL_FAILURE(StartFaultDriverWithFaults(
+        driver_name_, faults, {"--capabilities=EXPAND_VOLUME,MODIFY_VOLUME"}));
     claim_ = Own(base);
     const std::string volume = CreateDriverVolume(claim_, kGi);
     ASSERT_FALSE(volume.empty());
@@ -40,13 +33,10 @@ class ModifyTest : public ResizerTest {
                     .is_object());
     ASSERT_NE(StartResizer(), nullptr);
   }
-  void SetFaults(const std::string& faults) {
-    std::ofstream(work_dir_ + "/control/faults.json") << faults;
-  }
   // The mutable_parameters of every ControllerModifyVolume the driver got.
   std::vector<json> ModifyCalls() const {
     std::vector<json> calls;
-    json state = testsupport::ReadFaultDriverState(work_dir_ + "/driver-state.json");
+    json state = testsupport::ReadFaultDriverState(DriverStatePath());
     for (const json& call : state.value("calls", json::array())) {
       if (call.value("method", "") == "ControllerModifyVolume") {
         calls.push_back(call["request"].value("mutable_parameters", json::object()));

@@ -4,9 +4,6 @@
 // request is asked at once (KEP-1790 recovery).
 #include <gtest/gtest.h>
 
-#include <filesystem>
-#include <fstream>
-
 #include "tests/integration/resizer/resizer_fixture.h"
 #include "tests/support/csi_driver_records.h"
 
@@ -68,12 +65,9 @@ TEST_P(ResizeTest, ExpansionWithoutNodeStepFinishesTheClaim) {
 // the PV at the new size, status.capacity still the old one.
 TEST_P(ResizeTest, NodeStepLeavesTheClaimFileSystemResizePending) {
   const std::string driver = DriverFor("node-step");
-  const std::string control = work_dir_ + "/control";
-  std::filesystem::create_directories(control);
-  std::ofstream(control + "/faults.json")
-      << R"({"ControllerExpandVolume": [{"node_expansion_required": true}]})";
-  ASSERT_NO_FATAL_FAILURE(
-      StartFaultDriver(driver, {"--capabilities=EXPAND_VOLUME", "--control-dir=" + control}));
+  ASSERT_NO_FATAL_FAILURE(StartFaultDriverWithFaults(
+      driver, R"({"ControllerExpandVolume": [{"node_expansion_required": true}]})",
+      {"--capabilities=EXPAND_VOLUME"}));
   const std::string claim = Own("node-step");
   const std::string volume = CreateDriverVolume(claim, kGi);
   ASSERT_FALSE(volume.empty());
@@ -195,14 +189,10 @@ TEST_P(ResizeTest, ReadableExpandSecretLetsTheExpansionFinish) {
 // is gone the expansion goes through.
 TEST_P(ResizeTest, InUseRefusalWaitsUntilThePodUsingTheClaimIsGone) {
   const std::string driver = DriverFor("in-use");
-  const std::string control = work_dir_ + "/control";
-  const std::string state = work_dir_ + "/driver-state.json";
-  std::filesystem::create_directories(control);
-  std::ofstream(control + "/faults.json")
-      << R"({"ControllerExpandVolume": [{"code": "FAILED_PRECONDITION", "message": "volume is attached", "times": 1}]})";
-  ASSERT_NO_FATAL_FAILURE(StartFaultDriver(
+  ASSERT_NO_FATAL_FAILURE(StartFaultDriverWithFaults(
       driver,
-      {"--capabilities=EXPAND_VOLUME", "--control-dir=" + control, "--state-file=" + state}));
+      R"({"ControllerExpandVolume": [{"code": "FAILED_PRECONDITION", "message": "volume is attached", "times": 1}]})",
+      {"--capabilities=EXPAND_VOLUME"}));
   const std::string claim = Own("in-use");
   const std::string volume = CreateDriverVolume(claim, kGi);
   ASSERT_FALSE(volume.empty());
@@ -227,7 +217,7 @@ TEST_P(ResizeTest, InUseRefusalWaitsUntilThePodUsingTheClaimIsGone) {
   json done = AwaitClaim(
       claim, [](const json& c) { return StatusString(c, "/status/capacity/storage") == "2Gi"; });
   EXPECT_EQ(StatusString(done, "/status/capacity/storage"), "2Gi") << done.dump();
-  const json calls = testsupport::ReadFaultDriverState(state);
+  const json calls = testsupport::ReadFaultDriverState(DriverStatePath());
   EXPECT_EQ(testsupport::CountFaultDriverCalls(calls, "ControllerExpandVolume", false), 2);
   EXPECT_EQ(testsupport::CountFaultDriverCalls(calls, "ControllerExpandVolume", true), 1);
 }

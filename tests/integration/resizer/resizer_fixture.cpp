@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
+#include <fstream>
 #include <regex>
 
 #include "base/file.h"
@@ -139,6 +140,21 @@ void ResizerTest::StartFaultDriver(const std::string& driver, std::vector<std::s
   argv.insert(argv.end(), extra_args.begin(), extra_args.end());
   driver_ = testsupport::SpawnLogged(work_dir_, "driver", std::move(argv));
   ASSERT_NO_FATAL_FAILURE(AwaitDriverSocket());
+}
+
+void ResizerTest::StartFaultDriverWithFaults(const std::string& driver, const std::string& faults,
+                                             std::vector<std::string> extra_args) {
+  std::filesystem::create_directories(work_dir_ + "/control");
+  SetFaults(faults);
+  extra_args.push_back("--control-dir=" + work_dir_ + "/control");
+  extra_args.push_back("--state-file=" + DriverStatePath());
+  StartFaultDriver(driver, std::move(extra_args));
+}
+
+void ResizerTest::SetFaults(const std::string& faults) {
+  const std::string path = work_dir_ + "/control/faults.json";
+  std::ofstream(path + ".tmp") << faults;
+  std::filesystem::rename(path + ".tmp", path);
 }
 
 void ResizerTest::AwaitDriverSocket() {

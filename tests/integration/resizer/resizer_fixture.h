@@ -72,6 +72,14 @@ class ResizerTest : public ::testing::TestWithParam<ResizerUnderTest> {
 
   // tests/fault_csi_driver named `driver` with `extra_args`.
   void StartFaultDriver(const std::string& driver, std::vector<std::string> extra_args);
+  // The same with --control-dir holding `faults` as its faults.json and
+  // --state-file at DriverStatePath().
+  void StartFaultDriverWithFaults(const std::string& driver, const std::string& faults,
+                                  std::vector<std::string> extra_args);
+  // Replaces the fault driver's faults.json (written aside, then renamed, so
+  // the driver never reads half of it).
+  void SetFaults(const std::string& faults);
+  std::string DriverStatePath() const { return work_dir_ + "/driver-state.json"; }
 
   // `resizer` as its ServiceAccount on the driver's socket, short retry
   // intervals and -v=5, then `extra_args`; null on failure.
