@@ -8,6 +8,7 @@
 // Thread-safe.
 #pragma once
 
+#include <chrono>
 #include <mutex>
 #include <string>
 #include <string_view>
@@ -16,6 +17,10 @@
 #include "base/clock.h"
 
 namespace snapshot_controller {
+
+// §9.7: how often a deletion held back (of a snapshot or a group snapshot)
+// may say so again.
+inline constexpr std::chrono::minutes kPendingEventInterval{5};
 
 class EventThrottle {
  public:

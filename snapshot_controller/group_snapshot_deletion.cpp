@@ -15,12 +15,6 @@
 #include "snapshot_controller/snapshot_predicates.h"
 
 namespace snapshot_controller {
-namespace {
-
-// §9.7: how often a deletion held back may say so again.
-constexpr std::chrono::minutes kPendingEventInterval{5};
-
-}  // namespace
 
 GroupSnapshotDeletion::GroupSnapshotDeletion(ControllerApi& api, const Caches& caches,
                                              ControllerEvents& events, OperationMetrics& metrics,

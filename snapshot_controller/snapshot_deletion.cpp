@@ -19,9 +19,6 @@
 namespace snapshot_controller {
 namespace {
 
-// §9.7: how often a deletion held back may say so again.
-constexpr std::chrono::minutes kPendingEventInterval{5};
-
 std::string KeyOf(const kube::VolumeSnapshot& snapshot) {
   return snapshot.metadata.namespace_ + "/" + snapshot.metadata.name;
 }
