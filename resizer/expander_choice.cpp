@@ -5,6 +5,7 @@
 #include "base/log.h"
 #include "csi/capabilities.h"
 #include "csi/proto/csi.grpc.pb.h"
+#include "migration/drivers.h"
 
 namespace resizer {
 namespace {
@@ -36,8 +37,8 @@ base::Result<std::unique_ptr<VolumeExpander>> ExpanderFor(const component::CsiDr
           "failed to check if plugin supports the SINGLE_NODE_MULTI_WRITER capability: " +
           rpcs.error().message);
     }
-    return std::unique_ptr<VolumeExpander>(
-        std::make_unique<CsiVolumeExpander>(driver.connection, timeout));
+    return std::unique_ptr<VolumeExpander>(std::make_unique<CsiVolumeExpander>(
+        driver.connection, timeout, migration::IsMigratedCsiDriverByName(driver.name)));
   }
   base::Result<bool> node_expands = NodeExpands(driver.connection, timeout);
   if (!node_expands.ok()) {

@@ -9,6 +9,7 @@
 #include "csi/errors.h"
 #include "csi/final_error.h"
 #include "resizer/claim_queue.h"
+#include "resizer/claim_turns.h"
 #include "resizer/modify_patches.h"
 #include "resizer/names.h"
 
@@ -36,11 +37,12 @@ bool ModifyUpdateNeedsSync(const ResizeClaim& old_claim, const ResizeClaim& new_
 
 ModifyController::ModifyController(const std::string& driver_name,
                                    const ModifyControllerOptions& options,
-                                   kube::InformerSet& informers, ResizerApi& api,
+                                   kube::InformerSet& informers, ClaimTurns& turns, ResizerApi& api,
                                    VolumeModifier& modifier, ResizeEvents& events,
                                    kube::WorkQueueMetrics* queue_metrics, base::Clock& clock)
     : driver_name_(driver_name),
       extra_modify_metadata_(options.extra_modify_metadata),
+      turns_(turns),
       api_(api),
       modifier_(modifier),
       events_(events),
@@ -96,12 +98,16 @@ void ModifyController::SetUncertain(const std::string& key, bool uncertain) {
 }
 
 kube::ReconcileResult ModifyController::Sync(const std::string& key,
-                                             const std::shared_ptr<const Claim>& claim) {
-  if (!claim) {
+                                             const std::shared_ptr<const Claim>& queued) {
+  if (!queued) {
     slow_.Remove(key);
     SetUncertain(key, false);
     return kube::Action::Done();
   }
+  std::optional<ClaimInTurn> in_turn = TakeTurn(turns_, controller_, key);
+  if (!in_turn) return kube::Action::Done();  // queued again when the resize sync ends
+  const std::shared_ptr<const Claim>& claim = in_turn->claim;
+  if (!claim) return kube::Action::Done();  // its deletion queues it
   if (claim->spec.volume_name.empty()) return kube::Action::Done();
   std::shared_ptr<const kube::PersistentVolume> volume =
       volumes_->GetByKey(claim->spec.volume_name);
@@ -144,18 +150,18 @@ kube::ReconcileResult ModifyController::Modify(const std::string& key, const Cla
   }
   auto klass = ClassNamed(claim, wanted);
   if (!klass.ok()) {
-    base::Result<Claim> pending = api_.PatchClaimStatus(
-        claim.metadata.namespace_, claim.metadata.name,
-        MarkModifyStatusPatch(claim, kModifyPending, nullptr, clock_.WallNow()));
+    base::Result<Claim> pending =
+        WriteClaimStatus(api_, controller_.store(), claim,
+                         MarkModifyStatusPatch(claim, kModifyPending, nullptr, clock_.WallNow()));
     if (!pending.ok()) {
       return base::Error("mark PVC " + base::GoQuote(claim.metadata.name) +
                          " as modify volume failed, errored with: " + pending.error().message);
     }
     return kube::Action::Done();  // queued again when the class appears
   }
-  base::Result<Claim> marked = api_.PatchClaimStatus(
-      claim.metadata.namespace_, claim.metadata.name,
-      MarkModifyStatusPatch(claim, kModifyInProgress, nullptr, clock_.WallNow()));
+  base::Result<Claim> marked =
+      WriteClaimStatus(api_, controller_.store(), claim,
+                       MarkModifyStatusPatch(claim, kModifyInProgress, nullptr, clock_.WallNow()));
   if (!marked.ok()) {
     return base::Error("mark PVC " + base::GoQuote(claim.metadata.name) +
                        " as modify volume failed, errored with: " + marked.error().message);
@@ -169,8 +175,8 @@ kube::ReconcileResult ModifyController::Modify(const std::string& key, const Cla
 kube::ReconcileResult ModifyController::RollBack(const Claim& claim) {
   if (!claim.FindCondition(kModifyingVolumeCondition)) return kube::Action::Done();
   events_.Normal(claim, kModifyCanceledReason, "Cancelled modify.");
-  base::Result<Claim> written = api_.PatchClaimStatus(
-      claim.metadata.namespace_, claim.metadata.name, DropModifyingConditionPatch());
+  base::Result<Claim> written =
+      WriteClaimStatus(api_, controller_.store(), claim, DropModifyingConditionPatch());
   if (!written.ok()) {
     return base::Error("mark PVC " + base::GoQuote(claim.metadata.name) +
                        " as rolled back failed: " + written.error().message);
@@ -249,8 +255,8 @@ base::Status ModifyController::RecordSuccess(const std::string& key, const Claim
                        base::GoQuote(claim.metadata.name) +
                        " failed, errored with: " + written.error().message);
   }
-  base::Result<Claim> finished = api_.PatchClaimStatus(
-      claim.metadata.namespace_, claim.metadata.name, MarkModifyFinishedPatch(claim, target));
+  base::Result<Claim> finished =
+      WriteClaimStatus(api_, controller_.store(), claim, MarkModifyFinishedPatch(claim, target));
   if (!finished.ok()) {
     return base::Error(
         "modify volume failed to mark pvc " + claim.metadata.name +
@@ -285,8 +291,8 @@ base::Status ModifyController::RecordFailure(const std::string& key, const Claim
     SetUncertain(key, false);
   }
   base::Result<Claim> marked =
-      api_.PatchClaimStatus(claim.metadata.namespace_, claim.metadata.name,
-                            MarkModifyStatusPatch(claim, status, &failure, clock_.WallNow()));
+      WriteClaimStatus(api_, controller_.store(), claim,
+                       MarkModifyStatusPatch(claim, status, &failure, clock_.WallNow()));
   if (!marked.ok()) {
     return base::Error("mark PVC " + base::GoQuote(claim.metadata.name) +
                        " as modify volume failed, errored with: " + marked.error().message);

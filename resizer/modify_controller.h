@@ -46,6 +46,7 @@
 #include "kube/api/storage/v1/volume_attributes_class.h"
 #include "kube/runtime/controller.h"
 #include "kube/runtime/informer_set.h"
+#include "resizer/claim_turns.h"
 #include "resizer/resize_claim.h"
 #include "resizer/resize_events.h"
 #include "resizer/resizer_api.h"
@@ -71,14 +72,15 @@ class ModifyController {
   // Everything passed by reference must outlive the controller; `queue_metrics`
   // may be null.
   ModifyController(const std::string& driver_name, const ModifyControllerOptions& options,
-                   kube::InformerSet& informers, ResizerApi& api, VolumeModifier& modifier,
-                   ResizeEvents& events, kube::WorkQueueMetrics* queue_metrics, base::Clock& clock);
+                   kube::InformerSet& informers, ClaimTurns& turns, ResizerApi& api,
+                   VolumeModifier& modifier, ResizeEvents& events,
+                   kube::WorkQueueMetrics* queue_metrics, base::Clock& clock);
 
   void Run(std::stop_token stop) { controller_.Run(stop); }
   const kube::WorkQueue& queue() const { return controller_.queue(); }
 
  private:
-  kube::ReconcileResult Sync(const std::string& key, const std::shared_ptr<const Claim>& claim);
+  kube::ReconcileResult Sync(const std::string& key, const std::shared_ptr<const Claim>& queued);
   kube::ReconcileResult Modify(const std::string& key, const Claim& claim,
                                const kube::PersistentVolume& volume);
   // The claim's class went back to none: drops ModifyingVolume, if any.
@@ -107,6 +109,7 @@ class ModifyController {
 
   const std::string driver_name_;
   const bool extra_modify_metadata_;
+  ClaimTurns& turns_;  // shared with the other controller of the claims
   ResizerApi& api_;
   VolumeModifier& modifier_;
   ResizeEvents& events_;

@@ -7,7 +7,9 @@
 #include "base/log.h"
 #include "base/quantity.h"
 #include "base/strconv.h"
+#include "migration/drivers.h"
 #include "resizer/claim_queue.h"
+#include "resizer/claim_turns.h"
 #include "resizer/grpc_error_kinds.h"
 #include "resizer/names.h"
 #include "resizer/status_patches.h"
@@ -30,15 +32,17 @@ std::string ClaimName(const ResizeClaim& claim) {
   return claim.metadata.namespace_ + "/" + claim.metadata.name;
 }
 
+// The storage-resizer annotation: "" when absent.
+std::string_view ResizerOf(const ResizeClaim& claim) {
+  auto it = claim.metadata.annotations.find(kStorageResizerAnnotation);
+  return it == claim.metadata.annotations.end() ? std::string_view() : it->second;
+}
+
 }  // namespace
 
 bool ClaimUpdateNeedsSync(const ResizeClaim& old_claim, const ResizeClaim& new_claim) {
-  auto resizer_of = [](const ResizeClaim& c) {
-    auto it = c.metadata.annotations.find(kStorageResizerAnnotation);
-    return it == c.metadata.annotations.end() ? std::string() : it->second;
-  };
   return BytesOr0(old_claim.spec.requests_storage) != BytesOr0(new_claim.spec.requests_storage) ||
-         resizer_of(old_claim) != resizer_of(new_claim) ||
+         ResizerOf(old_claim) != ResizerOf(new_claim) ||
          BytesOr0(new_claim.status.capacity_storage) >
              BytesOr0(old_claim.status.capacity_storage) ||
          old_claim.status.allocated_storage_status != new_claim.status.allocated_storage_status;
@@ -46,11 +50,13 @@ bool ClaimUpdateNeedsSync(const ResizeClaim& old_claim, const ResizeClaim& new_c
 
 ResizeController::ResizeController(const std::string& driver_name,
                                    const ResizeControllerOptions& options,
-                                   kube::InformerSet& informers, ResizerApi& api,
+                                   kube::InformerSet& informers, ClaimTurns& turns, ResizerApi& api,
                                    VolumeExpander& expander, ResizeEvents& events,
                                    kube::WorkQueueMetrics* queue_metrics, base::Clock& clock)
     : driver_name_(driver_name),
+      migration_target_(migration::IsMigratedCsiDriverByName(driver_name)),
       annotate_fs_resize_(options.annotate_fs_resize),
+      turns_(turns),
       api_(api),
       expander_(expander),
       events_(events),
@@ -100,13 +106,17 @@ bool ResizeController::HeldByPods(const std::string& key, const Claim& claim) {
 }
 
 kube::ReconcileResult ResizeController::Sync(const std::string& key,
-                                             const std::shared_ptr<const Claim>& claim) {
-  if (!claim) {
+                                             const std::shared_ptr<const Claim>& queued) {
+  if (!queued) {
     Forget(key);
     std::lock_guard lock(mu_);
     in_use_errors_.erase(key);
     return kube::Action::Done();
   }
+  std::optional<ClaimInTurn> in_turn = TakeTurn(turns_, controller_, key);
+  if (!in_turn) return kube::Action::Done();  // queued again when the modify sync ends
+  const std::shared_ptr<const Claim>& claim = in_turn->claim;
+  if (!claim) return kube::Action::Done();  // its deletion queues it
   if (claim->spec.volume_name.empty()) return kube::Action::Done();
   std::shared_ptr<const kube::PersistentVolume> volume =
       volumes_->GetByKey(claim->spec.volume_name);
@@ -140,11 +150,15 @@ base::Status ResizeController::DropPreResizeCapacity(const Claim& claim,
 }
 
 bool ResizeController::CanExpand(const Claim& claim, const kube::PersistentVolume& volume) const {
-  // In-tree PVs of migrated drivers are not handled (docs/resizer.md §9).
-  const auto* csi = std::get_if<kube::CSIPersistentVolumeSource>(&volume.spec.source);
-  if (!csi || csi->driver.str() != driver_name_) return false;
   const auto& ref = volume.spec.claim_ref;
-  return ref && ref->namespace_ == claim.metadata.namespace_ && ref->uid == claim.metadata.uid;
+  if (!ref || ref->namespace_ != claim.metadata.namespace_ || ref->uid != claim.metadata.uid) {
+    return false;
+  }
+  // An in-tree volume migrated to this driver: KCM names the driver in the
+  // claim's storage-resizer annotation (docs/resizer.md §9).
+  if (migration_target_ && ResizerOf(claim) == driver_name_) return true;
+  const auto* csi = std::get_if<kube::CSIPersistentVolumeSource>(&volume.spec.source);
+  return csi && csi->driver.str() == driver_name_;
 }
 
 SizeInputs ResizeController::InputsFor(const std::string& key, const Claim& claim,
@@ -182,9 +196,8 @@ kube::ReconcileResult ResizeController::ExpandAndRecover(const std::string& key,
     }
     new_state = false;  // "skipping updating status"
   }
-  base::Result<Claim> marked =
-      api_.PatchClaimStatus(claim.metadata.namespace_, claim.metadata.name,
-                            MarkResizingPatch(claim, *size, new_state, Now()));
+  base::Result<Claim> marked = WriteClaimStatus(api_, controller_.store(), claim,
+                                                MarkResizingPatch(claim, *size, new_state, Now()));
   if (!marked.ok()) {
     return base::Error("marking pvc " + base::GoQuote(key) +
                        " as resizing failed: " + marked.error().message);
@@ -246,8 +259,8 @@ base::Status ResizeController::RecordFailure(const std::string& key, const Claim
       final_errors_.insert(key);
     }
     if (kind != GrpcErrorKind::kInfeasible) slow_.Remove(key);
-    base::Result<Claim> marked = api_.PatchClaimStatus(
-        claim.metadata.namespace_, claim.metadata.name,
+    base::Result<Claim> marked = WriteClaimStatus(
+        api_, controller_.store(), claim,
         MarkControllerErrorPatch(claim, error.message, kind == GrpcErrorKind::kInfeasible, Now()));
     if (!marked.ok()) {
       return base::Error("resizing failed in controller with " + error.message +
@@ -278,8 +291,7 @@ base::Status ResizeController::RecordSuccess(const std::string& key, const Claim
   const std::string patch = expansion.node_expansion_required
                                 ? MarkNodeExpansionPendingPatch(claim, Now())
                                 : MarkExpansionFinishedPatch(claim, capacity);
-  base::Result<Claim> marked =
-      api_.PatchClaimStatus(claim.metadata.namespace_, claim.metadata.name, patch);
+  base::Result<Claim> marked = WriteClaimStatus(api_, controller_.store(), claim, patch);
   if (!marked.ok()) {
     return base::Error(
         (expansion.node_expansion_required

@@ -6,7 +6,9 @@
 // changes the requested size, the storage-resizer annotation, the
 // allocatedResourceStatuses[storage], or grows status.capacity. A claim is
 // expanded when it is Bound to a PV of this driver (claimRef namespace and
-// UID matching) and requests more than its status.capacity. The size asked
+// UID matching) and requests more than its status.capacity; when in-tree
+// volumes migrate to the driver, a PV of any source counts as the driver's
+// once the claim's storage-resizer annotation names it. The size asked
 // is ChooseSize's (size_choice.h); then, in upstream's order, the claim is
 // marked Resizing (status patch with RV), Normal Resizing is recorded, the
 // driver expands (VolumeExpander), and on success the PV's capacity is
@@ -45,6 +47,7 @@
 #include "kube/runtime/controller.h"
 #include "kube/runtime/informer_set.h"
 #include "resizer/claim_pod.h"
+#include "resizer/claim_turns.h"
 #include "resizer/resize_claim.h"
 #include "resizer/resize_events.h"
 #include "resizer/resizer_api.h"
@@ -74,14 +77,15 @@ class ResizeController {
   // Everything passed by reference must outlive the controller; `queue_metrics`
   // may be null.
   ResizeController(const std::string& driver_name, const ResizeControllerOptions& options,
-                   kube::InformerSet& informers, ResizerApi& api, VolumeExpander& expander,
-                   ResizeEvents& events, kube::WorkQueueMetrics* queue_metrics, base::Clock& clock);
+                   kube::InformerSet& informers, ClaimTurns& turns, ResizerApi& api,
+                   VolumeExpander& expander, ResizeEvents& events,
+                   kube::WorkQueueMetrics* queue_metrics, base::Clock& clock);
 
   void Run(std::stop_token stop) { controller_.Run(stop); }
   const kube::WorkQueue& queue() const { return controller_.queue(); }
 
  private:
-  kube::ReconcileResult Sync(const std::string& key, const std::shared_ptr<const Claim>& claim);
+  kube::ReconcileResult Sync(const std::string& key, const std::shared_ptr<const Claim>& queued);
   bool CanExpand(const Claim& claim, const kube::PersistentVolume& volume) const;
   SizeInputs InputsFor(const std::string& key, const Claim& claim,
                        const kube::PersistentVolume& volume);
@@ -108,7 +112,9 @@ class ResizeController {
   void Forget(const std::string& key);
 
   const std::string driver_name_;
+  const bool migration_target_;  // in-tree volumes migrate to the driver
   const bool annotate_fs_resize_;
+  ClaimTurns& turns_;  // shared with the other controller of the claims
   ResizerApi& api_;
   VolumeExpander& expander_;
   ResizeEvents& events_;

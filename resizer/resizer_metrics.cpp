@@ -1,6 +1,7 @@
 #include "resizer/resizer_metrics.h"
 
 #include "metrics/process_collector.h"
+#include "migration/drivers.h"
 #include "resizer/names.h"
 
 namespace resizer {
@@ -11,8 +12,8 @@ ResizerMetrics::ResizerMetrics()
 }
 
 void ResizerMetrics::SetDriverName(const std::string& name) {
-  // In-tree migration is not handled, so no `migrated` label (§9).
-  operations_.SetDriverName(name, /*migrated_label=*/false);
+  // A driver that in-tree volumes migrate to labels its calls `migrated` (§9).
+  operations_.SetDriverName(name, migration::IsMigratedCsiDriverByName(name));
 }
 
 kube::WorkQueueMetrics& ResizerMetrics::queue(const std::string& driver_name) {

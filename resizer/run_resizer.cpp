@@ -61,14 +61,15 @@ void RunResizer(const RunResizerOptions& options, const component::CsiDriver& dr
   kube::EventRecorder recorder(event_api, clock, std::move(source));
   RecordedResizeEvents events(recorder);
 
+  ClaimTurns turns;
   ResizerControllers controllers;
   if (expander) {
-    controllers.resize.emplace(driver.name, options.controller, informers, api, *expander, events,
-                               &metrics.queue(driver.name), clock);
+    controllers.resize.emplace(driver.name, options.controller, informers, turns, api, *expander,
+                               events, &metrics.queue(driver.name), clock);
   }
   if (modifier) {
-    controllers.modify.emplace(driver.name, options.modify, informers, api, *modifier, events,
-                               &metrics.queue(driver.name), clock);
+    controllers.modify.emplace(driver.name, options.modify, informers, turns, api, *modifier,
+                               events, &metrics.queue(driver.name), clock);
   }
   component::ScrapeRegistrations gauges = metrics.WatchQueues(controllers.queues());
 

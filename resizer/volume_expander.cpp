@@ -1,7 +1,11 @@
 #include "resizer/volume_expander.h"
 
+#include <optional>
+#include <utility>
+
 #include "csi/capabilities.h"
 #include "csi_params/access_modes.h"
+#include "migration/translate.h"
 
 namespace resizer {
 namespace {
@@ -30,10 +34,21 @@ base::Result<csi::v1::VolumeCapability> CapabilityOf(const kube::PersistentVolum
 
 }  // namespace
 
-base::Result<Expansion> CsiVolumeExpander::Expand(const kube::PersistentVolume& volume,
+base::Result<Expansion> CsiVolumeExpander::Expand(const kube::PersistentVolume& given,
                                                   int64_t bytes, const kube::StringMap& secrets) {
+  std::optional<kube::PersistentVolume> translated;
+  if (!std::holds_alternative<kube::CSIPersistentVolumeSource>(given.spec.source)) {
+    if (!translates_in_tree_) {
+      return base::Error("volume " + given.metadata.name + " is not migrated to CSI");
+    }
+    base::Result<kube::PersistentVolume> csi_volume = migration::TranslateInTreePvToCsi(given);
+    if (!csi_volume.ok()) {
+      return base::Error("failed to translate persistent volume: " + csi_volume.error().message);
+    }
+    translated = std::move(*csi_volume);
+  }
+  const kube::PersistentVolume& volume = translated ? *translated : given;
   const auto* source = std::get_if<kube::CSIPersistentVolumeSource>(&volume.spec.source);
-  if (!source) return base::Error("volume " + volume.metadata.name + " is not migrated to CSI");
   if (source->volume_handle.empty()) return base::Error("empty volume handle");
   // Asked before every expansion, as upstream does.
   base::Result<std::set<csi::ControllerRpc::Type>> rpcs =
@@ -51,7 +66,8 @@ base::Result<Expansion> CsiVolumeExpander::Expand(const kube::PersistentVolume& 
   request.mutable_capacity_range()->set_required_bytes(bytes);
   for (const auto& [key, value] : secrets) (*request.mutable_secrets())[key] = value;
   *request.mutable_volume_capability() = std::move(*capability);
-  auto response = controller_.ControllerExpandVolume(request, {.timeout = timeout_});
+  auto response = controller_.ControllerExpandVolume(
+      request, {.timeout = timeout_, .migrated = translated.has_value()});
   if (!response.ok()) return response.error();
   return Expansion{.capacity_bytes = response->capacity_bytes(),
                    .node_expansion_required = response->node_expansion_required()};

@@ -5,7 +5,10 @@
 //     capability: a ControllerGetCapabilities call (to learn
 //     SINGLE_NODE_MULTI_WRITER for the access mode) then
 //     ControllerExpandVolume {volume_id, capacity_range.required_bytes,
-//     secrets, volume_capability}, each under its own --resize-timeout;
+//     secrets, volume_capability}, each under its own --resize-timeout. For
+//     a driver that in-tree volumes migrate to, a PV without a CSI source is
+//     translated first (migration/translate.h, docs/resizer.md §9) and the
+//     call is counted as migrated;
 //   - NodeOnlyExpander, for a driver that expands on the node only: no call,
 //     the size asked for and "the node must expand".
 // Errors keep the gRPC code of a failed call (csi/errors.h).
@@ -39,8 +42,13 @@ class VolumeExpander {
 
 class CsiVolumeExpander final : public VolumeExpander {
  public:
-  CsiVolumeExpander(csi::Connection& connection, std::chrono::nanoseconds timeout)
-      : connection_(connection), controller_(connection), timeout_(timeout) {}
+  // `translates_in_tree`: in-tree volumes migrate to the driver.
+  CsiVolumeExpander(csi::Connection& connection, std::chrono::nanoseconds timeout,
+                    bool translates_in_tree)
+      : connection_(connection),
+        controller_(connection),
+        timeout_(timeout),
+        translates_in_tree_(translates_in_tree) {}
 
   bool ExpandsInController() const override { return true; }
   base::Result<Expansion> Expand(const kube::PersistentVolume& volume, int64_t bytes,
@@ -50,6 +58,7 @@ class CsiVolumeExpander final : public VolumeExpander {
   csi::Connection& connection_;
   csi::ControllerClient controller_;
   const std::chrono::nanoseconds timeout_;
+  const bool translates_in_tree_;
 };
 
 class NodeOnlyExpander final : public VolumeExpander {

@@ -6,6 +6,8 @@
 #include <unistd.h>
 
 #include <cstdint>
+#include <cstdlib>
+#include <sstream>
 
 namespace testsupport {
 
@@ -28,9 +30,45 @@ std::string HttpGet(int port, const std::string& path) {
   return response;
 }
 
+namespace {
+
+std::string JoinChunks(const std::string& body) {
+  std::string joined;
+  size_t at = 0;
+  while (at < body.size()) {
+    const size_t line_end = body.find("\r\n", at);
+    if (line_end == std::string::npos) break;
+    const size_t size = std::stoul(body.substr(at, line_end - at), nullptr, 16);
+    if (size == 0) break;
+    joined += body.substr(line_end + 2, size);
+    at = line_end + 2 + size + 2;  // the chunk and its CRLF
+  }
+  return joined;
+}
+
+}  // namespace
+
 std::string HttpBody(const std::string& response) {
   auto blank = response.find("\r\n\r\n");
-  return blank == std::string::npos ? "" : response.substr(blank + 4);
+  if (blank == std::string::npos) return "";
+  std::string body = response.substr(blank + 4);
+  const bool chunked =
+      response.substr(0, blank).find("Transfer-Encoding: chunked") != std::string::npos;
+  return chunked ? JoinChunks(body) : body;
+}
+
+std::optional<double> SeriesValue(const std::string& body, const std::string& family,
+                                  const std::vector<std::string>& labels) {
+  std::istringstream lines(body);
+  for (std::string line; std::getline(lines, line);) {
+    if (!line.starts_with(family + "{")) continue;
+    bool all = true;
+    for (const std::string& label : labels) all = all && line.find(label) != std::string::npos;
+    const size_t value_at = line.rfind(' ');
+    if (all && value_at != std::string::npos)
+      return std::strtod(line.c_str() + value_at + 1, nullptr);
+  }
+  return std::nullopt;
 }
 
 }  // namespace testsupport

@@ -3,11 +3,14 @@
 // e2e mock has no ControllerModifyVolume): a class applied and another
 // after it; a class that does not exist; a driver's InvalidArgument
 // (Infeasible) and the user's way out; a non-final error that is retried.
-// And ours alone (§9): a class created after the claim went Pending.
+// And ours alone (§9): a class created after the claim went Pending; a size
+// and a class asked for together.
 #include <gtest/gtest.h>
 
 #include "tests/integration/resizer/resizer_fixture.h"
 #include "tests/support/csi_driver_records.h"
+#include "tests/support/free_port.h"
+#include "tests/support/http_get.h"
 
 namespace resizer_it {
 namespace {
@@ -17,8 +20,10 @@ using nlohmann::json;
 class ModifyTest : public ResizerTest {
  protected:
   // A bound claim `base` on the fault driver (expansion and modification),
-  // faults.json `faults`, and the resizer under test running.
-  void StartWithClaim(const std::string& base, const std::string& faults = "{}") {
+  // faults.json `faults`, and the resizer under test running with
+  // `resizer_args`.
+  void StartWithClaim(const std::string& base, const std::string& faults = "{}",
+                      std::vector<std::string> resizer_args = {}) {
     driver_name_ = DriverFor(base);
     ASSERT_NO_FATAL_FAILURE(StartFaultDriverWithFaults(
         driver_name_, faults, {"--capabilities=EXPAND_VOLUME,MODIFY_VOLUME"}));
@@ -31,7 +36,7 @@ class ModifyTest : public ResizerTest {
                                   .driver = driver_name_,
                                   .volume_handle = volume})
                     .is_object());
-    ASSERT_NE(StartResizer(), nullptr);
+    ASSERT_NE(StartResizer(std::move(resizer_args)), nullptr);
   }
   // The mutable_parameters of every ControllerModifyVolume the driver got.
   std::vector<json> ModifyCalls() const {
@@ -195,6 +200,34 @@ TEST_P(ModifyImprovementTest, ClassCreatedAfterTheClaimWentPendingIsApplied) {
   EXPECT_EQ(StatusString(done, "/status/currentVolumeAttributesClassName"), Own("late"))
       << done.dump();
   EXPECT_EQ(ModifyCalls(), std::vector<json>{json({{"tier", "fast"}})});
+}
+
+// §9 (#458): a size and a class asked for in one change are both applied
+// without a refused write, so the claims' queue never retries (upstream's
+// two controllers write the claim at once; one is refused as a Conflict and
+// waits out its error backoff).
+TEST_P(ModifyImprovementTest, SizeAndClassAskedTogetherAreAppliedWithoutARetry) {
+  base::Result<int> port = testsupport::PickFreeLoopbackPort();
+  ASSERT_TRUE(port.ok()) << port.error().message;
+  ASSERT_NO_FATAL_FAILURE(
+      StartWithClaim("together", "{}", {"--http-endpoint=127.0.0.1:" + std::to_string(*port)}));
+  ASSERT_NO_FATAL_FAILURE(CreateAttributesClass(Own("together"), driver_name_, {{"tier", "gold"}}));
+  ASSERT_TRUE(PatchClaim(claim_, {{"spec",
+                                   {{"resources", {{"requests", {{"storage", "2Gi"}}}}},
+                                    {"volumeAttributesClassName", Own("together")}}}})
+                  .ok());
+  json done = AwaitClaim(claim_, [&](const json& c) {
+    return StatusString(c, "/status/capacity/storage") == "2Gi" &&
+           StatusString(c, "/status/currentVolumeAttributesClassName") == Own("together");
+  });
+  ASSERT_EQ(StatusString(done, "/status/capacity/storage"), "2Gi") << done.dump();
+  ASSERT_EQ(StatusString(done, "/status/currentVolumeAttributesClassName"), Own("together"))
+      << done.dump();
+  const std::string body = testsupport::HttpBody(testsupport::HttpGet(*port, "/metrics"));
+  EXPECT_EQ(testsupport::SeriesValue(body, "workqueue_retries_total",
+                                     {"name=\"" + driver_name_ + "-pvc\""}),
+            0.0)
+      << body;
 }
 
 INSTANTIATE_TEST_SUITE_P(Resizers, ModifyImprovementTest, ::testing::Values(OurResizer()),

@@ -14,6 +14,7 @@
 #include "kube/client/api_error.h"
 #include "tests/support/access_review.h"
 #include "tests/support/cluster_polls.h"
+#include "tests/support/http_get.h"
 #include "tests/support/peer_binaries.h"
 #include "tests/support/readiness.h"
 #include "tests/support/source_dir.h"
@@ -63,6 +64,18 @@ ResizerUnderTest UpstreamResizer() {
 ResizerUnderTest OurResizer() {
   return {.name = "Ours",
           .binary = []() -> base::Result<std::string> { return std::string(RESIZER_BIN); }};
+}
+
+std::string AwaitSeries(int port, const std::string& family,
+                        const std::vector<std::string>& labels) {
+  std::string body;
+  testsupport::PollUntil(
+      [&] {
+        body = testsupport::HttpBody(testsupport::HttpGet(port, "/metrics"));
+        return testsupport::HasSeries(body, family, labels);
+      },
+      kResizeAwait);
+  return body;
 }
 
 std::string StatusString(const json& claim, const std::string& pointer) {
@@ -233,9 +246,11 @@ void ResizerTest::CreateExpandableClass(const std::string& name, const std::stri
 
 json ResizerTest::CreateBoundClaim(const BoundClaimSpec& spec) {
   const std::string pv_name = "pv-" + spec.name;
+  json metadata = {{"name", spec.name}, {"namespace", "default"}};
+  if (!spec.claim_annotations.empty()) metadata["annotations"] = spec.claim_annotations;
   json claim = {{"apiVersion", "v1"},
                 {"kind", "PersistentVolumeClaim"},
-                {"metadata", {{"name", spec.name}, {"namespace", "default"}}},
+                {"metadata", metadata},
                 {"spec",
                  {{"accessModes", {"ReadWriteOnce"}},
                   {"storageClassName", spec.storage_class},
@@ -251,16 +266,21 @@ json ResizerTest::CreateBoundClaim(const BoundClaimSpec& spec) {
     csi["controllerExpandSecretRef"] = {{"namespace", spec.expand_secret->first},
                                         {"name", spec.expand_secret->second}};
   }
-  const json pv = {{"apiVersion", "v1"},
-                   {"kind", "PersistentVolume"},
-                   {"metadata", {{"name", pv_name}}},
-                   {"spec",
-                    {{"capacity", {{"storage", spec.size}}},
-                     {"accessModes", {"ReadWriteOnce"}},
-                     {"persistentVolumeReclaimPolicy", "Retain"},
-                     {"storageClassName", spec.storage_class},
-                     {"claimRef", {{"namespace", "default"}, {"name", spec.name}, {"uid", uid}}},
-                     {"csi", csi}}}};
+  json pv = {{"apiVersion", "v1"},
+             {"kind", "PersistentVolume"},
+             {"metadata", {{"name", pv_name}}},
+             {"spec",
+              {{"capacity", {{"storage", spec.size}}},
+               {"accessModes", {"ReadWriteOnce"}},
+               {"persistentVolumeReclaimPolicy", "Retain"},
+               {"storageClassName", spec.storage_class},
+               {"claimRef", {{"namespace", "default"}, {"name", spec.name}, {"uid", uid}}}}}};
+  if (spec.in_tree_gce_pd.empty()) {
+    pv["spec"]["csi"] = csi;
+  } else {
+    pv["metadata"]["labels"] = {{"topology.kubernetes.io/zone", kGceZone}};
+    pv["spec"]["gcePersistentDisk"] = {{"pdName", spec.in_tree_gce_pd}, {"fsType", "ext4"}};
+  }
   auto pv_created =
       admin_->Request("POST", "/api/v1/persistentvolumes", pv.dump(), "application/json");
   EXPECT_TRUE(pv_created.ok()) << "create PV " << pv_name << ": " << pv_created.error().message;
@@ -275,12 +295,15 @@ json ResizerTest::CreateBoundClaim(const BoundClaimSpec& spec) {
   return bound.ok() ? json::parse(*bound) : json();
 }
 
-base::Status ResizerTest::RequestSize(const std::string& name, const std::string& size) {
-  const json patch = {{"spec", {{"resources", {{"requests", {{"storage", size}}}}}}}};
+base::Status ResizerTest::PatchClaim(const std::string& name, const json& merge_patch) {
   auto written =
-      admin_->Request("PATCH", ClaimPath(name), patch.dump(), "application/merge-patch+json");
+      admin_->Request("PATCH", ClaimPath(name), merge_patch.dump(), "application/merge-patch+json");
   if (!written.ok()) return written.error();
   return {};
+}
+
+base::Status ResizerTest::RequestSize(const std::string& name, const std::string& size) {
+  return PatchClaim(name, {{"spec", {{"resources", {{"requests", {{"storage", size}}}}}}}});
 }
 
 void ResizerTest::CreateAttributesClass(const std::string& name, const std::string& driver,
@@ -297,11 +320,7 @@ void ResizerTest::CreateAttributesClass(const std::string& name, const std::stri
 }
 
 base::Status ResizerTest::RequestClass(const std::string& name, const std::string& klass) {
-  const json patch = {{"spec", {{"volumeAttributesClassName", klass}}}};
-  auto written =
-      admin_->Request("PATCH", ClaimPath(name), patch.dump(), "application/merge-patch+json");
-  if (!written.ok()) return written.error();
-  return {};
+  return PatchClaim(name, {{"spec", {{"volumeAttributesClassName", klass}}}});
 }
 
 void ResizerTest::CreateSecret(const std::string& ns, const std::string& name,

@@ -49,7 +49,14 @@ struct BoundClaimSpec {
   std::string volume_handle;  // the driver's volume ID
   std::string size = "1Gi";   // request, status.capacity and the PV's capacity
   std::optional<std::pair<std::string, std::string>> expand_secret = {};  // namespace, name
+  // Set: the PV is this in-tree GCE PD (in zone kGceZone), not a CSI volume
+  // of `driver`.
+  std::string in_tree_gce_pd = {};
+  std::map<std::string, std::string> claim_annotations = {};
 };
+
+// The zone label of in-tree GCE PD volumes, and so of their translated handles.
+inline constexpr char kGceZone[] = "us-central1-a";
 
 class ResizerTest : public ::testing::TestWithParam<ResizerUnderTest> {
  protected:
@@ -98,6 +105,8 @@ class ResizerTest : public ::testing::TestWithParam<ResizerUnderTest> {
   void CreateExpandableClass(const std::string& name, const std::string& driver);
   // The claim as written; null on failure.
   nlohmann::json CreateBoundClaim(const BoundClaimSpec& spec);
+  // Applies `merge_patch` to the claim; the API server's error when it refuses.
+  base::Status PatchClaim(const std::string& name, const nlohmann::json& merge_patch);
   // Sets the claim's spec.resources.requests.storage; the API server's error
   // when it refuses.
   base::Status RequestSize(const std::string& name, const std::string& size);
@@ -143,6 +152,12 @@ class ResizerTest : public ::testing::TestWithParam<ResizerUnderTest> {
   std::unique_ptr<testsupport::Process> driver_;
   std::vector<std::unique_ptr<testsupport::Process>> resizers_;
 };
+
+// Scrapes 127.0.0.1:`port`/metrics until it has a series of `family` with
+// every label of `labels` (testsupport::HasSeries) or kResizeAwait passed;
+// the last body scraped.
+std::string AwaitSeries(int port, const std::string& family,
+                        const std::vector<std::string>& labels);
 
 // The status fields the resizer writes, "" when absent.
 std::string StatusString(const nlohmann::json& claim, const std::string& pointer);

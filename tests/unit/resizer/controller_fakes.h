@@ -1,11 +1,14 @@
 // The fakes the resizer's controller tests share: a log of every API call,
 // driver call and Event in order (CallLog), an API that records its patches
 // and answers with the claim the test made (RecordingApi), Events written to
-// the log (LoggedEvents), and a claim bound to its CSI PV.
+// the log (LoggedEvents), an expander and a modifier that log their calls and
+// answer as told, and a claim bound to its CSI PV.
 #pragma once
 
 #include <chrono>
 #include <condition_variable>
+#include <cstdint>
+#include <deque>
 #include <map>
 #include <mutex>
 #include <string>
@@ -17,12 +20,15 @@
 #include "resizer/resize_claim.h"
 #include "resizer/resize_events.h"
 #include "resizer/resizer_api.h"
+#include "resizer/volume_expander.h"
+#include "resizer/volume_modifier.h"
 
 namespace resizer::testing {
 
 using namespace std::chrono_literals;
 
 inline constexpr char kResizeDriver[] = "resize.csi.example.com";
+inline constexpr int64_t kGiB = int64_t{1} << 30;
 
 // The calls and Events of a run, in order, as one line each.
 class CallLog {
@@ -122,6 +128,70 @@ class LoggedEvents final : public ResizeEvents {
 
  private:
   CallLog& log_;
+};
+
+// Logs "EXPAND <pv> <bytes>" and answers as told (2Gi by default). While
+// held, a call waits after logging until Release().
+class ScriptedExpander final : public VolumeExpander {
+ public:
+  explicit ScriptedExpander(CallLog& log) : log_(log) {}
+  bool ExpandsInController() const override { return true; }
+  base::Result<Expansion> Expand(const kube::PersistentVolume& volume, int64_t bytes,
+                                 const kube::StringMap&) override {
+    log_.Add("EXPAND " + volume.metadata.name + " " + std::to_string(bytes));
+    std::unique_lock lock(mu_);
+    released_.wait(lock, [this] { return !held_; });
+    return answer_;
+  }
+  void Answer(base::Result<Expansion> answer) {
+    std::lock_guard lock(mu_);
+    answer_ = std::move(answer);
+  }
+  void Hold() {
+    std::lock_guard lock(mu_);
+    held_ = true;
+  }
+  void Release() {
+    std::lock_guard lock(mu_);
+    held_ = false;
+    released_.notify_all();
+  }
+
+ private:
+  CallLog& log_;
+  std::mutex mu_;
+  std::condition_variable released_;
+  bool held_ = false;                                                       // guarded by mu_
+  base::Result<Expansion> answer_ = Expansion{.capacity_bytes = 2 * kGiB};  // guarded by mu_
+};
+
+// Logs "MODIFY <pv> params=k=v,... secrets=k,..." and answers as told.
+class ScriptedModifier final : public VolumeModifier {
+ public:
+  explicit ScriptedModifier(CallLog& log) : log_(log) {}
+  base::Status Modify(const kube::PersistentVolume& volume, const kube::StringMap& parameters,
+                      const kube::StringMap& secrets) override {
+    std::string line = "MODIFY " + volume.metadata.name + " params=";
+    for (const auto& [key, value] : parameters) line += key + "=" + value + ",";
+    line += " secrets=";
+    for (const auto& [key, value] : secrets) line += key + ",";
+    log_.Add(line);
+    std::lock_guard lock(mu_);
+    if (answers_.empty()) return base::Status::Ok();
+    base::Status answer = answers_.front();
+    answers_.pop_front();
+    return answer;
+  }
+  // The answers of the next calls, in order; OK after them.
+  void Answer(base::Status answer) {
+    std::lock_guard lock(mu_);
+    answers_.push_back(std::move(answer));
+  }
+
+ private:
+  CallLog& log_;
+  std::mutex mu_;
+  std::deque<base::Status> answers_;  // guarded by mu_
 };
 
 // A claim bound to "pv-<name>", 1Gi, asking for `request`.

@@ -29,36 +29,8 @@ using testing::CallLog;
 using testing::kResizeDriver;
 using testing::LoggedEvents;
 using testing::RecordingApi;
+using testing::ScriptedModifier;
 using testing::VolumeOf;
-
-// Logs "MODIFY <pv> params=k=v,... secrets=k,..." and answers as told.
-class ScriptedModifier final : public VolumeModifier {
- public:
-  explicit ScriptedModifier(CallLog& log) : log_(log) {}
-  base::Status Modify(const kube::PersistentVolume& volume, const kube::StringMap& parameters,
-                      const kube::StringMap& secrets) override {
-    std::string line = "MODIFY " + volume.metadata.name + " params=";
-    for (const auto& [key, value] : parameters) line += key + "=" + value + ",";
-    line += " secrets=";
-    for (const auto& [key, value] : secrets) line += key + ",";
-    log_.Add(line);
-    std::lock_guard lock(mu_);
-    if (answers_.empty()) return base::Status::Ok();
-    base::Status answer = answers_.front();
-    answers_.pop_front();
-    return answer;
-  }
-  // The answers of the next calls, in order; OK after them.
-  void Answer(base::Status answer) {
-    std::lock_guard lock(mu_);
-    answers_.push_back(std::move(answer));
-  }
-
- private:
-  CallLog& log_;
-  std::mutex mu_;
-  std::deque<base::Status> answers_;  // guarded by mu_
-};
 
 // A bound claim of 1Gi asking for the class `wanted`.
 ResizeClaim ClaimWanting(const std::string& name, const std::string& wanted) {
@@ -99,8 +71,8 @@ class ModifyControllerTest : public ::testing::Test {
                                              .retry_interval_max = 50ms,
                                              .resync_period = 0ms},
                                     .extra_modify_metadata = extra_modify_metadata_};
-    controller_.emplace(kResizeDriver, options, informers_, api_, modifier_, events_, nullptr,
-                        base::Clock::Real());
+    controller_.emplace(kResizeDriver, options, informers_, turns_, api_, modifier_, events_,
+                        nullptr, base::Clock::Real());
     run_ = std::jthread(
         [this](std::stop_token stop) { kube::RunWithInformers(informers_, stop, *controller_); });
   }
@@ -127,6 +99,7 @@ class ModifyControllerTest : public ::testing::Test {
   testsupport::FakeListerWatcher<kube::PersistentVolume> volumes_;
   testsupport::FakeListerWatcher<kube::VolumeAttributesClass> classes_;
   kube::InformerSet informers_{kube::ReflectorOptions{}};
+  ClaimTurns turns_;
   bool extra_modify_metadata_ = false;
   std::optional<ModifyController> controller_;
   std::jthread run_;

@@ -31,30 +31,10 @@ using testing::CallLog;
 using testing::kResizeDriver;
 using testing::LoggedEvents;
 using testing::RecordingApi;
+using testing::ScriptedExpander;
 using testing::VolumeOf;
 
-constexpr int64_t kGiB = int64_t{1} << 30;
-
-class ScriptedExpander final : public VolumeExpander {
- public:
-  explicit ScriptedExpander(CallLog& log) : log_(log) {}
-  bool ExpandsInController() const override { return true; }
-  base::Result<Expansion> Expand(const kube::PersistentVolume& volume, int64_t bytes,
-                                 const kube::StringMap&) override {
-    log_.Add("EXPAND " + volume.metadata.name + " " + std::to_string(bytes));
-    std::lock_guard lock(mu_);
-    return answer_;
-  }
-  void Answer(base::Result<Expansion> answer) {
-    std::lock_guard lock(mu_);
-    answer_ = std::move(answer);
-  }
-
- private:
-  CallLog& log_;
-  std::mutex mu_;
-  base::Result<Expansion> answer_ = Expansion{.capacity_bytes = 2 * kGiB};
-};
+using testing::kGiB;
 
 // A Pod of namespace "ns" in `phase` using the claim `claim`.
 ClaimPod PodUsing(const std::string& name, const std::string& claim,
@@ -84,7 +64,7 @@ class ResizeControllerTest : public ::testing::Test {
                                              .retry_interval_max = retry_max_,
                                              .resync_period = 0ms},
                                     .annotate_fs_resize = annotate_fs_resize_};
-    controller_.emplace(kResizeDriver, options, informers_, api_, expander_, events_, nullptr,
+    controller_.emplace(driver_, options, informers_, turns_, api_, expander_, events_, nullptr,
                         base::Clock::Real());
     run_ = std::jthread(
         [this](std::stop_token stop) { kube::RunWithInformers(informers_, stop, *controller_); });
@@ -98,7 +78,7 @@ class ResizeControllerTest : public ::testing::Test {
   void Settle() {
     ResizeClaim sentinel = BoundClaim("sentinel");
     api_.Remember(sentinel);
-    volumes_.Send(WatchEventType::kAdded, VolumeOf(sentinel));
+    volumes_.Send(WatchEventType::kAdded, VolumeOf(sentinel, driver_));
     claims_.Send(WatchEventType::kAdded, sentinel);
     ASSERT_TRUE(log_.Await("EXPAND pv-sentinel")) << log_.Dump();
   }
@@ -111,6 +91,8 @@ class ResizeControllerTest : public ::testing::Test {
   testsupport::FakeListerWatcher<kube::PersistentVolume> volumes_;
   testsupport::FakeListerWatcher<ClaimPod> pods_;
   kube::InformerSet informers_{kube::ReflectorOptions{}};
+  ClaimTurns turns_;
+  std::string driver_ = kResizeDriver;
   bool annotate_fs_resize_ = true;
   std::chrono::milliseconds retry_start_ = 10ms;
   std::chrono::milliseconds retry_max_ = 50ms;
@@ -178,6 +160,49 @@ TEST_F(ResizeControllerTest, ClaimsNotOursOrNotGrowingAreLeftAlone) {
   for (const char* name : {"other-driver", "wrong-uid", "not-growing", "pending"}) {
     EXPECT_EQ(log_.IndexOf(std::string("ns/") + name), -1) << name << "\n" << log_.Dump();
   }
+}
+
+// The in-tree GCE PD volume of `claim`, as KCM leaves it bound.
+kube::PersistentVolume GcePdVolumeOf(const ResizeClaim& claim) {
+  kube::PersistentVolume volume = VolumeOf(claim);
+  kube::GCEPersistentDiskVolumeSource gce;
+  gce.pd_name = "disk-" + claim.metadata.name;
+  volume.spec.source = gce;
+  return volume;
+}
+
+ResizeClaim NamingResizer(ResizeClaim claim, const std::string& resizer) {
+  claim.metadata.annotations["volume.kubernetes.io/storage-resizer"] = resizer;
+  return claim;
+}
+
+// §9: an in-tree PV is expanded by the driver it migrates to once KCM named
+// that driver in the claim's storage-resizer annotation, and the
+// annotation's arrival queues the claim.
+TEST_F(ResizeControllerTest, InTreeVolumeIsExpandedOnceTheClaimNamesTheMigratedDriver) {
+  driver_ = "pd.csi.storage.gke.io";
+  ResizeClaim named = NamingResizer(BoundClaim("named"), driver_);
+  ResizeClaim unnamed = BoundClaim("unnamed");
+  ResizeClaim in_tree_named = NamingResizer(BoundClaim("in-tree-name"), "kubernetes.io/gce-pd");
+  Start({named, unnamed, in_tree_named},
+        {GcePdVolumeOf(named), GcePdVolumeOf(unnamed), GcePdVolumeOf(in_tree_named)});
+  ASSERT_NO_FATAL_FAILURE(Settle());
+  EXPECT_NE(log_.IndexOf("EXPAND pv-named 2147483648"), -1) << log_.Dump();
+  EXPECT_EQ(log_.IndexOf("ns/unnamed"), -1) << log_.Dump();
+  EXPECT_EQ(log_.IndexOf("ns/in-tree-name"), -1) << log_.Dump();
+
+  ResizeClaim annotated = NamingResizer(unnamed, driver_);
+  annotated.metadata.resource_version = "2";
+  claims_.Send(WatchEventType::kModified, annotated);
+  EXPECT_TRUE(log_.Await("EXPAND pv-unnamed 2147483648")) << log_.Dump();
+}
+
+// §9: only the drivers in-tree volumes migrate to take the annotation's word.
+TEST_F(ResizeControllerTest, InTreeVolumeIsLeftAloneByADriverNothingMigratesTo) {
+  ResizeClaim claim = NamingResizer(BoundClaim("not-migrated"), kResizeDriver);
+  Start({claim}, {GcePdVolumeOf(claim)});
+  ASSERT_NO_FATAL_FAILURE(Settle());
+  EXPECT_EQ(log_.IndexOf("ns/not-migrated"), -1) << log_.Dump();
 }
 
 TEST_F(ResizeControllerTest, PreResizeCapacityIsDroppedOnceTheNodeFinished) {
