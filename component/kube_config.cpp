@@ -9,7 +9,7 @@ namespace component {
 
 base::Result<kube::RestConfig> LoadKubeConfig(const KubeClientOptions& options,
                                               std::string_view program) {
-  base::Result<kube::RestConfig> config = kube::LoadRestConfig(options.kubeconfig);
+  base::Result<kube::RestConfig> config = kube::LoadRestConfig(options.kubeconfig, options.master);
   if (config.ok()) config->user_agent = kube::Client::UserAgentFor(program);
   return config;
 }

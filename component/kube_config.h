@@ -1,5 +1,5 @@
 // The RestConfig a binary's clients use, from --kubeconfig (or the pod's
-// service account), --kube-api-qps and --kube-api-burst, with client-go's
+// service account), --master, --kube-api-qps and --kube-api-burst, with client-go's
 // meaning of those flags. The user agent names the binary that runs:
 // "<basename of argv[0]>/<version>".
 #pragma once
@@ -12,7 +12,8 @@
 
 namespace component {
 
-// The config from --kubeconfig, with the user agent of `program` (argv[0]).
+// The config from --kubeconfig and --master (kube::LoadRestConfig), with
+// the user agent of `program` (argv[0]).
 base::Result<kube::RestConfig> LoadKubeConfig(const KubeClientOptions& options,
                                               std::string_view program);
 

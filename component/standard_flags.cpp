@@ -44,6 +44,12 @@ void RegisterKubeClientFlags(base::FlagSet& flags, KubeClientOptions& o) {
             "Requests allowed in a burst above kube-api-qps.");
 }
 
+void RegisterMasterFlag(base::FlagSet& flags, KubeClientOptions& o) {
+  flags.String("master", &o.master, o.master,
+               "API server URL, in place of the kubeconfig's; outside a cluster, --kubeconfig is "
+               "the usual way to name it.");
+}
+
 void RegisterLeaderElectionFlags(base::FlagSet& flags, LeaderElectionOptions& o) {
   flags.Bool("leader-election", &o.leader_election, o.leader_election,
              "Run only while holding a Lease, so that one of several replicas works at a time.");

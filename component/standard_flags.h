@@ -33,6 +33,7 @@ struct ProcessOptions {
 // --kubeconfig, --kube-api-qps, --kube-api-burst.
 struct KubeClientOptions {
   std::string kubeconfig;
+  std::string master;  // --master, in the binaries that have it (RegisterMasterFlag)
   double kube_api_qps = 5;
   int64_t kube_api_burst = 10;
 };
@@ -79,6 +80,9 @@ void RegisterVersionFlag(base::FlagSet& flags, ProcessOptions& options);
 // The --feature-gates help lists the gates `gates` knows.
 void RegisterProcessFlags(base::FlagSet& flags, ProcessOptions& options, const FeatureGates& gates);
 void RegisterKubeClientFlags(base::FlagSet& flags, KubeClientOptions& options);
+// --master: the API server's URL, overriding the kubeconfig's (the
+// provisioner and the resizer have it, as upstream's).
+void RegisterMasterFlag(base::FlagSet& flags, KubeClientOptions& options);
 // --leader-election and its namespace and durations.
 void RegisterLeaderElectionFlags(base::FlagSet& flags, LeaderElectionOptions& options);
 // --http-endpoint and --metrics-path.

@@ -22,8 +22,7 @@ const std::vector<component::FeatureSpec>& KnownFeatureSpecs() {
 
 void RegisterFlags(base::FlagSet& flags, Options& o) {
   component::RegisterSidecarFlags(flags, o, component::FeatureGates(KnownFeatureSpecs()));
-  flags.String("master", &o.master, o.master,
-               "API server URL; outside a cluster, --kubeconfig is the usual way to name it.");
+  component::RegisterMasterFlag(flags, o);
   flags.String("volume-name-prefix", &o.volume_name_prefix, o.volume_name_prefix,
                "Prefix of the name CreateVolume is asked for: <prefix>-<claim UID>.");
   flags.Int("volume-name-uuid-length", &o.volume_name_uuid_length, o.volume_name_uuid_length,

@@ -28,7 +28,6 @@ inline constexpr std::string_view kReleaseLeaderElectionOnExit = "ReleaseLeaderE
 const std::vector<component::FeatureSpec>& KnownFeatureSpecs();
 
 struct Options : component::SidecarOptions, component::RetryIntervalOptions {
-  std::string master;
   std::string volume_name_prefix = "pvc";
   int64_t volume_name_uuid_length = -1;
   int64_t worker_threads = 100;

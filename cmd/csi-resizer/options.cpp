@@ -20,8 +20,7 @@ const std::vector<component::FeatureSpec>& KnownFeatureSpecs() {
 
 void RegisterFlags(base::FlagSet& flags, Options& o) {
   component::RegisterSidecarFlags(flags, o, component::FeatureGates(KnownFeatureSpecs()));
-  flags.String("master", &o.master, o.master,
-               "API server URL; outside a cluster, --kubeconfig is the usual way to name it.");
+  component::RegisterMasterFlag(flags, o);
   flags.Duration("resync-period", &o.resync_period, o.resync_period,
                  "How often every claim is looked at again even without a change.");
   flags.Int("workers", &o.workers, o.workers, "Claims expanded, and claims modified, at once.");

@@ -22,7 +22,6 @@ inline constexpr std::string_view kReleaseLeaderElectionOnExit = "ReleaseLeaderE
 const std::vector<component::FeatureSpec>& KnownFeatureSpecs();
 
 struct Options : component::SidecarOptions, component::RetryIntervalOptions {
-  std::string master;
   std::chrono::nanoseconds resync_period = std::chrono::minutes(10);
   int64_t workers = 10;
   bool extra_modify_metadata = false;

@@ -327,9 +327,31 @@ base::Result<RestConfig> LoadInClusterConfig(const InClusterEnvironment& env) {
   return config;
 }
 
-base::Result<RestConfig> LoadRestConfig(const std::string& kubeconfig_path) {
-  if (kubeconfig_path.empty()) return LoadInClusterConfig();
-  return LoadKubeconfig(kubeconfig_path);
+base::Result<RestConfig> LoadRestConfig(const std::string& kubeconfig_path,
+                                        const std::string& master) {
+  if (kubeconfig_path.empty() && master.empty()) return LoadInClusterConfig();
+  base::Result<RestConfig> config =
+      kubeconfig_path.empty() ? RestConfig{} : LoadKubeconfig(kubeconfig_path);
+  if (!config.ok() || master.empty()) return config;
+  std::string_view host = master;
+  std::string scheme;
+  for (std::string_view known : {"https://", "http://"}) {
+    if (host.starts_with(known)) {
+      scheme = known;
+      host.remove_prefix(known.size());
+    }
+  }
+  while (host.ends_with('/')) host.remove_suffix(1);
+  if (host.empty() || host.find_first_of(" \t\r\n") != std::string_view::npos) {
+    return base::Error("--master must be a URL or host:port");
+  }
+  if (scheme.empty()) {
+    const bool tls = !config->ca_pem.empty() || !config->client_cert_pem.empty() ||
+                     config->insecure_skip_tls_verify;
+    scheme = tls ? "https://" : "http://";
+  }
+  config->server = scheme + std::string(host);
+  return config;
 }
 
 }  // namespace kube

@@ -62,7 +62,14 @@ base::Result<RestConfig> LoadKubeconfig(const std::string& path, const std::stri
 base::Result<RestConfig> LoadInClusterConfig(
     const InClusterEnvironment& env = InClusterEnvironment::FromProcess());
 
-// --kubeconfig semantics: an empty path means in-cluster configuration.
-base::Result<RestConfig> LoadRestConfig(const std::string& kubeconfig_path);
+// --kubeconfig and --master as client-go's BuildConfigFromFlags takes them:
+// neither given means in-cluster configuration; otherwise the kubeconfig
+// (none when its path is empty: no credentials, no TLS settings) with its
+// server replaced by `master` when that is given. A master without a scheme
+// gets https:// when the config has a CA, a client certificate or
+// insecure-skip-tls-verify, else http://. Error: "--master must be a URL or
+// host:port" when it has no host or holds whitespace.
+base::Result<RestConfig> LoadRestConfig(const std::string& kubeconfig_path,
+                                        const std::string& master = "");
 
 }  // namespace kube

@@ -7,7 +7,9 @@
 
 #include <regex>
 
+#include "base/file.h"
 #include "tests/integration/provisioner/provisioner_fixture.h"
+#include "tests/support/files.h"
 
 namespace provisioner_it {
 namespace {
@@ -155,6 +157,34 @@ TEST_P(ProvisionerPairTest, BlockClaimGetsABlockPvWithoutFsType) {
   EXPECT_FALSE(spec["csi"].contains("fsType")) << spec["csi"].dump();
   EXPECT_EQ(spec["csi"]["volumeHandle"], DriverVolumeNamed(DriverVolumes(), pv_name));
   EXPECT_EQ(AnnotationOf(pv, kProvisionedBy), n.driver);
+}
+
+// §2.1 --master: the API server's URL in place of the kubeconfig's (whose
+// server here answers nothing); the kubeconfig's credentials still serve.
+TEST_P(ProvisionerPairTest, MasterNamesTheServerInPlaceOfTheKubeconfigs) {
+  const Names n = NamesFor("master");
+  ASSERT_NO_FATAL_FAILURE(StartMockDriver(n.driver));
+  ASSERT_NO_FATAL_FAILURE(CreateStorageClass(
+      {.name = n.storage_class, .provisioner = n.driver, .reclaim_policy = "Retain"}));
+  base::Result<std::string> kubeconfig = base::ReadFile(provisioner_kubeconfig_);
+  ASSERT_TRUE(kubeconfig.ok()) << kubeconfig.error().message;
+  std::smatch server;
+  ASSERT_TRUE(std::regex_search(*kubeconfig, server, std::regex(R"(server: (https://\S+))")));
+  const std::string master = server[1];
+  const std::string elsewhere = work_dir() + "/elsewhere.kubeconfig";
+  ASSERT_TRUE(testsupport::WriteFile(
+                  elsewhere, std::regex_replace(*kubeconfig, std::regex(R"(server: https://\S+)"),
+                                                "server: https://127.0.0.1:1"))
+                  .ok());
+  ASSERT_NE(StartProvisionerUnderTest({"--kubeconfig=" + elsewhere, "--master=" + master}),
+            nullptr);
+  json claim = CreateClaim({.name = n.claim,
+                            .storage_class = n.storage_class,
+                            .access_modes = {"ReadWriteOnce"},
+                            .size = "1Gi"});
+  ASSERT_TRUE(claim.is_object());
+  json bound = AwaitBound("default", n.claim);
+  EXPECT_EQ(PhaseOf(bound), "Bound") << bound.dump(2);
 }
 
 INSTANTIATE_PROVISIONER_PAIRS(ProvisionerPairTest);

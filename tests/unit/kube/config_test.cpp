@@ -432,5 +432,45 @@ TEST(LoadRestConfigTest, PathMeansKubeconfig) {
   EXPECT_EQ(result->server, "https://api.example.com:6443");
 }
 
+// --master, as client-go's BuildConfigFromFlags takes it.
+TEST(LoadRestConfigTest, MasterReplacesTheKubeconfigsServerAndKeepsItsCredentials) {
+  test::TempDir dir;
+  const std::string path = dir.Write("kubeconfig", Kubeconfig(kServer, "    token: t\n"));
+  auto result = LoadRestConfig(path, "https://other.example.com:443/");
+  ASSERT_TRUE(result.ok()) << result.error().message;
+  EXPECT_EQ(result->server, "https://other.example.com:443");
+  EXPECT_EQ(result->bearer_token, "t");
+}
+
+TEST(LoadRestConfigTest, MasterAloneIsTheServerWithoutCredentialsAndNotInCluster) {
+  ScopedEnv host("KUBERNETES_SERVICE_HOST", nullptr);
+  auto result = LoadRestConfig("", "https://api.example.com:6443");
+  ASSERT_TRUE(result.ok()) << result.error().message;
+  EXPECT_EQ(result->server, "https://api.example.com:6443");
+  EXPECT_TRUE(result->bearer_token.empty());
+  EXPECT_TRUE(result->ca_pem.empty());
+}
+
+TEST(LoadRestConfigTest, MasterWithoutSchemeIsHttpsOnlyWithTlsSettings) {
+  auto plain = LoadRestConfig("", "127.0.0.1:8080");
+  ASSERT_TRUE(plain.ok()) << plain.error().message;
+  EXPECT_EQ(plain->server, "http://127.0.0.1:8080");
+  test::TempDir dir;
+  const std::string insecure = dir.Write(
+      "kubeconfig",
+      Kubeconfig(std::string(kServer) + "    insecure-skip-tls-verify: true\n", "    token: t\n"));
+  auto tls = LoadRestConfig(insecure, "10.0.0.1:6443");
+  ASSERT_TRUE(tls.ok()) << tls.error().message;
+  EXPECT_EQ(tls->server, "https://10.0.0.1:6443");
+}
+
+TEST(LoadRestConfigTest, MasterWithoutHostIsAnError) {
+  for (const char* master : {"https://", "http:///", "host name:80"}) {
+    auto result = LoadRestConfig("", master);
+    ASSERT_FALSE(result.ok()) << master;
+    EXPECT_EQ(result.error().message, "--master must be a URL or host:port") << master;
+  }
+}
+
 }  // namespace
 }  // namespace kube
