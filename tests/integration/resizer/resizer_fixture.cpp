@@ -17,7 +17,6 @@
 #include "tests/support/http_get.h"
 #include "tests/support/peer_binaries.h"
 #include "tests/support/readiness.h"
-#include "tests/support/source_dir.h"
 #include "tests/support/test_case_files.h"
 
 namespace resizer_it {
@@ -32,16 +31,6 @@ base::Result<std::string> FindResizerPeer(std::string_view variable, std::string
   const std::string log =
       (std::filesystem::temp_directory_path() / "integration-resizer-peers.log").string();
   return testsupport::FindPeer(variable, peer, log);
-}
-
-// deploy/kubernetes/csi-resizer/rbac.yaml's account: one probe per binding.
-testsupport::ServiceAccountIdentity ResizerIdentity() {
-  return {.rbac_manifest = testsupport::SourcePath("deploy/kubernetes/csi-resizer/rbac.yaml"),
-          .ns = kResizerNamespace,
-          .name = kResizerAccount,
-          .probe_paths = {"/api/v1/persistentvolumes?limit=1",
-                          fmt::format("/apis/coordination.k8s.io/v1/namespaces/{}/leases?limit=1",
-                                      kResizerNamespace)}};
 }
 
 std::unique_ptr<kube::Client> ResizerClientFor(const std::string& kubeconfig) {
@@ -98,7 +87,7 @@ void ResizerTest::SetUpTestSuite() {
   plane_ = std::move(plane).value().release();
   admin_ = ResizerClientFor(plane_->admin_kubeconfig()).release();
   ASSERT_NE(admin_, nullptr);
-  auto account = plane_->AddServiceAccount(ResizerIdentity());
+  auto account = plane_->AddServiceAccount(testsupport::ResizerIdentity());
   ASSERT_TRUE(account.ok()) << account.error().message;
   resizer_kubeconfig_ = *account;
   suite_ready_ = true;

@@ -27,13 +27,14 @@
 #include "tests/support/binary_under_test.h"
 #include "tests/support/control_plane.h"
 #include "tests/support/process.h"
+#include "tests/support/resizer_service_account.h"
 
 namespace resizer_it {
 
 inline constexpr std::chrono::seconds kResizeAwait{30};
 inline constexpr int64_t kGi = int64_t{1} << 30;
-inline constexpr char kResizerNamespace[] = "default";
-inline constexpr char kResizerAccount[] = "csi-resizer";
+using testsupport::kResizerAccount;
+using testsupport::kResizerNamespace;
 
 using ResizerUnderTest = testsupport::BinaryUnderTest;
 // Upstream's, from $UPSTREAM_RESIZER_BIN or tools/peers/build.sh resizer.
