@@ -3,17 +3,15 @@
 #include <chrono>
 #include <nlohmann/json.hpp>
 
+#include "bench/bound_claim.h"
 #include "bench/objects.h"
 #include "kube/api/codec.h"
-#include "kube/api/core/v1/persistent_volume.h"
-#include "kube/api/core/v1/persistent_volume_claim.h"
 #include "kube/api/snapshot/v1/volume_snapshot_class.h"
 #include "kube/api/snapshot/v1/volume_snapshot_content.h"
 #include "snapshot_controller/dynamic_content.h"
 #include "snapshot_controller/names.h"
 #include "snapshot_controller/snapshot_status.h"
 #include "snapshotter/content_status.h"
-#include "tests/support/test_objects.h"
 
 namespace bench {
 namespace {
@@ -26,12 +24,8 @@ kube::VolumeSnapshotClass SnapshotClass() {
   return snapshot_class;
 }
 
-kube::PersistentVolume SourceVolume(const std::string& name, const std::string& handle,
-                                    const std::string& claim_uid) {
-  kube::PersistentVolume volume = kube::testobjects::CsiPv(name, kDriverName, handle);
-  volume.spec.claim_ref =
-      kube::ClaimReference{.namespace_ = kSnapshotNamespace, .name = name, .uid = claim_uid};
-  return volume;
+BoundClaimSpec SourceClaim(const std::string& name, const std::string& handle) {
+  return {.ns = kSnapshotNamespace, .name = name, .handle = handle};
 }
 
 std::string StatusMergePatch(const nlohmann::json& status) {
@@ -47,27 +41,7 @@ base::Status CreateSnapshotClass(kube::Client& admin) {
 }
 
 base::Status CreateSource(kube::Client& admin, const std::string& name, const std::string& handle) {
-  kube::PersistentVolumeClaim claim;
-  claim.metadata.namespace_ = kSnapshotNamespace;
-  claim.metadata.name = name;
-  claim.spec.access_modes = {"ReadWriteOnce"};
-  claim.spec.requests_storage = "1Gi";
-  claim.spec.storage_class_name = "";  // static binding, no provisioner
-  claim.spec.volume_name = name;
-  auto pvc = admin.Create(claim);
-  if (!pvc.ok()) return pvc.error().Wrap("creating PVC " + name);
-  auto pv = admin.Create(SourceVolume(name, handle, pvc->metadata.uid.str()));
-  if (!pv.ok()) return pv.error().Wrap("creating PV " + name);
-  // No kube-controller-manager runs: the binding's status is ours to write.
-  pvc->status.phase = "Bound";
-  if (auto bound = admin.UpdateStatus(*pvc); !bound.ok()) {
-    return bound.error().Wrap("marking PVC " + name + " Bound");
-  }
-  pv->status.phase = "Bound";
-  if (auto bound = admin.UpdateStatus(*pv); !bound.ok()) {
-    return bound.error().Wrap("marking PV " + name + " Bound");
-  }
-  return {};
+  return CreateBoundClaim(admin, SourceClaim(name, handle));
 }
 
 base::Result<kube::VolumeSnapshot> CreateVolumeSnapshot(kube::Client& admin,
@@ -95,9 +69,9 @@ base::Status CreateReadySnapshot(kube::Client& admin, const std::string& name) {
   auto created = admin.Create(snapshot);
   if (!created.ok()) return created.error().Wrap("creating VolumeSnapshot " + name);
 
-  auto content = snapshot_controller::DynamicContentFor(*created, SnapshotClass(),
-                                                        SourceVolume(name, "volume-" + name, ""),
-                                                        {.prevent_volume_mode_conversion = true});
+  auto content = snapshot_controller::DynamicContentFor(
+      *created, SnapshotClass(), BoundVolume(SourceClaim(name, "volume-" + name), ""),
+      {.prevent_volume_mode_conversion = true});
   if (!content.ok()) return content.error();
   auto stored = admin.Create(*content);
   if (!stored.ok()) return stored.error().Wrap("creating content " + content->metadata.name);

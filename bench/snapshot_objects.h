@@ -1,9 +1,10 @@
 // The objects the snapshot benchmark populates, all through the admin
 // client, in one namespace: the VolumeSnapshotClass of the benchmark driver
-// (policy Delete), source claims (a PVC Bound to a CSI PV, as a provisioner
-// and the PV controller leave them) and VolumeSnapshots of them, either
-// fresh (the controller and sidecar have work to do) or with their content
-// as a completed snapshot leaves both (finalizers, binding, ready status).
+// (policy Delete), source claims (bound_claim.h: a PVC Bound to a CSI PV, as
+// a provisioner and the PV controller leave them) and VolumeSnapshots of
+// them, either fresh (the controller and sidecar have work to do) or with
+// their content as a completed snapshot leaves both (finalizers, binding,
+// ready status).
 #pragma once
 
 #include <string>

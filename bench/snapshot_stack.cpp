@@ -1,9 +1,8 @@
 #include "bench/snapshot_stack.h"
 
-#include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "bench/driver_faults.h"
 #include "bench/floor_snapshot_controller.h"
 #include "bench/floor_snapshot_sidecar.h"
 #include "bench/objects.h"
@@ -87,18 +86,13 @@ class SnapshotStack : public Stack {
   }
 
   base::Result<std::vector<std::string>> DriverArgs(const std::string& dir) override {
-    const std::string control_dir = dir + "/faults";
-    std::filesystem::create_directories(control_dir);
     nlohmann::json rule = nlohmann::json::object();
-    if (options_.latency.count() > 0)
-      rule["delay"] = std::to_string(options_.latency.count()) + "ms";
+    if (options_.latency.count() > 0) rule["delay"] = DelayOf(options_.latency);
     if (workload_->ReadyAfter() > 1) rule["ready_after"] = workload_->ReadyAfter();
-    if (!rule.empty()) {
-      std::ofstream out(control_dir + "/faults.json");
-      out << nlohmann::json{{"CreateSnapshot", {rule}}}.dump() << '\n';
-      if (!out) return base::Error("cannot write " + control_dir + "/faults.json");
-    }
-    std::vector<std::string> args = {"--control-dir=" + control_dir};
+    auto control = FaultControlFlag(
+        dir, rule.empty() ? nlohmann::json::object() : nlohmann::json{{"CreateSnapshot", {rule}}});
+    if (!control.ok()) return control.error();
+    std::vector<std::string> args = {*control};
     std::string volumes;
     for (const auto& handle : workload_->VolumeHandles()) {
       if (volumes.size() > kVolumesArgBytes) {
