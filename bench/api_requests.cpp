@@ -47,9 +47,9 @@ base::Result<RequestCounts> ScrapeRequestCounts(kube::Client& admin, const Reque
     std::string resource = Label(labels, "resource");
     std::string verb = Label(labels, "verb");
     if (!filter.resources.contains(resource)) continue;
-    if (filter.generator_writes.contains(verb + " " + resource)) continue;
     std::string subresource = Label(labels, "subresource");
     std::string key = verb + " " + resource + (subresource.empty() ? "" : "/" + subresource);
+    if (filter.generator_writes.contains(key)) continue;
     // Refused requests (409 conflicts, 404s, 422 failed tests) count apart.
     if (std::string code = Label(labels, "code"); !code.starts_with('2')) key += " " + code;
     counts[key] += std::stod(line.substr(close + 1));

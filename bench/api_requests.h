@@ -17,8 +17,10 @@
 namespace bench {
 
 struct RequestFilter {
-  std::set<std::string, std::less<>> resources;         // "volumeattachments"
-  std::set<std::string, std::less<>> generator_writes;  // "POST volumeattachments"
+  std::set<std::string, std::less<>> resources;  // "volumeattachments"
+  // "POST volumeattachments"; a subresource's writes are named with it, so
+  // "PATCH persistentvolumeclaims" leaves "PATCH persistentvolumeclaims/status" counted.
+  std::set<std::string, std::less<>> generator_writes;
 };
 
 // "PATCH volumeattachments/status" -> count; requests the server refused
