@@ -3,6 +3,7 @@
 #include <set>
 #include <sstream>
 #include <string_view>
+#include <thread>
 
 namespace bench {
 namespace {
@@ -65,6 +66,28 @@ RequestCounts Difference(const RequestCounts& after, const RequestCounts& before
     if (delta > 0) diff[key] = delta;
   }
   return diff;
+}
+
+base::Result<std::chrono::steady_clock::time_point> RequestsSettled(kube::Client& admin,
+                                                                    const RequestFilter& filter,
+                                                                    std::chrono::seconds quiet,
+                                                                    std::chrono::seconds timeout) {
+  using Clock = std::chrono::steady_clock;
+  const auto deadline = Clock::now() + timeout;
+  auto last = ScrapeRequestCounts(admin, filter);
+  if (!last.ok()) return last.error();
+  auto changed = Clock::now();
+  while (Clock::now() - changed < quiet) {
+    if (Clock::now() >= deadline) return base::Error("the API requests did not settle");
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    auto counts = ScrapeRequestCounts(admin, filter);
+    if (!counts.ok()) return counts.error();
+    if (*counts != *last) {
+      changed = Clock::now();
+      last = std::move(counts);
+    }
+  }
+  return changed;
 }
 
 double Total(const RequestCounts& counts) {

@@ -7,6 +7,7 @@
 // second scrape).
 #pragma once
 
+#include <chrono>
 #include <map>
 #include <set>
 #include <string>
@@ -31,6 +32,14 @@ base::Result<RequestCounts> ScrapeRequestCounts(kube::Client& admin, const Reque
 
 // after - before, zero entries dropped.
 RequestCounts Difference(const RequestCounts& after, const RequestCounts& before);
+
+// Scrapes every 500 ms until the counts have not changed for `quiet`: the
+// time of the scrape that showed the last change (the first scrape's when
+// none did); an error when `timeout` passes first.
+base::Result<std::chrono::steady_clock::time_point> RequestsSettled(kube::Client& admin,
+                                                                    const RequestFilter& filter,
+                                                                    std::chrono::seconds quiet,
+                                                                    std::chrono::seconds timeout);
 
 double Total(const RequestCounts& counts);
 // The writes (POST, PUT, PATCH, DELETE, APPLY) among `counts`, refused ones

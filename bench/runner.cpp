@@ -99,6 +99,13 @@ base::Status RunOne(const BenchOptions& options, Stack& stack, Cluster& cluster,
   if (!contender.ok()) return contender.error();
   ctx.pids = (*contender)->Pids();
   auto figures = workload.Measure(ctx);
+  if (figures.ok() && workload.SettlesRequests()) {
+    const auto measured = Clock::now();
+    auto settled = RequestsSettled(*cluster.admin, stack.Requests(), 3s,
+                                   std::chrono::seconds(options.phase_timeout_s));
+    if (!settled.ok()) return settled.error().Wrap(contender_kind + " run");
+    figures->emplace_back("settle_s", Seconds(*settled - measured));
+  }
   std::vector<std::pair<std::string, std::optional<ProcSample>>> procs;
   for (const auto& member : (*contender)->Processes()) {
     procs.emplace_back(member.role, ReadProcSample(member.pid));

@@ -9,7 +9,9 @@
 // (apiserver_request_total, after minus before) by verb and resource, its
 // object and event writes; the CSI calls the driver logged, by method; and
 // writes and CSI operations per object when the workload counts objects.
-// Logs stay in --work-dir.
+// A workload that SettlesRequests has the runner wait, before it samples
+// and counts, until the contender's requests stop (settle_s). Logs stay in
+// --work-dir.
 #pragma once
 
 #include "base/result.h"

@@ -46,6 +46,11 @@ class Workload {
   virtual bool SharesControlPlane() const { return false; }
   // The floor only makes sense where there are writes to do.
   virtual bool HasFloor() const { return true; }
+  // Whether the runner, once Measure returned, waits until the contender's
+  // API requests stop (none for 3 s) before it samples and counts them, so
+  // requests queued behind its QPS limit (Events) count in its figures; the
+  // wait is reported as settle_s.
+  virtual bool SettlesRequests() const { return false; }
   // How many objects (attachments, snapshots) one run handles; the runner
   // divides API writes and CSI calls by it. 0: no per-object figures.
   virtual size_t Objects() const { return 0; }
