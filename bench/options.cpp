@@ -21,10 +21,11 @@ const char* Usage() {
   return "usage: attacher-bench --workload=backlog|stream|storm|scale --csv=FILE --work-dir=DIR\n"
          "       snapshot-bench --workload=snap-backlog|snap-stream|snap-readiness|snap-scale\n"
          "                      --csv=FILE --work-dir=DIR --crds-dir=DIR\n"
+         "       resize-bench --workload=resize-backlog --csv=FILE --work-dir=DIR\n"
          "  [--n=2000] [--attaches=100] [--rate=0] [--duration=60] [--latency-ms=0]\n"
          "  [--ready-after=3] [--qps=5] [--burst=10] [--workers=10] [--timeout=30s] [--reps=1]\n"
          "  [--contenders=ours,upstream,floor] (snapshot-bench also: mixed)\n"
-         "  [--upstream-bin=PATH] [--ours-bin=PATH] (the attacher, or the csi-snapshotter)\n"
+         "  [--upstream-bin=PATH] [--ours-bin=PATH] (the attacher, csi-snapshotter or resizer)\n"
          "  [--upstream-controller-bin=PATH] [--ours-controller-bin=PATH] (snapshot-controller)\n"
          "  [--driver-bin=PATH] [--creator-threads=16] [--phase-timeout=1800]\n";
 }
@@ -103,12 +104,12 @@ base::Result<BenchOptions> ParseOptions(int argc, char** argv) {
   return o;
 }
 
-std::vector<std::string> ClientFlags(const BenchOptions& options) {
+std::vector<std::string> ClientFlags(const BenchOptions& options, std::string_view workers_flag) {
   std::string qps = std::to_string(options.qps);
   qps.erase(qps.find_last_not_of('0') + 1);
   if (qps.back() == '.') qps.pop_back();
-  return {"--worker-threads=" + std::to_string(options.workers), "--kube-api-qps=" + qps,
-          "--kube-api-burst=" + std::to_string(options.burst)};
+  return {std::string(workers_flag) + "=" + std::to_string(options.workers),
+          "--kube-api-qps=" + qps, "--kube-api-burst=" + std::to_string(options.burst)};
 }
 
 }  // namespace bench

@@ -1,11 +1,13 @@
 // BenchOptions: one benchmark cell (a workload at one driver latency and one
 // QPS setting) and how many alternating runs of which contenders to make.
-// Parsed from --key=value flags; see Usage() for the list. attacher-bench and
-// snapshot-bench share them; each stack checks the ones it needs.
+// Parsed from --key=value flags; see Usage() for the list. attacher-bench,
+// snapshot-bench and resize-bench share them; each stack checks the ones it
+// needs.
 #pragma once
 
 #include <chrono>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "base/result.h"
@@ -13,25 +15,27 @@
 namespace bench {
 
 struct BenchOptions {
-  std::string
-      workload;  // attacher: backlog | stream | storm | scale; snapshot: see snapshot_stack.h
-  size_t n =
-      2000;  // backlog: VAs or snapshots; scale: attached VAs or ready snapshots; storm: detaches
+  // attacher: backlog | stream | storm | scale; snapshot: see snapshot_stack.h;
+  // resizer: resize-backlog
+  std::string workload;
+  // backlog: VAs, snapshots or claims; scale: attached VAs or ready snapshots; storm: detaches
+  size_t n = 2000;
   size_t attaches = 100;  // storm: attaches arriving behind the detaches
   double rate = 0;        // stream, readiness: arrivals per second; 0 = the stack's default
   int duration_s = 60;    // stream, readiness: how long objects keep arriving
-  // Attacher: publish and unpublish latency; snapshot: CreateSnapshot latency.
+  // Attacher: publish and unpublish latency; snapshot: CreateSnapshot latency;
+  // resizer: ControllerExpandVolume latency.
   std::chrono::milliseconds latency{0};
   int ready_after = 3;  // snapshot readiness: the driver's K-th answer is the first ready one
   double qps = 5;
   int burst = 10;
   int workers = 10;
-  std::string timeout = "30s";  // the attachers' --timeout
+  std::string timeout = "30s";  // the attachers', snapshotters' and resizers' --timeout
   int reps = 1;
   // ours, upstream, floor; the snapshot stack also has mixed (our sidecar,
   // upstream's controller).
   std::vector<std::string> contenders = {"ours", "upstream", "floor"};
-  std::string ours_bin;  // empty: this build's csi-attacher or csi-snapshotter
+  std::string ours_bin;  // empty: this build's csi-attacher, csi-snapshotter or csi-resizer
   std::string upstream_bin;
   std::string ours_controller_bin;  // empty: this build's snapshot-controller
   std::string upstream_controller_bin;
@@ -49,9 +53,11 @@ struct BenchOptions {
   }
 };
 
-// --worker-threads, --kube-api-qps and --kube-api-burst as every contender
-// binary gets them.
-std::vector<std::string> ClientFlags(const BenchOptions& options);
+// --worker-threads (or the binary's `workers_flag`: the resizer's is
+// --workers), --kube-api-qps and --kube-api-burst as every contender binary
+// gets them.
+std::vector<std::string> ClientFlags(const BenchOptions& options,
+                                     std::string_view workers_flag = "--worker-threads");
 
 base::Result<BenchOptions> ParseOptions(int argc, char** argv);
 const char* Usage();

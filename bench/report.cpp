@@ -117,6 +117,22 @@ const std::vector<Target>& Targets() {
        0.33,
        false,
        {}},
+      // The csi-resizer: the goals of the other binaries, at every QPS.
+      {"resize backlog wall <= 1.1x floor", "resize-backlog", "wall_s", "floor", 1.1, false, {}},
+      {"resize backlog CPU seconds <= 0.33x upstream",
+       "resize-backlog",
+       "cpu_s",
+       "upstream",
+       0.33,
+       false,
+       {}},
+      {"resize backlog anonymous RSS <= 0.25x upstream",
+       "resize-backlog",
+       "rss_anon_mb",
+       "upstream",
+       0.25,
+       false,
+       {}},
   };
   return targets;
 }

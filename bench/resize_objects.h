@@ -1,0 +1,28 @@
+// The objects the resize benchmark populates, through the admin client, in
+// one namespace: the benchmark driver's StorageClass that allows expansion
+// (without it the API server's admission refuses a larger request), claims
+// of kResizeFrom Bound to their PVs with status.capacity set (bound_claim.h),
+// and the raise of a claim's request that asks a resizer to expand it.
+#pragma once
+
+#include <string>
+
+#include "base/result.h"
+#include "kube/client/client.h"
+
+namespace bench {
+
+inline constexpr const char* kResizeNamespace = "default";
+inline constexpr const char* kResizeClassName = "bench-expandable";
+inline constexpr const char* kResizeFrom = "1Gi";
+inline constexpr const char* kResizeTo = "2Gi";
+
+base::Status CreateExpandableClass(kube::Client& admin);
+
+// PVC <name> of kResizeFrom, Bound to PV <name> whose volume handle is <name>.
+base::Status CreateResizableClaim(kube::Client& admin, const std::string& name);
+
+// Sets the claim's spec.resources.requests.storage (a merge patch).
+base::Status RequestStorage(kube::Client& admin, const std::string& name, const std::string& size);
+
+}  // namespace bench

@@ -1,0 +1,113 @@
+#include "bench/resize_stack.h"
+
+#include <nlohmann/json.hpp>
+
+#include "bench/driver_faults.h"
+#include "bench/floor_resizer.h"
+#include "bench/resize_objects.h"
+#include "bench/resize_workload.h"
+#include "kube/client/config.h"
+#include "tests/support/resizer_service_account.h"
+
+namespace bench {
+namespace {
+
+// The floor and the client it shares among its workers (declared first, so
+// it outlives the floor).
+class ResizerFloor : public InProcessFloor {
+ public:
+  static base::Result<std::unique_ptr<InProcessFloor>> Start(const BenchOptions& options,
+                                                             const std::string& kubeconfig,
+                                                             const RunDirs& dirs) {
+    auto config = kube::LoadKubeconfig(kubeconfig);
+    if (!config.ok()) return config.error();
+    config->qps = options.qps;
+    config->burst = options.burst;
+    auto client = kube::Client::Create(*config);
+    if (!client.ok()) return client.error();
+    std::unique_ptr<ResizerFloor> floor(new ResizerFloor());
+    floor->client_ = std::move(*client);
+    auto resizer = FloorResizer::Start(*floor->client_,
+                                       {.workers = options.workers, .csi_socket = dirs.csi_socket});
+    if (!resizer.ok()) return resizer.error();
+    floor->resizer_ = std::move(*resizer);
+    return std::unique_ptr<InProcessFloor>(std::move(floor));
+  }
+
+ private:
+  ResizerFloor() = default;
+
+  std::unique_ptr<kube::Client> client_;
+  std::unique_ptr<FloorResizer> resizer_;
+};
+
+class ResizeStack : public Stack {
+ public:
+  ResizeStack(const BenchOptions& options, std::unique_ptr<Workload> workload)
+      : options_(options), workload_(std::move(workload)) {}
+
+  Workload& workload() override { return *workload_; }
+
+  base::Status SetUpCluster(Cluster& cluster) override {
+    auto resizer = cluster.plane->AddServiceAccount(testsupport::ResizerIdentity());
+    if (!resizer.ok()) return resizer.error();
+    cluster.kubeconfigs["resizer"] = *resizer;
+    return CreateExpandableClass(*cluster.admin);
+  }
+
+  base::Result<std::vector<std::string>> DriverArgs(const std::string& dir) override {
+    nlohmann::json faults = nlohmann::json::object();
+    if (options_.latency.count() > 0) {
+      nlohmann::json rule = {{"delay", DelayOf(options_.latency)}};
+      faults["ControllerExpandVolume"] = nlohmann::json::array({rule});
+    }
+    auto control = FaultControlFlag(dir, faults);
+    if (!control.ok()) return control.error();
+    return std::vector<std::string>{"--capabilities=EXPAND_VOLUME", *control};
+  }
+
+  base::Result<std::unique_ptr<Contender>> StartContender(const std::string& kind,
+                                                          const Cluster& cluster,
+                                                          const RunDirs& dirs) override {
+    const std::string& kubeconfig = cluster.kubeconfigs.at("resizer");
+    if (kind == "floor") {
+      auto floor = ResizerFloor::Start(options_, kubeconfig, dirs);
+      if (!floor.ok()) return floor.error();
+      return Contender::InProcess(std::move(*floor));
+    }
+    std::vector<std::string> argv = {
+        kind == "ours" ? options_.ours_bin : options_.upstream_bin, "--kubeconfig=" + kubeconfig,
+        "--csi-address=" + dirs.csi_socket, "--timeout=" + options_.timeout};
+    for (auto& flag : ClientFlags(options_, "--workers")) argv.push_back(std::move(flag));
+    return Contender::Spawn({{.role = "", .argv = argv, .log_file = dirs.dir + "/resizer.log"}});
+  }
+
+  const RequestFilter& Requests() const override {
+    static const RequestFilter filter = {
+        .resources = {"persistentvolumeclaims", "persistentvolumes", "pods", "events", "secrets",
+                      "volumeattributesclasses"},
+        .generator_writes = {"PATCH persistentvolumeclaims"}};
+    return filter;
+  }
+
+ private:
+  const BenchOptions& options_;
+  std::unique_ptr<Workload> workload_;
+};
+
+}  // namespace
+
+base::Result<std::unique_ptr<Stack>> MakeResizeStack(BenchOptions& options) {
+  if (options.ours_bin.empty()) options.ours_bin = OURS_RESIZER_BIN;
+  for (const auto& kind : options.contenders) {
+    if (kind == "mixed") return base::Error("the resizer has no mixed contender");
+    if (kind == "upstream" && options.upstream_bin.empty()) {
+      return base::Error("upstream needs --upstream-bin");
+    }
+  }
+  auto workload = MakeResizeWorkload(options);
+  if (!workload.ok()) return workload.error();
+  return std::unique_ptr<Stack>(new ResizeStack(options, std::move(*workload)));
+}
+
+}  // namespace bench
