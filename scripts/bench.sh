@@ -3,29 +3,34 @@
 # minimum writes), on one local control plane per run (the tests' launcher:
 # etcd + kube-apiserver, TLS, RBAC) with our fault-csi-driver in no-fault mode.
 # Prints the markdown report and keeps raw CSV + logs under the results
-# directory. Two stacks:
+# directory. Three stacks:
 #   attacher  our csi-attacher vs external-attacher v4.12.0 (bench/floor_controller.h)
 #   snapshot  our snapshot-controller + csi-snapshotter vs external-snapshotter
 #             v8.7.0's two binaries (bench/snapshot_stack.h); "mixed" (upstream's
 #             controller + our sidecar) measures our sidecar alone
+#   resizer   our csi-resizer vs external-resizer v2.3.0 (bench/resize_stack.h,
+#             bench/floor_resizer.h)
 #
-#   scripts/bench.sh [--stack=attacher|snapshot] [--quick] [--workloads=W,...]
+#   scripts/bench.sh [--stack=attacher|snapshot|resizer] [--quick] [--workloads=W,...]
 #                    [--qps=5,1000] [--latencies=0,50] [--reps=N] [--results=DIR]
 #                    [--backlog-n=N] [--storm-n=N] [--storm-attaches=N]
 #                    [--stream-duration=S] [--scale-n=N] [--ready-after=K]
 #                    [--contenders=C,...] [--phase-timeout=S]
 #
 # Workloads: attacher backlog,stream,storm,scale (default all); snapshot
-# backlog,stream,readiness,scale (default all). Contenders: ours,upstream,floor
+# backlog,stream,readiness,scale (default all); resizer backlog (N bound
+# claims raised from 1Gi to 2Gi at once). Contenders: ours,upstream,floor
 # (the default); snapshot also mixed. --qps lists the QPS
 # settings: 5 means --kube-api-qps=5 --kube-api-burst=10 (upstream's
 # defaults), any other value Q means qps = burst = Q. Latency is the driver's
-# publish/unpublish (attacher) or CreateSnapshot (snapshot) time; scale runs at
-# latency 0 only. --ready-after: the snapshot readiness workload's driver
+# publish/unpublish (attacher), CreateSnapshot (snapshot) or
+# ControllerExpandVolume (resizer) time; scale runs at latency 0 only.
+# --ready-after: the snapshot readiness workload's driver
 # answers ready from its K-th answer (default 3: the create and two polls).
-# Default: both QPS settings, both latencies, 3 repetitions (A B A B A B),
-# full sizes (attacher backlog 2000, scale 20000; snapshot backlog 1000, scale
-# 20000); --quick: 1 repetition and small sizes (flags after it still count).
+# Default: both QPS settings, latencies 0 and 50 (resizer: 0), 3 repetitions
+# (A B A B A B), full sizes (attacher backlog 2000, scale 20000; snapshot
+# backlog 1000, scale 20000; resizer backlog 1000); --quick: 1 repetition and
+# small sizes (resizer backlog 100; flags after it still count).
 # --phase-timeout: seconds one phase (e.g. all ready) may take before the run
 # is abandoned (default 1800; a QPS 5 backlog of 1000 snapshots needs more).
 set -euo pipefail
@@ -35,7 +40,7 @@ export CCACHE_BASEDIR=$PWD CCACHE_NOHASHDIR=true
 STACK=attacher
 WORKLOADS=
 QPS_LIST=5,1000
-LATENCIES=0,50
+LATENCIES=
 REPS=3
 BACKLOG_N= STORM_N=1000 STORM_ATTACHES=100 STREAM_DURATION=60 SCALE_N=20000 READY_AFTER=3
 QUICK=
@@ -59,7 +64,7 @@ for arg in "$@"; do
     --ready-after=*) READY_AFTER=${arg#*=} ;;
     --contenders=*) CONTENDERS=${arg#*=} ;;
     --phase-timeout=*) PHASE_TIMEOUT=${arg#*=} ;;
-    -h|--help) sed -n '2,30p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,/^[^#]/{/^#/p}' "$0"; exit 0 ;;
     *) echo "bench: unknown argument $arg (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -76,8 +81,16 @@ case $STACK in
     CONTENDERS=${CONTENDERS:-ours,upstream,floor}
     BENCH=snapshot-bench
     PEER_NAMES="etcd kube snapshot crds" ;;
-  *) echo "bench: unknown stack $STACK (attacher or snapshot)" >&2; exit 2 ;;
+  resizer)
+    WORKLOADS=${WORKLOADS:-backlog}
+    LATENCIES=${LATENCIES:-0}
+    BACKLOG_N=${BACKLOG_N:-$([[ -n $QUICK ]] && echo 100 || echo 1000)}
+    CONTENDERS=${CONTENDERS:-ours,upstream,floor}
+    BENCH=resize-bench
+    PEER_NAMES="etcd kube resizer" ;;
+  *) echo "bench: unknown stack $STACK (attacher, snapshot or resizer)" >&2; exit 2 ;;
 esac
+LATENCIES=${LATENCIES:-0,50}
 RESULTS=${RESULTS:-bench/results/$(date -u +%Y%m%dT%H%M%SZ)}
 mkdir -p "$RESULTS"
 RESULTS=$(cd "$RESULTS" && pwd)
@@ -110,6 +123,9 @@ case $STACK in
     STACK_ARGS=(--upstream-bin="$UPSTREAM_SNAPSHOTTER_BIN"
                 --upstream-controller-bin="$UPSTREAM_SNAPSHOT_CONTROLLER_BIN"
                 --crds-dir="$SNAPSHOT_CRDS_DIR") ;;
+  resizer)
+    UPSTREAM_INFO="$UPSTREAM_RESIZER_BIN"
+    STACK_ARGS=(--upstream-bin="$UPSTREAM_RESIZER_BIN") ;;
 esac
 
 {
@@ -133,9 +149,15 @@ run_cell() {  # workload latency qps extra-args...
     || log "$workload (latency ${latency}ms, qps $qps) FAILED; see $RESULTS/logs"
 }
 
-# The snapshot stack's workloads are named snap-<workload> in the CSV, so
-# both stacks' cells can share one report.
-cell_name() { if [[ $STACK == snapshot ]]; then echo "snap-$1"; else echo "$1"; fi; }
+# The snapshot and resizer stacks' workloads are named snap-<workload> and
+# resize-<workload> in the CSV, so every stack's cells can share one report.
+cell_name() {
+  case $STACK in
+    snapshot) echo "snap-$1" ;;
+    resizer) echo "resize-$1" ;;
+    *) echo "$1" ;;
+  esac
+}
 
 IFS=, read -ra workloads <<<"$WORKLOADS"
 IFS=, read -ra qps_list <<<"$QPS_LIST"
