@@ -2,7 +2,8 @@
 // one namespace: the benchmark driver's StorageClass that allows expansion
 // (without it the API server's admission refuses a larger request), claims
 // of kResizeFrom Bound to their PVs with status.capacity set (bound_claim.h),
-// and the raise of a claim's request that asks a resizer to expand it.
+// the raise of a claim's request that asks a resizer to expand it, and Pods
+// that use claims, as a resizer's in-use Pod cache holds them.
 #pragma once
 
 #include <string>
@@ -21,6 +22,14 @@ base::Status CreateExpandableClass(kube::Client& admin);
 
 // PVC <name> of kResizeFrom, Bound to PV <name> whose volume handle is <name>.
 base::Status CreateResizableClaim(kube::Client& admin, const std::string& name);
+
+// Pod <name> using claim <claim>, with what a running application's Pod
+// carries (labels, an owner, two containers with env, resources, probes and
+// mounts, scheduling fields) and a Running status as kubelet writes it
+// (conditions, IPs, container states): about 4 KB of JSON, so a cache of
+// whole Pods costs what it costs in a real cluster.
+base::Status CreateRunningPodUsing(kube::Client& admin, const std::string& name,
+                                   const std::string& claim);
 
 // Sets the claim's spec.resources.requests.storage (a merge patch).
 base::Status RequestStorage(kube::Client& admin, const std::string& name, const std::string& size);

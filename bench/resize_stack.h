@@ -1,5 +1,6 @@
 // ResizeStack: the csi-resizer under benchmark (resize-bench). Workloads
-// (--workload): resize-backlog (resize_workload.h and one file each).
+// (--workload): resize-backlog, resize-pods (resize_workload.h and one file
+// each).
 // Control planes get the resizer's ServiceAccount with the RBAC of
 // deploy/kubernetes/csi-resizer/ and the benchmark's StorageClass that
 // allows expansion (resize_objects.h). The fault driver advertises

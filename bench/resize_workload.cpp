@@ -7,9 +7,11 @@
 namespace bench {
 
 std::unique_ptr<Workload> MakeResizeBacklog(const BenchOptions& options);
+std::unique_ptr<Workload> MakeResizePods(const BenchOptions& options);
 
 base::Result<std::unique_ptr<Workload>> MakeResizeWorkload(const BenchOptions& options) {
   if (options.workload == "resize-backlog") return MakeResizeBacklog(options);
+  if (options.workload == "resize-pods") return MakeResizePods(options);
   return base::Error("unknown resizer workload " + options.workload);
 }
 

@@ -1,7 +1,7 @@
 // ResizeWorkload: what the resize workloads (resize_stack.h) share: the
 // observer of claims (done = status.capacity at least kResizeTo) and the
-// steps built on it. MakeResizeWorkload picks one by --workload; so far
-// resize-backlog (resize_backlog.cpp).
+// steps built on it. MakeResizeWorkload picks one by --workload:
+// resize-backlog (resize_backlog.cpp) or resize-pods (resize_pods.cpp).
 #pragma once
 
 #include <memory>

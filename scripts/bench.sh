@@ -14,12 +14,14 @@
 #   scripts/bench.sh [--stack=attacher|snapshot|resizer] [--quick] [--workloads=W,...]
 #                    [--qps=5,1000] [--latencies=0,50] [--reps=N] [--results=DIR]
 #                    [--backlog-n=N] [--storm-n=N] [--storm-attaches=N]
-#                    [--stream-duration=S] [--scale-n=N] [--ready-after=K]
+#                    [--stream-duration=S] [--scale-n=N] [--pods-n=N] [--ready-after=K]
 #                    [--contenders=C,...] [--phase-timeout=S]
 #
 # Workloads: attacher backlog,stream,storm,scale (default all); snapshot
 # backlog,stream,readiness,scale (default all); resizer backlog (N bound
-# claims raised from 1Gi to 2Gi at once). Contenders: ours,upstream,floor
+# claims raised from 1Gi to 2Gi at once) and pods (--pods-n running Pods
+# using claims cached by the in-use gate: RSS; ours and upstream only, once
+# per QPS setting); default both. Contenders: ours,upstream,floor
 # (the default); snapshot also mixed. --qps lists the QPS
 # settings: 5 means --kube-api-qps=5 --kube-api-burst=10 (upstream's
 # defaults), any other value Q means qps = burst = Q. Latency is the driver's
@@ -30,7 +32,7 @@
 # Default: both QPS settings, latencies 0 and 50 (resizer: 0), 3 repetitions
 # (A B A B A B), full sizes (attacher backlog 2000, scale 20000; snapshot
 # backlog 1000, scale 20000; resizer backlog 1000); --quick: 1 repetition and
-# small sizes (resizer backlog 100; flags after it still count).
+# small sizes (resizer backlog 100, pods 1000; flags after it still count).
 # --phase-timeout: seconds one phase (e.g. all ready) may take before the run
 # is abandoned (default 1800; a QPS 5 backlog of 1000 snapshots needs more).
 set -euo pipefail
@@ -43,6 +45,7 @@ QPS_LIST=5,1000
 LATENCIES=
 REPS=3
 BACKLOG_N= STORM_N=1000 STORM_ATTACHES=100 STREAM_DURATION=60 SCALE_N=20000 READY_AFTER=3
+PODS_N=10000
 QUICK=
 PHASE_TIMEOUT=1800
 CONTENDERS=
@@ -50,7 +53,8 @@ RESULTS=
 for arg in "$@"; do
   case $arg in
     --stack=*) STACK=${arg#*=} ;;
-    --quick) QUICK=1 REPS=1 STORM_N=200 STORM_ATTACHES=20 STREAM_DURATION=20 SCALE_N=2000 ;;
+    --quick) QUICK=1 REPS=1 STORM_N=200 STORM_ATTACHES=20 STREAM_DURATION=20 SCALE_N=2000
+             PODS_N=1000 ;;
     --workloads=*) WORKLOADS=${arg#*=} ;;
     --qps=*) QPS_LIST=${arg#*=} ;;
     --latencies=*) LATENCIES=${arg#*=} ;;
@@ -61,6 +65,7 @@ for arg in "$@"; do
     --storm-attaches=*) STORM_ATTACHES=${arg#*=} ;;
     --stream-duration=*) STREAM_DURATION=${arg#*=} ;;
     --scale-n=*) SCALE_N=${arg#*=} ;;
+    --pods-n=*) PODS_N=${arg#*=} ;;
     --ready-after=*) READY_AFTER=${arg#*=} ;;
     --contenders=*) CONTENDERS=${arg#*=} ;;
     --phase-timeout=*) PHASE_TIMEOUT=${arg#*=} ;;
@@ -82,7 +87,7 @@ case $STACK in
     BENCH=snapshot-bench
     PEER_NAMES="etcd kube snapshot crds" ;;
   resizer)
-    WORKLOADS=${WORKLOADS:-backlog}
+    WORKLOADS=${WORKLOADS:-backlog,pods}
     LATENCIES=${LATENCIES:-0}
     BACKLOG_N=${BACKLOG_N:-$([[ -n $QUICK ]] && echo 100 || echo 1000)}
     CONTENDERS=${CONTENDERS:-ours,upstream,floor}
@@ -175,6 +180,7 @@ for workload in "${workloads[@]}"; do
                             run_cell snap-readiness "$l" "$qps" --n=0 --duration="$STREAM_DURATION" \
                               --ready-after="$READY_AFTER"; done ;;
       */scale) run_cell "$(cell_name scale)" 0 "$qps" --n="$SCALE_N" ;;
+      resizer/pods) run_cell resize-pods 0 "$qps" --n="$PODS_N" ;;
       *) log "unknown $STACK workload $workload" ;;
     esac
   done
