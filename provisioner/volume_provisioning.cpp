@@ -138,8 +138,8 @@ ProvisionResult ProvisionVolume(const ProvisioningContext& context,
                                 const kube::PersistentVolumeClaim& claim,
                                 const kube::StorageClass& storage_class) {
   VolumeRequestResult prepared =
-      MakeVolumeRequest(claim, storage_class, context.capabilities, context.request_options,
-                        context.reference_grants);
+      BeginVolumeRequest(claim, storage_class, context.capabilities, context.request_options,
+                         context.reference_grants);
   if (auto* failure = std::get_if<ProvisionFailure>(&prepared)) return std::move(*failure);
   if (std::holds_alternative<LeftToPopulator>(prepared)) return LeftToPopulator{};
   VolumeRequest& request = std::get<VolumeRequest>(prepared);
@@ -153,8 +153,13 @@ ProvisionResult ProvisionVolume(const ProvisioningContext& context,
       *request.request.mutable_accessibility_requirements() = std::move(*requirement);
     }
   }
+  if (auto failure = AddProvisionerSecret(request, claim, storage_class)) return *failure;
   auto secrets = ReadProvisionerSecret(context.api, request.provisioner_secret);
   if (!secrets.ok()) return ProvisionFailure{secrets.error(), ProvisioningState::kNoChange};
+  if (auto failure =
+          CompleteVolumeRequest(request, claim, storage_class, context.request_options)) {
+    return *failure;
+  }
   if (request.attributes_class) {
     if (auto failure = ApplyAttributesClass(context, *request.attributes_class, request.request)) {
       return *failure;

@@ -109,11 +109,11 @@ base::Status AddVolumeCapabilities(const kube::PersistentVolumeClaim& claim,
 
 }  // namespace
 
-VolumeRequestResult MakeVolumeRequest(const kube::PersistentVolumeClaim& claim,
-                                      const kube::StorageClass& storage_class,
-                                      const csi::Capabilities& capabilities,
-                                      const VolumeRequestOptions& options,
-                                      const kube::Store<kube::ReferenceGrant>* reference_grants) {
+VolumeRequestResult BeginVolumeRequest(const kube::PersistentVolumeClaim& claim,
+                                       const kube::StorageClass& storage_class,
+                                       const csi::Capabilities& capabilities,
+                                       const VolumeRequestOptions& options,
+                                       const kube::Store<kube::ReferenceGrant>* reference_grants) {
   auto source =
       DataSourceOf(claim, options.cross_namespace_data_sources ? reference_grants : nullptr);
   if (!source.ok()) return ProvisionFailure{source.error(), ProvisioningState::kFinished};
@@ -170,13 +170,31 @@ VolumeRequestResult MakeVolumeRequest(const kube::PersistentVolumeClaim& claim,
     return ProvisionFailure{s.error(), ProvisioningState::kFinished};
   }
 
+  return out;
+}
+
+std::optional<ProvisionFailure> AddProvisionerSecret(VolumeRequest& request,
+                                                     const kube::PersistentVolumeClaim& claim,
+                                                     const kube::StorageClass& storage_class) {
+  auto ref = SecretReferenceFor(SecretKind::kProvisioner, storage_class.parameters,
+                                request.request.name(), &claim);
+  if (!ref.ok()) return NoChange(ref.error());
+  request.provisioner_secret = *ref;
+  request.secrets[static_cast<size_t>(SecretKind::kProvisioner)] = *ref;
+  return std::nullopt;
+}
+
+std::optional<ProvisionFailure> CompleteVolumeRequest(VolumeRequest& request,
+                                                      const kube::PersistentVolumeClaim& claim,
+                                                      const kube::StorageClass& storage_class,
+                                                      const VolumeRequestOptions& options) {
+  const std::string& volume_name = request.request.name();
   for (SecretKind kind : kAllSecretKinds) {
+    if (kind == SecretKind::kProvisioner) continue;
     auto ref = SecretReferenceFor(kind, storage_class.parameters, volume_name, &claim);
     if (!ref.ok()) return NoChange(ref.error());
-    out.secrets[static_cast<size_t>(kind)] = *ref;
+    request.secrets[static_cast<size_t>(kind)] = *ref;
   }
-  out.provisioner_secret = out.secret(SecretKind::kProvisioner);
-
   auto parameters =
       csi_params::StripReservedParameters(storage_class.parameters, KnownReservedKeys());
   if (!parameters.ok()) {
@@ -188,8 +206,24 @@ VolumeRequestResult MakeVolumeRequest(const kube::PersistentVolumeClaim& claim,
     (*parameters)[std::string(kPvcNamespaceKey)] = claim.metadata.namespace_;
     (*parameters)[std::string(kPvNameKey)] = volume_name;
   }
-  request.mutable_parameters()->insert(parameters->begin(), parameters->end());
-  return out;
+  request.request.mutable_parameters()->insert(parameters->begin(), parameters->end());
+  return std::nullopt;
+}
+
+VolumeRequestResult MakeVolumeRequest(const kube::PersistentVolumeClaim& claim,
+                                      const kube::StorageClass& storage_class,
+                                      const csi::Capabilities& capabilities,
+                                      const VolumeRequestOptions& options,
+                                      const kube::Store<kube::ReferenceGrant>* reference_grants) {
+  VolumeRequestResult begun =
+      BeginVolumeRequest(claim, storage_class, capabilities, options, reference_grants);
+  auto* request = std::get_if<VolumeRequest>(&begun);
+  if (!request) return begun;
+  if (auto failure = AddProvisionerSecret(*request, claim, storage_class)) return *failure;
+  if (auto failure = CompleteVolumeRequest(*request, claim, storage_class, options)) {
+    return *failure;
+  }
+  return begun;
 }
 
 }  // namespace provisioner

@@ -61,8 +61,31 @@ struct LeftToPopulator {};
 
 using VolumeRequestResult = std::variant<VolumeRequest, ProvisionFailure, LeftToPopulator>;
 
+// The request in upstream's order, in three steps because upstream reads the
+// data source, the topology and the provisioner Secret between them, and
+// which error a claim with two faults reports depends on it (§3.3):
+//   BeginVolumeRequest: the data source's kind, the capabilities it needs,
+//     the name, fsType, size and volume capabilities;
+//   AddProvisionerSecret: the provisioner Secret's reference (its template
+//     error is NoChange);
+//   CompleteVolumeRequest: the PV's other secret references, then the class
+//     parameters without the reserved keys (an unknown one is Finished) and
+//     the extra metadata.
 // `reference_grants`: the ReferenceGrant cache, needed (non-null) when
 // options.cross_namespace_data_sources is set.
+VolumeRequestResult BeginVolumeRequest(
+    const kube::PersistentVolumeClaim& claim, const kube::StorageClass& storage_class,
+    const csi::Capabilities& capabilities, const VolumeRequestOptions& options,
+    const kube::Store<kube::ReferenceGrant>* reference_grants = nullptr);
+std::optional<ProvisionFailure> AddProvisionerSecret(VolumeRequest& request,
+                                                     const kube::PersistentVolumeClaim& claim,
+                                                     const kube::StorageClass& storage_class);
+std::optional<ProvisionFailure> CompleteVolumeRequest(VolumeRequest& request,
+                                                      const kube::PersistentVolumeClaim& claim,
+                                                      const kube::StorageClass& storage_class,
+                                                      const VolumeRequestOptions& options);
+
+// The three steps at once, with no API read between them.
 VolumeRequestResult MakeVolumeRequest(
     const kube::PersistentVolumeClaim& claim, const kube::StorageClass& storage_class,
     const csi::Capabilities& capabilities, const VolumeRequestOptions& options,

@@ -209,6 +209,24 @@ TEST_F(ClaimControllerTest, MigratedToAloneWithoutAStorageProvisionerAnnotationI
 
 // §3.1 step 4: a missing class is an error without an Event, retried with
 // backoff; once the class is cached, the retry provisions.
+// §3.3, upstream's order with two faults: the provisioner Secret is read
+// before the PV's other secret templates are resolved, so its absence is
+// what is reported, not the namespace template naming the claim.
+TEST_F(ClaimControllerTest, MissingProvisionerSecretIsReportedBeforeABadTemplate) {
+  kube::StorageClass with_secrets = DriverClass();
+  with_secrets.parameters = {{"csi.storage.k8s.io/provisioner-secret-name", "creds"},
+                             {"csi.storage.k8s.io/provisioner-secret-namespace", "apps"},
+                             {"csi.storage.k8s.io/node-stage-secret-name", "stage"},
+                             {"csi.storage.k8s.io/node-stage-secret-namespace", "${pvc.name}"}};
+  Start({DataClaim()}, {with_secrets});
+  ASSERT_TRUE(log_.Await("Failed", kKey));
+  EXPECT_EQ(log_.Count("GetSecret", "apps/creds"), 1u);
+  const std::vector<std::string> lines = log_.Of({kKey});
+  ASSERT_EQ(lines.size(), 2u);
+  EXPECT_NE(lines[1].find("creds"), std::string::npos) << lines[1];
+  EXPECT_EQ(lines[1].find("pvc.name"), std::string::npos) << lines[1];
+}
+
 TEST_F(ClaimControllerTest, MissingClassIsRetriedWithoutAnEventUntilItAppears) {
   Start({PendingClaim("data", "uid-1", "late")});
   ASSERT_TRUE(AwaitTimer(kStart + 1s));
@@ -529,6 +547,24 @@ TEST_F(DataSourceClaimTest, SourceCheckFailureIsWrappedAndMakesNoCall) {
                           "VolumeSnapshot by Name snap-1: snapshot snap-1 is not Ready"));
   EXPECT_EQ(log_.Count("CreateVolume", kVolume), 0u);
   EXPECT_EQ(log_.Count("SNAPSHOT-FINALIZER", Protected()), 0u);
+}
+
+// §3.3, upstream's order with two faults: the data source is read before
+// the class's reserved keys are checked, so the source's failure is the one
+// reported (the unknown key would be Finished).
+TEST_F(DataSourceClaimTest, SourceFailureIsReportedBeforeAnUnknownReservedKey) {
+  kube::VolumeSnapshot snapshot = fakes::ReadySnapshot();
+  snapshot.status->ready_to_use = false;
+  api_.PutSnapshot(snapshot);
+  api_.PutSnapshotContent(fakes::BoundContent());
+  kube::StorageClass with_unknown_key = DriverClass();
+  with_unknown_key.parameters["csi.storage.k8s.io/bogus"] = "x";
+  Start({RestoreClaim()}, {with_unknown_key});
+  ASSERT_TRUE(log_.Await("Failed", kKey));
+  EXPECT_THAT(log_.Of({kKey}),
+              ElementsAre("Provisioning apps/data",
+                          "Failed apps/data: error getting handle for DataSource Type "
+                          "VolumeSnapshot by Name snap-1: snapshot snap-1 is not Ready"));
 }
 
 // §9.7 (#1507): a final CreateVolume failure gives the snapshot back at
