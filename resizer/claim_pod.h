@@ -12,6 +12,7 @@
 #include "kube/api/field.h"
 #include "kube/api/kind.h"
 #include "kube/api/object_meta.h"
+#include "kube/api/proto/wire_reader.h"
 
 namespace resizer {
 
@@ -69,5 +70,15 @@ struct ClaimPod {
                       kube::Field("status", &ClaimPod::status, kube::Emit::kOmitZero)};
   }
 };
+
+// Protobuf decoding (docs/design.md §4.1) of the same fields, by their
+// numbers in k8s.io/api core/v1 (Pod, PodSpec.volumes,
+// Volume.volumeSource.persistentVolumeClaim.claimName, PodStatus.phase):
+// the API server then serves the Pod list and watch as protobuf, as
+// client-go asks it to.
+void ReadProto(kube::proto::WireReader& in, ClaimPodVolume& volume);
+void ReadProto(kube::proto::WireReader& in, ClaimPodSpec& spec);
+void ReadProto(kube::proto::WireReader& in, ClaimPodStatus& status);
+void ReadProto(kube::proto::WireReader& in, ClaimPod& pod);
 
 }  // namespace resizer
