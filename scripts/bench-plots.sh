@@ -67,6 +67,7 @@ medians() {  # results.csv run-info.txt
   case $stack in
     attacher) stack="csi-attacher " ;;
     snapshot) stack="snapshot-controller + csi-snapshotter " ;;
+    resizer) stack="csi-resizer " ;;
   esac
   awk -F, -v date="${date:-?}" -v commit="${commit:-?}" -v stack="$stack" '
     NF >= 9 {
