@@ -91,11 +91,8 @@ class AttacherStack : public Stack {
 
 base::Result<std::unique_ptr<Stack>> MakeAttacherStack(BenchOptions& options) {
   if (options.ours_bin.empty()) options.ours_bin = OURS_ATTACHER_BIN;
-  for (const auto& kind : options.contenders) {
-    if (kind == "mixed") return base::Error("the attacher has no mixed contender");
-    if (kind == "upstream" && options.upstream_bin.empty()) {
-      return base::Error("upstream needs --upstream-bin");
-    }
+  if (base::Status valid = CheckOneBinaryContenders(options, "attacher"); !valid.ok()) {
+    return valid.error();
   }
   auto workload = MakeAttachWorkload(options);
   if (!workload.ok()) return workload.error();

@@ -99,11 +99,8 @@ class ResizeStack : public Stack {
 
 base::Result<std::unique_ptr<Stack>> MakeResizeStack(BenchOptions& options) {
   if (options.ours_bin.empty()) options.ours_bin = OURS_RESIZER_BIN;
-  for (const auto& kind : options.contenders) {
-    if (kind == "mixed") return base::Error("the resizer has no mixed contender");
-    if (kind == "upstream" && options.upstream_bin.empty()) {
-      return base::Error("upstream needs --upstream-bin");
-    }
+  if (base::Status valid = CheckOneBinaryContenders(options, "resizer"); !valid.ok()) {
+    return valid.error();
   }
   auto workload = MakeResizeWorkload(options);
   if (!workload.ok()) return workload.error();

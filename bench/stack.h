@@ -53,4 +53,9 @@ class Stack {
   virtual const RequestFilter& Requests() const = 0;
 };
 
+// For a stack of one binary (the attacher, the resizer): its contenders are
+// ours, upstream and floor, and upstream needs --upstream-bin. `component`
+// names the binary in the error about "mixed".
+base::Status CheckOneBinaryContenders(const BenchOptions& options, const std::string& component);
+
 }  // namespace bench
