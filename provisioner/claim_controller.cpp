@@ -5,7 +5,9 @@
 
 #include "base/log.h"
 #include "base/strconv.h"
+#include "csi_params/volumes.h"
 #include "kube/client/api_error.h"
+#include "provisioner/deletion_secrets.h"
 #include "provisioner/names.h"
 #include "provisioner/provisioned_volume.h"
 
@@ -82,6 +84,11 @@ bool ClaimController::ShouldProvision(const Claim& claim) const {
 
 kube::ReconcileResult ClaimController::Sync(const std::string& key,
                                             std::shared_ptr<const Claim> claim) {
+  // §9.2: a volume left over by an earlier sync goes first; its claim's
+  // volume name is taken, so there is nothing else to do.
+  auto duplicate_deleted = DeleteDuplicateOf(key);
+  if (!duplicate_deleted.ok()) return duplicate_deleted.error();
+  if (*duplicate_deleted) return claim ? PvExists(key, *claim) : kube::Action::Done();
   if (!claim) {
     // A claim deleted while its CreateVolume may still run on the driver is
     // driven on with its last known version (§3.8 kInBackground).
@@ -95,12 +102,20 @@ kube::ReconcileResult ClaimController::Sync(const std::string& key,
       ReleaseSnapshotOf(key);  // §9.7: the claim is gone
       return kube::Action::Done();
     }
-    claim = it->second;
+    std::shared_ptr<const Claim> remembered = it->second;
+    lock.unlock();
+    auto confirmed = ConfirmVanished(remembered);
+    if (!confirmed.ok()) return confirmed.error();
+    claim = *confirmed;
   }
   if (!claim->spec.volume_name.empty()) {
     // Bound: a volume-being-created record left by a sync that raced the
     // store goes now (§9.1), and a snapshot source is free again (§9.7).
     ReleaseSnapshotOf(key);
+    {
+      std::lock_guard lock(mu_);
+      in_background_.erase(key);
+    }
     return kube::DoneOr(ForgetUnknownOutcome(*claim));
   }
   if (!ShouldProvision(*claim)) {
@@ -126,14 +141,7 @@ kube::ReconcileResult ClaimController::Sync(const std::string& key,
                  options_.request.volume_name_uuid_length);
   if (volumes_.GetByKey(volume_name)) {
     LOG_V(4, "PersistentVolume already exists, skipping").With("PVC", key).With("PV", volume_name);
-    if (base::Status s = ForgetUnknownOutcome(*claim); !s.ok()) return s.error();
-    ReleaseSnapshotOf(key);  // §9.7: the volume is made
-    std::lock_guard lock(mu_);
-    in_background_.erase(key);
-    unsaved_volumes_.erase(key);
-    retry_not_before_.erase(key);
-    backoff_.Forget(key);
-    return kube::Action::Done();
+    return PvExists(key, *claim);
   }
   if (storage_class->provisioner != driver_name_) return kube::Action::Done();
   if (base::Clock::Duration left = BackoffLeft(key); left > base::Clock::Duration::zero()) {
@@ -191,18 +199,30 @@ kube::ReconcileResult ClaimController::CreatePv(const std::string& key,
                                                 const kube::StorageClass& storage_class,
                                                 base::Clock::TimePoint started) {
   auto created = api_.CreateVolume(volume);
-  if (!created.ok() && !kube::IsConflict(created.error())) {
+  base::Status saved = created.ok() ? base::Status::Ok() : base::Status(created.error());
+  if (!saved.ok() && kube::IsConflict(saved.error())) {
+    // AlreadyExists: the PV of this name may name another volume (§9.2).
+    auto same = StoredPvNamesVolume(volume);
+    if (!same.ok()) {
+      saved = same.error();
+    } else if (!*same) {
+      return DuplicateVolumeMade(key, *claim, volume);
+    } else {
+      saved = base::Status::Ok();
+    }
+  }
+  if (!saved.ok()) {
     // The volume exists on the driver: keep the PV and try again, without
     // another CreateVolume - even once the claim is gone, since a PV whose
     // claim is gone is released and deleted, and its volume with it.
     LOG_ERROR("Failed to save PersistentVolume, will retry")
         .With("PV", volume.metadata.name)
-        .With("err", created.error().message);
+        .With("err", saved.error().message);
     std::lock_guard lock(mu_);
     unsaved_volumes_[key] = volume;
     in_background_[key] = claim;
     retry_not_before_[key] = clock_.Now() + backoff_.When(key);
-    return created.error().Wrap("failed to save PersistentVolume " + volume.metadata.name);
+    return saved.error().Wrap("failed to save PersistentVolume " + volume.metadata.name);
   }
   {
     std::lock_guard lock(mu_);
@@ -298,6 +318,86 @@ bool ClaimController::Reschedule(const std::string& key,
     claims_.ReplaceIfCurrent(claim, std::make_shared<const Claim>(std::move(**written)));
   }
   Forget(key);
+  return true;
+}
+
+kube::ReconcileResult ClaimController::PvExists(const std::string& key, const Claim& claim) {
+  if (base::Status s = ForgetUnknownOutcome(claim); !s.ok()) return s.error();
+  ReleaseSnapshotOf(key);  // §9.7: the volume is made
+  std::lock_guard lock(mu_);
+  in_background_.erase(key);
+  unsaved_volumes_.erase(key);
+  retry_not_before_.erase(key);
+  backoff_.Forget(key);
+  return kube::Action::Done();
+}
+
+base::Result<std::shared_ptr<const ClaimController::Claim>> ClaimController::ConfirmVanished(
+    const std::shared_ptr<const Claim>& remembered) {
+  auto live = api_.GetClaim(remembered->metadata.namespace_, remembered->metadata.name);
+  if (!live.ok()) {
+    if (kube::IsNotFound(live.error())) return remembered;
+    return live.error().Wrap("failed to confirm that claim " + remembered->metadata.namespace_ +
+                             "/" + remembered->metadata.name + " is gone");
+  }
+  // A claim of the same name but another UID is a new one: its own sync
+  // provisions it, while this one finishes the old claim's volume.
+  if (live->metadata.uid != remembered->metadata.uid) return remembered;
+  LOG_V(2, "Claim missing from the cache is still stored, going on with the stored one")
+      .With("PVC", remembered->metadata.namespace_ + "/" + remembered->metadata.name);
+  return std::make_shared<const Claim>(std::move(*live));
+}
+
+base::Result<bool> ClaimController::StoredPvNamesVolume(const kube::PersistentVolume& volume) {
+  auto stored = api_.GetVolume(volume.metadata.name);
+  if (!stored.ok()) {
+    // Gone again since the POST: the next attempt POSTs once more.
+    return stored.error().Wrap("failed to read the existing PersistentVolume " +
+                               volume.metadata.name);
+  }
+  const kube::CSIPersistentVolumeSource* ours = csi_params::CsiSourceOf(volume);
+  const kube::CSIPersistentVolumeSource* theirs = csi_params::CsiSourceOf(*stored);
+  return ours && theirs && ours->driver == theirs->driver &&
+         ours->volume_handle == theirs->volume_handle;
+}
+
+kube::ReconcileResult ClaimController::DuplicateVolumeMade(const std::string& key,
+                                                           const Claim& claim,
+                                                           const kube::PersistentVolume& volume) {
+  LOG_ERROR("PersistentVolume already exists for another volume; deleting the volume just made")
+      .With("PVC", key)
+      .With("PV", volume.metadata.name)
+      .With("volumeHandle", csi_params::CsiSourceOf(volume)->volume_handle);
+  {
+    std::lock_guard lock(mu_);
+    duplicates_[key] = volume;
+    unsaved_volumes_.erase(key);
+    in_background_.erase(key);
+  }
+  if (auto deleted = DeleteDuplicateOf(key); !deleted.ok()) return deleted.error();
+  return PvExists(key, claim);
+}
+
+base::Result<bool> ClaimController::DeleteDuplicateOf(const std::string& key) {
+  std::optional<kube::PersistentVolume> duplicate;
+  {
+    std::lock_guard lock(mu_);
+    auto it = duplicates_.find(key);
+    if (it == duplicates_.end()) return false;
+    duplicate = it->second;
+  }
+  const std::string& handle = csi_params::CsiSourceOf(*duplicate)->volume_handle;
+  auto secrets = DeletionSecretsOf(*duplicate, classes_, api_);
+  if (!secrets.ok()) return secrets.error();
+  if (base::Status s = driver_.DeleteVolume(handle, *secrets); !s.ok()) {
+    return s.error().Wrap("failed to delete volume " + handle +
+                          " that no PersistentVolume can name");
+  }
+  LOG_INFO("Volume no PersistentVolume can name deleted")
+      .With("PVC", key)
+      .With("volumeHandle", handle);
+  std::lock_guard lock(mu_);
+  duplicates_.erase(key);
   return true;
 }
 

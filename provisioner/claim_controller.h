@@ -8,9 +8,11 @@
 // claim is left alone without a word. Its class must be in the cache (else
 // an error and a retry, no Event). A claim whose PV already exists is done.
 // Otherwise one attempt: Normal Provisioning, ProvisionVolume, then the PV is
-// created (AlreadyExists counts as created) and Normal ProvisioningSucceeded
-// follows. A failure records Warning ProvisioningFailed and is retried with
-// the error backoff (--retry-interval-start doubling up to
+// created and Normal ProvisioningSucceeded follows. AlreadyExists counts as
+// created when the stored PV names the same volume; when it names another
+// one, the volume just made could never get a PV, so it is deleted (retried
+// on the claim's next syncs until DeleteVolume succeeds; §9.2, #1469). A failure records Warning
+// ProvisioningFailed and is retried with the error backoff (--retry-interval-start doubling up to
 // --retry-interval-max); an infeasible request (InvalidArgument) is not
 // retried at all for five minutes unless the class changes. A claim
 // that failed is not attempted again before its backoff ends, whatever
@@ -18,8 +20,9 @@
 // --retry-interval-max holds (§9.4; upstream's resync re-drives it every 15
 // minutes). A claim
 // whose CreateVolume may still run on the driver (kInBackground) is kept in
-// memory and retried even after it is deleted, so the volume the driver
-// makes is found again by its name. A PV the API server refused is kept too
+// memory and retried even after it is deleted - once a live GET confirms
+// that the claim is gone, not just missing from the cache (§9.2) - so the
+// volume the driver makes is found again by its name. A PV the API server refused is kept too
 // and created again on the next attempt, without a new CreateVolume.
 // A claim restored from a VolumeSnapshot gives the snapshot's
 // source-protection finalizer back once the claim's volume is made, and -
@@ -111,6 +114,20 @@ class ClaimController {
   // §3.11: the claim failed as infeasible within the last five minutes, with
   // the class it still has.
   bool RecentlyInfeasible(const std::string& key, const kube::StorageClass& storage_class);
+  // The claim's PV exists: what an unknown outcome kept is let go.
+  kube::ReconcileResult PvExists(const std::string& key, const Claim& claim);
+  // §9.2: the claim an attempt remembers, once the cache lost it: the stored
+  // claim if it still exists under that UID, else the remembered one.
+  base::Result<std::shared_ptr<const Claim>> ConfirmVanished(
+      const std::shared_ptr<const Claim>& remembered);
+  // §9.2: whether the stored PV of `volume`'s name names the same volume.
+  base::Result<bool> StoredPvNamesVolume(const kube::PersistentVolume& volume);
+  // §9.2: the volume just made can have no PV (its name is taken by one of
+  // another volume), so it is deleted, now or on the claim's next syncs.
+  kube::ReconcileResult DuplicateVolumeMade(const std::string& key, const Claim& claim,
+                                            const kube::PersistentVolume& volume);
+  // Whether a volume left for `key` was deleted now.
+  base::Result<bool> DeleteDuplicateOf(const std::string& key);
   // How long the claim's backoff still runs (0: none).
   base::Clock::Duration BackoffLeft(const std::string& key);
   void Forget(const std::string& key);
@@ -151,9 +168,12 @@ class ClaimController {
   std::mutex mu_;
   std::map<std::string, std::shared_ptr<const Claim>> in_background_;  // guarded by mu_
   std::map<std::string, kube::PersistentVolume> unsaved_volumes_;      // guarded by mu_
-  std::map<std::string, Infeasible> infeasible_;                       // guarded by mu_
-  std::set<std::string> recorded_;         // keys given the §9.1 finalizer; guarded by mu_
-  std::set<std::string> recorded_places_;  // keys given the §9.8 record; guarded by mu_
+  // Volumes made for a claim whose PV name names another volume, until
+  // DeleteVolume of them succeeds; guarded by mu_.
+  std::map<std::string, kube::PersistentVolume> duplicates_;
+  std::map<std::string, Infeasible> infeasible_;  // guarded by mu_
+  std::set<std::string> recorded_;                // keys given the §9.1 finalizer; guarded by mu_
+  std::set<std::string> recorded_places_;         // keys given the §9.8 record; guarded by mu_
   // Claim key -> "<namespace>/<name>" of its snapshot source; guarded by mu_.
   std::map<std::string, std::pair<std::string, std::string>> held_snapshots_;
   kube::ItemExponentialRateLimiter backoff_;

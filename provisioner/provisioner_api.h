@@ -46,8 +46,11 @@ class ProvisionerApi {
   virtual base::Status SetClaimAnnotation(const std::string& ns, const std::string& name,
                                           std::string_view key,
                                           const std::optional<std::string>& value) = 0;
-  // §3.7: live reads of a data source (never a cache).
+  // §3.7: live reads of a data source (never a cache); §9.2: of a PV that
+  // met AlreadyExists and of a claim the cache lost.
   virtual base::Result<kube::PersistentVolume> GetVolume(const std::string& name) = 0;
+  virtual base::Result<kube::PersistentVolumeClaim> GetClaim(const std::string& ns,
+                                                             const std::string& name) = 0;
   virtual base::Result<kube::VolumeSnapshot> GetSnapshot(const std::string& ns,
                                                          const std::string& name) = 0;
   virtual base::Result<kube::VolumeSnapshotContent> GetSnapshotContent(const std::string& name) = 0;
@@ -90,6 +93,10 @@ class ProvisionerApiClient final : public ProvisionerApi {
                                   const std::optional<std::string>& value) override;
   base::Result<kube::PersistentVolume> GetVolume(const std::string& name) override {
     return client_.Get<kube::PersistentVolume>("", name);
+  }
+  base::Result<kube::PersistentVolumeClaim> GetClaim(const std::string& ns,
+                                                     const std::string& name) override {
+    return client_.Get<kube::PersistentVolumeClaim>(ns, name);
   }
   base::Result<kube::VolumeSnapshot> GetSnapshot(const std::string& ns,
                                                  const std::string& name) override {

@@ -7,7 +7,7 @@
 #include "kube/api/metadata_patch.h"
 #include "kube/api/strategic_metadata_patch.h"
 #include "kube/client/api_error.h"
-#include "provisioner/class_secrets.h"
+#include "provisioner/deletion_secrets.h"
 #include "provisioner/names.h"
 
 namespace provisioner {
@@ -139,7 +139,7 @@ kube::ReconcileResult VolumeController::Delete(const Volume& volume) {
   }
   const base::Clock::TimePoint started = clock_.Now();
   if (!already_deleted) {
-    auto secrets = DeletionSecrets(volume);
+    auto secrets = DeletionSecretsOf(volume, classes_, api_);
     if (!secrets.ok()) {
       events_.DeleteFailed(volume, secrets.error().message);
       if (metrics_) metrics_->DeleteFailed(class_name);
@@ -170,41 +170,6 @@ kube::ReconcileResult VolumeController::Delete(const Volume& volume) {
   }
   LOG_V(4, "PersistentVolume deleted and released").With("PV", name);
   return kube::Action::Done();
-}
-
-base::Result<Secrets> VolumeController::DeletionSecrets(const Volume& volume) {
-  const std::string* name = AnnotationOf(volume, kDeletionSecretNameAnnotation);
-  const std::string* ns = AnnotationOf(volume, kDeletionSecretNamespaceAnnotation);
-  std::optional<kube::SecretReference> ref;
-  if (name && ns) {
-    if (name->empty() || ns->empty()) return Secrets();
-    ref = kube::SecretReference{.name = *name, .namespace_ = *ns};
-  } else {
-    // PVs from before the annotations, or static ones: the class decides.
-    auto storage_class = classes_.GetByKey(std::string(volume.spec.storage_class_name));
-    if (!storage_class || !volume.spec.claim_ref) return Secrets();
-    kube::PersistentVolumeClaim claim;
-    claim.metadata.name = volume.spec.claim_ref->name;
-    claim.metadata.namespace_ = volume.spec.claim_ref->namespace_;
-    auto resolved = SecretReferenceFor(SecretKind::kProvisioner, storage_class->parameters,
-                                       volume.metadata.name, &claim);
-    if (!resolved.ok()) {
-      return resolved.error().Wrap("failed to get secretreference for volume " +
-                                   volume.metadata.name);
-    }
-    ref = *resolved;
-  }
-  if (!ref) return Secrets();
-  auto secret = api_.GetSecret(ref->namespace_, ref->name);
-  if (!secret.ok()) {
-    // Upstream goes on without credentials; the driver says whether it needs them.
-    LOG_ERROR("Failed to get deletion secret, deleting without it")
-        .With("PV", volume.metadata.name)
-        .With("secret", ref->namespace_ + "/" + ref->name)
-        .With("err", secret.error().message);
-    return Secrets();
-  }
-  return Secrets(secret->data.begin(), secret->data.end());
 }
 
 std::string VolumeController::AttachedNode(const Volume& volume) const {

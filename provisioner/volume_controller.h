@@ -70,7 +70,6 @@ class VolumeController {
   // §4.1; returns whether it patched.
   base::Result<bool> SyncFinalizer(const Volume& volume);
   kube::ReconcileResult Delete(const Volume& volume);
-  base::Result<Secrets> DeletionSecrets(const Volume& volume);
   // The node a VolumeAttachment of the volume names, or "".
   std::string AttachedNode(const Volume& volume) const;
 

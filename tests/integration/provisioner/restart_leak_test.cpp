@@ -292,6 +292,67 @@ TEST_F(OursOnlyTest, VolumeBeingCreatedFinalizerIsRemovedOnceThePvExistsAfterATi
   EXPECT_EQ(DriverState().value("existing_volumes", json()), json::array());
 }
 
+// docs/provisioner.md §9.2, upstream #1469: while CreateVolume runs, a PV
+// of the claim's volume name appears that names another volume (as a PV left
+// Terminating after its volume was deleted does). The volume the driver
+// makes can never get a PV, so ours deletes it at once; upstream counts the
+// PV POST's AlreadyExists as success and leaves the volume on the back end.
+// Ours only: upstream's outcome is the leak this guards against.
+TEST_F(OursOnlyTest, PvNameTakenByAnotherVolumeGetsTheVolumeJustMadeDeleted) {
+  const Names n = OwnNames("name-taken", "ours");
+  ASSERT_NO_FATAL_FAILURE(
+      WriteDriverFaults({{"CreateVolume", json::array({{{"delay", "6s"}, {"times", 1}}})}}));
+  ASSERT_NO_FATAL_FAILURE(StartFaultDriver(n.driver));
+  ASSERT_NO_FATAL_FAILURE(CreateStorageClass(
+      {.name = n.storage_class, .provisioner = n.driver, .reclaim_policy = "Delete"}));
+  testsupport::Process* provisioner = StartOurProvisioner(
+      {"--timeout=30s", "--retry-interval-start=200ms", "--retry-interval-max=1s"});
+  ASSERT_NE(provisioner, nullptr);
+  const json created = CreateClaim({.name = n.claim, .storage_class = n.storage_class});
+  ASSERT_TRUE(created.is_object());
+  const std::string pv_name = PvNameOf(created);
+  const std::string volume_id = "vol-" + pv_name;
+  // The attempt has begun (its Event comes just before CreateVolume), so the
+  // provisioner's PV cache had no PV of the name when it looked.
+  ASSERT_TRUE(AwaitEvent("default", "PersistentVolumeClaim", n.claim, "Provisioning").has_value())
+      << Tail(provisioner);
+
+  // No class and no claim: kube-controller-manager binds nothing to it.
+  const json squatter = {
+      {"apiVersion", "v1"},
+      {"kind", "PersistentVolume"},
+      {"metadata", {{"name", pv_name}}},
+      {"spec",
+       {{"capacity", {{"storage", "1Gi"}}},
+        {"accessModes", {"ReadWriteOnce"}},
+        {"persistentVolumeReclaimPolicy", "Retain"},
+        {"csi", {{"driver", n.driver}, {"volumeHandle", "someone-elses-volume"}}}}}};
+  auto posted =
+      admin_->Request("POST", "/api/v1/persistentvolumes", squatter.dump(), "application/json");
+  // Refused (AlreadyExists) if the provisioner's PV came first: CreateVolume
+  // answers 6 s after it was called.
+  ASSERT_TRUE(posted.ok()) << "create PV " << pv_name << ": " << posted.error().message;
+
+  json state;
+  ASSERT_TRUE(Eventually(
+      [&] {
+        state = DriverState();
+        return DriverCallsOk("CreateVolume") == 1 &&
+               state.value("existing_volumes", json()) == json::array();
+      },
+      30s))
+      << "the volume made for " << pv_name << " stays: " << state.dump(2) << Tail(provisioner);
+  EXPECT_EQ(DeleteVolumeIds(DriverRequests("DeleteVolume")), std::vector<std::string>{volume_id});
+  const json pv = GetPv(pv_name);
+  ASSERT_TRUE(pv.is_object());
+  EXPECT_EQ(pv["spec"]["csi"].value("volumeHandle", ""), "someone-elses-volume") << pv.dump(2);
+  EXPECT_NE(LogOf(*provisioner).find("PersistentVolume already exists for another volume"),
+            std::string::npos)
+      << Tail(provisioner);
+  auto removed = admin_->Request("DELETE", "/api/v1/persistentvolumes/" + pv_name, "", "");
+  EXPECT_TRUE(removed.ok()) << removed.error().message;
+}
+
 }  // namespace
 }  // namespace restart_leak
 }  // namespace provisioner_it

@@ -257,6 +257,36 @@ TEST_F(ClaimControllerTest, ClaimDeletedWhileItsVolumeMayBeMadeIsStillProvisione
   EXPECT_EQ(log_.Count("Failed", kKey), 1u);
 }
 
+// §9.2: before the volume of a claim gone from the cache is made again, a
+// live read confirms that the claim is gone.
+TEST_F(ClaimControllerTest, VanishedClaimIsConfirmedGoneByALiveReadBeforeItsVolumeIsMadeAgain) {
+  ASSERT_NO_FATAL_FAILURE(DeleteTheClaimWhileItsVolumeMayBeMade());
+  EXPECT_THAT(log_.Of({kKey, kVolume}),
+              ElementsAre("Provisioning apps/data", "CreateVolume pvc-uid-1",
+                          "Failed apps/data: context deadline exceeded",
+                          // the deletion's sync, then the retry's
+                          "GetClaim apps/data", "GetClaim apps/data", "Provisioning apps/data",
+                          "CreateVolume pvc-uid-1", "POST pvc-uid-1"));
+}
+
+// §9.2: a claim the cache lost but the API server still stores (same UID)
+// is taken as stored: bound meanwhile, it needs no second CreateVolume.
+TEST_F(ClaimControllerTest, ClaimMissingFromTheCacheButStoredBoundMakesNoSecondCreateVolume) {
+  driver_.ScriptCreate(std::string(kVolume),
+                       {CreateFails(grpc::DEADLINE_EXCEEDED, "context deadline exceeded")});
+  Start({DataClaim()});
+  ASSERT_TRUE(AwaitTimer(kStart + 1s));
+  Pvc bound = Relabeled(DataClaim());
+  bound.spec.volume_name = std::string(kVolume);
+  api_.PutClaim(bound);
+  ASSERT_NO_FATAL_FAILURE(SendClaimAndSettle(WatchEventType::kDeleted, Relabeled(DataClaim())));
+  AdvanceToTimer(kStart + 1s);
+  ASSERT_TRUE(log_.Await("GetClaim", kKey));
+  ASSERT_NO_FATAL_FAILURE(Settle());
+  EXPECT_EQ(log_.Count("CreateVolume", kVolume), 1u);
+  EXPECT_EQ(log_.Count("POST", kVolume), 0u);
+}
+
 // §9.1 (upstream #486): while CreateVolume's outcome is unknown the claim
 // carries the volume-being-created finalizer, so a restarted provisioner
 // still finds it; it goes once the PV exists.
@@ -366,14 +396,49 @@ TEST_F(ClaimControllerTest, RefusedPvIsCreatedAgainWithoutASecondCreateVolume) {
   EXPECT_EQ(posted[0], posted[1]);
 }
 
-// §3.2 step 4: AlreadyExists counts as created.
-TEST_F(ClaimControllerTest, PvThatAlreadyExistsCountsAsCreated) {
-  api_.Fail("POST", std::string(kVolume), {fakes::PvAlreadyExists(std::string(kVolume))});
+// §3.2 step 4: AlreadyExists counts as created when the stored PV names the
+// volume just made (§9.2 reads it to know).
+TEST_F(ClaimControllerTest, PvThatAlreadyExistsForTheSameVolumeCountsAsCreated) {
+  api_.PutVolume(fakes::DriverVolume(std::string(kVolume), "Pending"));
   Start({DataClaim()});
   ASSERT_TRUE(log_.Await("Succeeded", kKey));
   EXPECT_THAT(log_.Of({kKey, kVolume}),
               ElementsAre("Provisioning apps/data", "CreateVolume pvc-uid-1", "POST pvc-uid-1",
-                          "Succeeded apps/data: pvc-uid-1"));
+                          "GetVolume pvc-uid-1", "Succeeded apps/data: pvc-uid-1"));
+  EXPECT_EQ(log_.Count("DeleteVolume", fakes::VolumeIdOf(std::string(kVolume))), 0u);
+}
+
+// §9.2 (#1469): a PV of the claim's volume name that names another volume
+// (made by an earlier CreateVolume of a driver that is not idempotent, or
+// left Terminating after its volume was deleted) can never name the volume
+// just made: upstream counts AlreadyExists as created and leaks that volume;
+// ours deletes it, with the deletion Secret the PV it built names.
+TEST_F(ClaimControllerTest, PvNamingAnotherVolumeMakesTheNewVolumeBeDeleted) {
+  kube::PersistentVolume older = fakes::DriverVolume(std::string(kVolume), "Released");
+  std::get<kube::CSIPersistentVolumeSource>(older.spec.source).volume_handle = "vol-older";
+  api_.PutVolume(older);
+  Start({DataClaim()});
+  ASSERT_TRUE(log_.Await("DeleteVolume", "vol-pvc-uid-1"));
+  ASSERT_NO_FATAL_FAILURE(Settle());
+  EXPECT_THAT(log_.Of({kKey, kVolume, "vol-pvc-uid-1", "vol-older"}),
+              ElementsAre("Provisioning apps/data", "CreateVolume pvc-uid-1", "POST pvc-uid-1",
+                          "GetVolume pvc-uid-1", "DeleteVolume vol-pvc-uid-1: {}"));
+  EXPECT_EQ(api_.Stored(std::string(kVolume)), older);
+}
+
+// §9.2: a failed DeleteVolume of such a volume is retried with the claim's
+// backoff, without another CreateVolume, until it succeeds.
+TEST_F(ClaimControllerTest, DuplicateVolumeWhoseDeletionFailsIsDeletedOnARetry) {
+  kube::PersistentVolume older = fakes::DriverVolume(std::string(kVolume), "Released");
+  std::get<kube::CSIPersistentVolumeSource>(older.spec.source).volume_handle = "vol-older";
+  api_.PutVolume(older);
+  driver_.ScriptDelete("vol-pvc-uid-1", {base::Error::Grpc(grpc::UNAVAILABLE, "driver away")});
+  Start({DataClaim()});
+  ASSERT_TRUE(AwaitTimer(kStart + 1s));
+  AdvanceToTimer(kStart + 1s);
+  ASSERT_TRUE(log_.Await("DeleteVolume", "vol-pvc-uid-1", 2));
+  EXPECT_THAT(log_.Times("DeleteVolume", "vol-pvc-uid-1"), ElementsAre(kStart, kStart + 1s));
+  EXPECT_EQ(log_.Count("CreateVolume", kVolume), 1u);
 }
 
 // §9.4 (#849): an update or a resync of a claim in backoff re-evaluates it

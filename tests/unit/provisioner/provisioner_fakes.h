@@ -266,7 +266,7 @@ inline std::string PatchTypeName(kube::PatchType type) {
 // WriteObserver, as kube::Client reports them. Each call is logged once
 // its effect is in place: "POST <pv>",
 // "PATCH <pv>: <type> <body>", "DELETE <pv>", "GetSecret <ns>/<name>",
-// "FINALIZER <ns>/<claim>: +|-<finalizer>", "GetVolume <pv>",
+// "FINALIZER <ns>/<claim>: +|-<finalizer>", "GetVolume <pv>", "GetClaim <ns>/<name>",
 // "GetSnapshot <ns>/<name>", "GetSnapshotContent <name>",
 // "GetAttributesClass <name>" and
 // "SNAPSHOT-FINALIZER <ns>/<snapshot>: +|-<finalizer>". Snapshots, contents
@@ -392,6 +392,11 @@ class FakeProvisionerApi final : public ProvisionerApi {
   }
   base::Result<kube::PersistentVolume> GetVolume(const std::string& name) override {
     return Read("GetVolume", stored_, name, "persistentvolumes");
+  }
+  // Answers the claim PutClaim stored, else 404.
+  base::Result<kube::PersistentVolumeClaim> GetClaim(const std::string& ns,
+                                                     const std::string& name) override {
+    return Read("GetClaim", claims_, ns + "/" + name, "persistentvolumeclaims");
   }
   base::Result<kube::VolumeSnapshot> GetSnapshot(const std::string& ns,
                                                  const std::string& name) override {

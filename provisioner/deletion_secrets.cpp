@@ -1,0 +1,63 @@
+#include "provisioner/deletion_secrets.h"
+
+#include <optional>
+#include <string>
+
+#include "base/log.h"
+#include "provisioner/class_secrets.h"
+#include "provisioner/names.h"
+
+namespace provisioner {
+namespace {
+
+const std::string* VolumeAnnotation(const kube::PersistentVolume& volume, std::string_view key) {
+  auto it = volume.metadata.annotations.find(key);
+  return it == volume.metadata.annotations.end() ? nullptr : &it->second;
+}
+
+// The class's provisioner Secret for `volume`, resolved for its claim.
+base::Result<std::optional<kube::SecretReference>> ClassSecretOf(
+    const kube::PersistentVolume& volume, const kube::Store<kube::StorageClass>& classes) {
+  auto storage_class = classes.GetByKey(std::string(volume.spec.storage_class_name));
+  if (!storage_class || !volume.spec.claim_ref) return std::optional<kube::SecretReference>();
+  kube::PersistentVolumeClaim claim;
+  claim.metadata.name = volume.spec.claim_ref->name;
+  claim.metadata.namespace_ = volume.spec.claim_ref->namespace_;
+  auto resolved = SecretReferenceFor(SecretKind::kProvisioner, storage_class->parameters,
+                                     volume.metadata.name, &claim);
+  if (!resolved.ok()) {
+    return resolved.error().Wrap("failed to get secretreference for volume " +
+                                 volume.metadata.name);
+  }
+  return resolved;
+}
+
+}  // namespace
+
+base::Result<Secrets> DeletionSecretsOf(const kube::PersistentVolume& volume,
+                                        const kube::Store<kube::StorageClass>& classes,
+                                        ProvisionerApi& api) {
+  const std::string* name = VolumeAnnotation(volume, kDeletionSecretNameAnnotation);
+  const std::string* ns = VolumeAnnotation(volume, kDeletionSecretNamespaceAnnotation);
+  std::optional<kube::SecretReference> ref;
+  if (name && ns) {
+    if (name->empty() || ns->empty()) return Secrets();
+    ref = kube::SecretReference{.name = *name, .namespace_ = *ns};
+  } else {
+    auto resolved = ClassSecretOf(volume, classes);
+    if (!resolved.ok()) return resolved.error();
+    ref = *resolved;
+  }
+  if (!ref) return Secrets();
+  auto secret = api.GetSecret(ref->namespace_, ref->name);
+  if (!secret.ok()) {
+    LOG_ERROR("Failed to get deletion secret, deleting without it")
+        .With("PV", volume.metadata.name)
+        .With("secret", ref->namespace_ + "/" + ref->name)
+        .With("err", secret.error().message);
+    return Secrets();
+  }
+  return Secrets(secret->data.begin(), secret->data.end());
+}
+
+}  // namespace provisioner
