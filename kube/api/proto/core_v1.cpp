@@ -48,9 +48,9 @@ static void ReadProto(WireReader& in, CinderPersistentVolumeSource& s) {
 }
 
 static void ReadProto(WireReader& in, AzureDiskVolumeSource& s) {
-  ReadFields(in, Bind(2, "diskURI", s.disk_uri), Bind(3, "cachingMode", s.caching_mode),
-             Bind(4, "fsType", s.fs_type), Bind(5, "readOnly", s.read_only),
-             Bind(6, "kind", s.kind));
+  ReadFields(in, Bind(1, "diskName", s.disk_name), Bind(2, "diskURI", s.disk_uri),
+             Bind(3, "cachingMode", s.caching_mode), Bind(4, "fsType", s.fs_type),
+             Bind(5, "readOnly", s.read_only), Bind(6, "kind", s.kind));
 }
 
 static void ReadProto(WireReader& in, AzureFilePersistentVolumeSource& s) {

@@ -175,7 +175,7 @@ INSTANTIATE_TEST_SUITE_P(
                        "kind": "Managed"})",
                    AzureDiskVolumeSource{
                        "/subscriptions/12/resourceGroups/23/providers/Microsoft.Compute/disks/name",
-                       "ReadOnly", "ext4", "Managed", false}},
+                       "ReadOnly", "ext4", "Managed", false, "name"}},
         InTreeCase{"AzureFile",
                    R"("azureFile": {"secretName": "azure-storage-account-acct-secret",
                        "secretNamespace": "default", "shareName": "share", "readOnly": true})",

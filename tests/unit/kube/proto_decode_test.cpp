@@ -207,6 +207,7 @@ TEST(ProtoDecode, InTreeSourcesKeepTheFieldsTranslationReads) {
       16, ProtoWriter().Bytes(1, "name").Bytes(2, "uri").Bytes(3, "None").Varint(5, 0).Bytes(
               6, "Managed")));
   AzureDiskVolumeSource disk;
+  disk.disk_name = "name";
   disk.disk_uri = "uri";
   disk.caching_mode = std::string("None");
   disk.kind = std::string("Managed");

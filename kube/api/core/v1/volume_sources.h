@@ -2,10 +2,11 @@
 // what attach, detach and CSI migration read. A PV holds one of them in a
 // variant, so a CSI PV (almost all of a cache) pays only for the CSI source;
 // each in-tree source keeps exactly the fields the in-tree -> CSI translation
-// reads (docs/migration.md §2), with std::optional where that translation tells
-// "absent" from "empty". Fields of those sources the translation ignores
-// (Cinder secretRef, Azure Disk diskName, vSphere storagePolicyID, Portworx
-// readOnly) are not kept. kJsonKey is the PersistentVolumeSpec member that
+// reads (docs/migration.md §2) or the CSI -> in-tree one writes (§8.2), with
+// std::optional where that translation tells "absent" from "empty". Fields
+// both translations ignore (Cinder secretRef, vSphere storagePolicyID) are
+// not kept, nor Portworx readOnly, which only CSI -> in-tree copies and a
+// provisioned CSI PV never sets. kJsonKey is the PersistentVolumeSpec member that
 // carries each source. Driver names and fsTypes repeat across a cache's PVs:
 // interned (InternedString), they cost a pointer each, and the in-tree sources
 // stay no larger than the CSI one, which alone sizes the source variant.
@@ -147,12 +148,17 @@ struct AzureDiskVolumeSource {
   HeapOptional<std::string> fs_type;
   HeapOptional<std::string> kind;
   std::optional<bool> read_only;
+  // Required by the API server on create. The in-tree -> CSI direction
+  // ignores it; the CSI -> in-tree direction writes it. Last, so that
+  // positional initializers of the fields above stay valid.
+  std::string disk_name = {};
 
   bool operator==(const AzureDiskVolumeSource&) const = default;
 
   static constexpr auto Fields() {
     using S = AzureDiskVolumeSource;
     return std::tuple{
+        Field("diskName", &S::disk_name, Emit::kAlways),
         Field("diskURI", &S::disk_uri, Emit::kAlways),
         Field("cachingMode", &S::caching_mode),
         Field("fsType", &S::fs_type),
