@@ -1,18 +1,41 @@
 #include "migration/aws_ebs.h"
 
+#include <cstdint>
+#include <span>
 #include <string>
+#include <vector>
 
 #include "migration/drivers.h"
+#include "migration/partition.h"
+#include "migration/split.h"
 #include "migration/topology.h"
+#include "migration/topology_to_in_tree.h"
 #include "migration/url_path.h"
 
 namespace migration {
 namespace {
 
 constexpr std::string_view kAwsPrefix = "aws://";
-constexpr std::string_view kEbsTopologyKey = "topology.ebs.csi.aws.com/zone";
+
+// The region of one AWS zone: us-west-2a and us-gov-east-1a drop the zone
+// letter, local zones (us-west-2-lax-1a) and Wavelength zones
+// (us-east-1-wl1-bos-wlz-1) keep their first three parts.
+base::Result<std::string> AwsRegionOf(const std::string& zone) {
+  std::vector<std::string> parts = Split(zone, "-");
+  std::string& last = parts.back();
+  if ((parts.size() == 3 || parts.size() == 4) && last.size() == 2) {
+    last.resize(1);
+    return Join(parts, "-");
+  }
+  if (parts.size() == 5 || parts.size() == 7) return Join(std::span(parts).first(3), "-");
+  return base::Error("Unexpected zone format: " + zone + " is not a valid AWS zone");
+}
 
 }  // namespace
+
+base::Result<std::string> AwsRegionFromZones(const std::vector<std::string>& zones) {
+  return CommonRegion(zones, AwsRegionOf);
+}
 
 base::Result<std::string> EbsVolumeIdOf(const std::string& kubernetes_id) {
   // IDs of the in-tree provisioner carried their zone: aws://<zone>/vol-<id>.
@@ -47,6 +70,16 @@ base::Result<kube::CSIPersistentVolumeSource> TranslateAwsEbs(
   csi.volume_attributes["partition"] = std::to_string(source.partition);
   TranslateZoneTopology(pv, kEbsTopologyKey);
   return csi;
+}
+
+base::Result<kube::AWSElasticBlockStoreVolumeSource> AwsEbsFromCsi(
+    const kube::CSIPersistentVolumeSource& csi, kube::PersistentVolume& pv) {
+  auto partition = PartitionAttribute(csi.volume_attributes, EmptyPartition::kInvalid, "failed");
+  if (!partition.ok()) return partition.error();
+  base::Status topology = TranslateZoneTopologyToInTree(pv, kEbsTopologyKey, AwsRegionFromZones);
+  if (!topology.ok()) return TopologyToInTreeError(pv, topology.error());
+  return kube::AWSElasticBlockStoreVolumeSource{csi.volume_handle, csi.fs_type, *partition,
+                                                csi.read_only};
 }
 
 }  // namespace migration

@@ -1,5 +1,5 @@
 // Azure File (kubernetes.io/azure-file -> file.csi.azure.com),
-// docs/migration.md §2.5.
+// docs/migration.md §2.5; back to in-tree, §8.2.
 #pragma once
 
 #include "base/result.h"
@@ -18,5 +18,17 @@ namespace migration {
 // namespace in PersistentVolumeSource or ClaimRef".
 base::Result<kube::CSIPersistentVolumeSource> TranslateAzureFile(
     const kube::AzureFilePersistentVolumeSource& source, const kube::PersistentVolume& pv);
+
+// The in-tree source for `csi`, the CSI source of `pv` (§8.2): readOnly
+// copied; shareName, secretName and secretNamespace from the attributes of
+// those names (any case); a nodeStageSecretRef with a name sets secretName
+// and secretNamespace instead. When shareName or secretName is still empty,
+// the handle <rg>#<account>#<share>[#...] gives them (secretName
+// azure-storage-account-<account>-secret) and a non-empty rg becomes `pv`'s
+// kubernetes.io/azure-file-resource-group annotation. secretNamespace
+// defaults to "default". Error: `error parsing volume id: "<handle>", should
+// at least contain two #` when the handle is needed and has fewer than 3 parts.
+base::Result<kube::AzureFilePersistentVolumeSource> AzureFileFromCsi(
+    const kube::CSIPersistentVolumeSource& csi, kube::PersistentVolume& pv);
 
 }  // namespace migration

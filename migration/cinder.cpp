@@ -4,6 +4,7 @@
 
 #include "migration/drivers.h"
 #include "migration/topology.h"
+#include "migration/topology_to_in_tree.h"
 
 namespace migration {
 
@@ -14,8 +15,15 @@ kube::CSIPersistentVolumeSource TranslateCinder(const kube::CinderPersistentVolu
   csi.volume_handle = source.volume_id;
   csi.fs_type = source.fs_type;
   csi.read_only = source.read_only;
-  TranslateZoneTopology(pv, "topology.cinder.csi.openstack.org/zone");
+  TranslateZoneTopology(pv, kCinderTopologyKey);
   return csi;
+}
+
+kube::CinderPersistentVolumeSource CinderFromCsi(const kube::CSIPersistentVolumeSource& csi,
+                                                 kube::PersistentVolume& pv) {
+  // Without a region parser the topology translation cannot fail.
+  (void)TranslateZoneTopologyToInTree(pv, kCinderTopologyKey, nullptr);
+  return kube::CinderPersistentVolumeSource{csi.volume_handle, csi.fs_type, csi.read_only};
 }
 
 }  // namespace migration

@@ -8,13 +8,13 @@ namespace {
 
 // {in-tree plugin, CSI driver}, docs/migration.md §1.
 constexpr std::array<std::pair<std::string_view, std::string_view>, 7> kPlugins = {{
-    {"kubernetes.io/gce-pd", kGcePdDriver},
-    {"kubernetes.io/aws-ebs", kAwsEbsDriver},
-    {"kubernetes.io/cinder", kCinderDriver},
-    {"kubernetes.io/azure-disk", kAzureDiskDriver},
-    {"kubernetes.io/azure-file", kAzureFileDriver},
-    {"kubernetes.io/vsphere-volume", kVsphereDriver},
-    {"kubernetes.io/portworx-volume", kPortworxDriver},
+    {kGcePdPlugin, kGcePdDriver},
+    {kAwsEbsPlugin, kAwsEbsDriver},
+    {kCinderPlugin, kCinderDriver},
+    {kAzureDiskPlugin, kAzureDiskDriver},
+    {kAzureFilePlugin, kAzureFileDriver},
+    {kVspherePlugin, kVsphereDriver},
+    {kPortworxPlugin, kPortworxDriver},
 }};
 
 }  // namespace

@@ -15,6 +15,14 @@ inline constexpr std::string_view kAzureFileDriver = "file.csi.azure.com";
 inline constexpr std::string_view kVsphereDriver = "csi.vsphere.vmware.com";
 inline constexpr std::string_view kPortworxDriver = "pxd.portworx.com";
 
+inline constexpr std::string_view kGcePdPlugin = "kubernetes.io/gce-pd";
+inline constexpr std::string_view kAwsEbsPlugin = "kubernetes.io/aws-ebs";
+inline constexpr std::string_view kCinderPlugin = "kubernetes.io/cinder";
+inline constexpr std::string_view kAzureDiskPlugin = "kubernetes.io/azure-disk";
+inline constexpr std::string_view kAzureFilePlugin = "kubernetes.io/azure-file";
+inline constexpr std::string_view kVspherePlugin = "kubernetes.io/vsphere-volume";
+inline constexpr std::string_view kPortworxPlugin = "kubernetes.io/portworx-volume";
+
 // The in-tree plugin (e.g. "kubernetes.io/gce-pd") that CSI driver `driver`
 // replaces, by exact name; nullopt for any other driver.
 std::optional<std::string_view> InTreePluginOf(std::string_view driver);

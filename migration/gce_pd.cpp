@@ -1,11 +1,13 @@
 #include "migration/gce_pd.h"
 
-#include <set>
+#include <cstdint>
 #include <vector>
 
 #include "migration/drivers.h"
+#include "migration/partition.h"
 #include "migration/split.h"
 #include "migration/topology.h"
+#include "migration/topology_to_in_tree.h"
 
 namespace migration {
 namespace {
@@ -19,30 +21,6 @@ constexpr size_t kProject = 1;
 constexpr size_t kRegionality = 2;
 constexpr size_t kWhere = 3;
 constexpr size_t kName = 5;
-
-// How Go prints the string set upstream collects the regions in.
-std::string GoSetString(const std::set<std::string>& items) {
-  std::string printed = "map[";
-  for (const auto& item : items) printed += (printed.size() > 4 ? " " : "") + item + ":{}";
-  return printed + "]";
-}
-
-// The region all `zones` (<locale>-<region>-<zone>) belong to.
-base::Result<std::string> RegionOf(const std::vector<std::string>& zones) {
-  std::set<std::string> regions;
-  for (const auto& zone : zones) {
-    std::vector<std::string> parts = Split(zone, "-");
-    if (parts.size() != 3) {
-      return base::Error("zone in unexpected format, expected: {locale}-{region}-{zone}, got: " +
-                         zone);
-    }
-    regions.insert(parts[0] + "-" + parts[1]);
-  }
-  if (regions.size() != 1) {
-    return base::Error("multiple or no regions gotten from zones, got: " + GoSetString(regions));
-  }
-  return *regions.begin();
-}
 
 std::string Handle(std::string_view project, std::string_view regionality, std::string_view where,
                    std::string_view disk) {
@@ -60,7 +38,7 @@ base::Result<std::string> HandleFromLabels(const kube::StringMap& labels,
   std::vector<std::string> zones =
       Split(label == labels.end() ? "" : label->second, kMultiZoneSeparator);
   if (zones.size() > 1) {
-    auto region = RegionOf(zones);
+    auto region = GceRegionFromZones(zones);
     if (!region.ok()) return region.error().Wrap("failed to get region from zones");
     return Handle(kUnspecified, "regions", *region, pd_name);
   }
@@ -68,7 +46,21 @@ base::Result<std::string> HandleFromLabels(const kube::StringMap& labels,
   return Handle(kUnspecified, "zones", zone, pd_name);
 }
 
+// The <locale>-<region> of a zone <locale>-<region>-<zone>.
+base::Result<std::string> GceRegionOf(const std::string& zone) {
+  std::vector<std::string> parts = Split(zone, "-");
+  if (parts.size() != 3) {
+    return base::Error("zone in unexpected format, expected: {locale}-{region}-{zone}, got: " +
+                       zone);
+  }
+  return parts[0] + "-" + parts[1];
+}
+
 }  // namespace
+
+base::Result<std::string> GceRegionFromZones(const std::vector<std::string>& zones) {
+  return CommonRegion(zones, GceRegionOf);
+}
 
 std::vector<std::string> GceAccessModes(const std::vector<std::string>& modes) {
   if (modes.empty()) return modes;
@@ -119,7 +111,7 @@ base::Result<std::string> RepairGcePdHandle(std::string_view handle, std::string
   if (regionality == "regions") {
     std::string region = volume[kWhere];
     if (region == kUnspecified) {
-      auto from_zone = RegionOf({node_zone});
+      auto from_zone = GceRegionFromZones({node_zone});
       if (!from_zone.ok())
         return from_zone.error().Wrap("failed to get region from zone " + node_zone);
       region = std::move(*from_zone);
@@ -128,6 +120,20 @@ base::Result<std::string> RepairGcePdHandle(std::string_view handle, std::string
   }
   return base::Error("expected volume handle to have zones or regions regionality value, got: " +
                      regionality);
+}
+
+base::Result<kube::GCEPersistentDiskVolumeSource> GcePdFromCsi(
+    const kube::CSIPersistentVolumeSource& csi, kube::PersistentVolume& pv) {
+  std::vector<std::string> handle = Split(csi.volume_handle, "/");
+  if (handle.size() < kHandleElements) {
+    return base::Error("failed to get id components.Got: " + std::to_string(handle.size()) +
+                       ", wanted 6 components or more. ");
+  }
+  auto partition = PartitionAttribute(csi.volume_attributes, EmptyPartition::kZero, "Failed");
+  if (!partition.ok()) return partition.error();
+  base::Status topology = TranslateZoneTopologyToInTree(pv, kGceTopologyKey, GceRegionFromZones);
+  if (!topology.ok()) return TopologyToInTreeError(pv, topology.error());
+  return kube::GCEPersistentDiskVolumeSource{handle[kName], csi.fs_type, *partition, csi.read_only};
 }
 
 }  // namespace migration

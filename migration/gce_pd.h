@@ -1,5 +1,5 @@
 // GCE PD (kubernetes.io/gce-pd -> pd.csi.storage.gke.io), docs/migration.md §2.1
-// and §3.
+// and §3; back to in-tree, §8.2.
 #pragma once
 
 #include <string>
@@ -31,6 +31,22 @@ base::Result<kube::CSIPersistentVolumeSource> TranslateGcePd(
 // handle or node ID of fewer than 6 elements, an unparseable node zone, or a
 // regionality other than zones/regions.
 base::Result<std::string> RepairGcePdHandle(std::string_view handle, std::string_view node_id);
+
+// The region of GCE zones <locale>-<region>-<zone>. Errors: "no zones
+// specified", "zone in unexpected format, expected:
+// {locale}-{region}-{zone}, got: <zone>", "multiple or no regions gotten from
+// zones, got: map[<r1>:{} <r2>:{}]".
+base::Result<std::string> GceRegionFromZones(const std::vector<std::string>& zones);
+
+// The in-tree source for `csi`, the CSI source of `pv` (docs/migration.md
+// §8.2): pdName = the 6th element of the handle, partition from the
+// "partition" attribute (absent or "" = 0). Also rewrites `pv`'s topology
+// with GceRegionFromZones (§8.3). Errors: "failed to get id components.Got:
+// <n>, wanted 6 components or more. " for a handle of fewer than 6
+// "/"-separated elements, "Failed to convert partition <p> to integer:
+// <Atoi error>", or the topology error.
+base::Result<kube::GCEPersistentDiskVolumeSource> GcePdFromCsi(
+    const kube::CSIPersistentVolumeSource& csi, kube::PersistentVolume& pv);
 
 // The PD driver accepts neither RWX nor RWO together with ROX: RWX becomes
 // RWO, and any set holding RWO, or without ROX, becomes [ReadWriteOnce];

@@ -15,4 +15,13 @@ std::vector<std::string> Split(std::string_view s, std::string_view separator) {
   }
 }
 
+std::string Join(std::span<const std::string> parts, std::string_view separator) {
+  std::string joined;
+  for (size_t i = 0; i < parts.size(); ++i) {
+    if (i > 0) joined += separator;
+    joined += parts[i];
+  }
+  return joined;
+}
+
 }  // namespace migration

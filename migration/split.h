@@ -1,7 +1,8 @@
-// String splitting with Go's strings.Split semantics, which the translation
-// rules are written in terms of.
+// String splitting and joining with Go's strings.Split and strings.Join
+// semantics, which the translation rules are written in terms of.
 #pragma once
 
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -11,5 +12,8 @@ namespace migration {
 // Splits `s` around every `separator` (non-empty): "" gives {""}, "a__" gives
 // {"a", ""}.
 std::vector<std::string> Split(std::string_view s, std::string_view separator);
+
+// `parts` with `separator` between them: {} gives "".
+std::string Join(std::span<const std::string> parts, std::string_view separator);
 
 }  // namespace migration

@@ -18,10 +18,11 @@ namespace migration {
 // Kubernetes zone keys of allowedTopologies renamed to it. Every other field
 // is kept (the provisioner stays the in-tree name, except for Portworx,
 // whose translator names the driver).
+// Per plugin: docs/migration.md §8.1.
 // Errors: the translator's own ("cannot simultaneously set allowed
 // topologies and zone/zones parameters"), or `could not find in-tree storage
-// class parameter translation logic for "<plugin>"` for a plugin that does
-// not migrate.
+// class parameter translation logic for "<plugin>"` (Go-quoted) for a plugin
+// that does not migrate.
 base::Result<kube::StorageClass> TranslateInTreeStorageClassToCsi(
     std::string_view in_tree_plugin, const kube::StorageClass& storage_class);
 

@@ -15,10 +15,11 @@ namespace migration {
 // drivers, chosen by spec.csi.driver) is replaced by the in-tree source;
 // the driver's topology keys in node affinity become the Kubernetes zone
 // (and, where the plugin knows how, region) keys, with the matching PV
-// labels. Every other field is kept.
-// Errors: the translator's own (an unparsable handle or partition), "pv is
-// nil or CSI source not defined on pv" without a CSI source, or `could not
-// find in-tree plugin translation logic for <driver>` for another driver.
+// labels. Every other field is kept. Per driver: docs/migration.md §8.2.
+// Errors: the translator's own (an unparsable handle or partition, a
+// topology whose region cannot be told), "CSI persistent volume was nil"
+// without a CSI source, or `could not find in-tree plugin translation logic
+// for <driver>` for another driver.
 base::Result<kube::PersistentVolume> TranslateCsiPvToInTree(const kube::PersistentVolume& pv);
 
 }  // namespace migration

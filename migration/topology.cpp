@@ -31,12 +31,13 @@ bool HasValues(const kube::PersistentVolume& pv, std::string_view key) {
 // returns whether it did.
 bool RenameKey(kube::PersistentVolume& pv, std::string_view from, std::string_view to) {
   if (!HasValues(pv, from)) return false;
-  for (auto& term : pv.spec.node_affinity) {
-    for (auto& requirement : term.match_expressions) {
-      if (requirement.key == from) requirement.key = std::string(to);
-    }
-  }
+  RenameRequirements(pv, from, to);
   return true;
+}
+
+void SortUnique(std::vector<std::string>& values) {
+  std::sort(values.begin(), values.end());
+  values.erase(std::unique(values.begin(), values.end()), values.end());
 }
 
 std::string_view Trim(std::string_view s) {
@@ -57,12 +58,32 @@ std::vector<std::string> LabelValuesOf(std::string_view label, LabelValues how) 
   } else {
     for (const auto& value : Split(label, kMultiZoneSeparator)) add(value);
   }
-  std::sort(values.begin(), values.end());
-  values.erase(std::unique(values.begin(), values.end()), values.end());
+  SortUnique(values);
   return values;
 }
 
 }  // namespace
+
+void RenameRequirements(kube::PersistentVolume& pv, std::string_view from, std::string_view to) {
+  for (auto& term : pv.spec.node_affinity) {
+    for (auto& requirement : term.match_expressions) {
+      if (requirement.key == from) requirement.key = std::string(to);
+    }
+  }
+}
+
+std::vector<std::string> TopologyValues(const kube::PersistentVolume& pv, std::string_view key) {
+  std::vector<std::string> values;
+  for (const auto& term : pv.spec.node_affinity) {
+    for (const auto& requirement : term.match_expressions) {
+      if (requirement.key == key) {
+        values.insert(values.end(), requirement.values.begin(), requirement.values.end());
+      }
+    }
+  }
+  SortUnique(values);
+  return values;
+}
 
 TopologyLabels ChooseTopologyLabels(const kube::PersistentVolume& pv) {
   constexpr TopologyLabels kGa{kGaZoneLabel, kGaRegionLabel};

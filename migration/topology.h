@@ -4,7 +4,9 @@
 // topology key. None of these functions fails a translation.
 #pragma once
 
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "kube/api/core/v1/persistent_volume.h"
 
@@ -27,6 +29,14 @@ struct TopologyLabels {
 // nodeAffinity, a beta zone requirement, a GA zone label, a beta zone label;
 // GA otherwise.
 TopologyLabels ChooseTopologyLabels(const kube::PersistentVolume& pv);
+
+// Renames the key of every nodeAffinity requirement keyed `from` to `to`,
+// operator, values and terms untouched.
+void RenameRequirements(kube::PersistentVolume& pv, std::string_view from, std::string_view to);
+
+// The values of all nodeAffinity requirements keyed `key`, in every term,
+// deduplicated and sorted.
+std::vector<std::string> TopologyValues(const kube::PersistentVolume& pv, std::string_view key);
 
 // How a label value becomes requirement values.
 enum class LabelValues { kSplitMultiZone, kWhole };
