@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -46,6 +47,9 @@ struct StorageClassCase {
   Terms want_topologies;
   std::string want_error = "";  // empty: success
 };
+
+// A failing row prints as its name.
+void PrintTo(const StorageClassCase& c, std::ostream* os) { *os << c.name; }
 
 class TranslateStorageClassTest : public ::testing::TestWithParam<StorageClassCase> {};
 

@@ -5,9 +5,11 @@
 
 #include <gtest/gtest.h>
 
+#include <ostream>
 #include <string>
 #include <vector>
 
+#include "expect_result.h"
 #include "migration/azure_disk.h"
 #include "migration/go_text.h"
 #include "migration/topology.h"
@@ -18,9 +20,11 @@
 namespace migration::to_in_tree_test {
 namespace {
 
+using ::migration::testing::ExpectValueOrError;
 using ::migration::testing::In;
 using ::migration::testing::Na;
 using ::migration::testing::PvWith;
+using ::migration::testing::ResultCase;
 using Terms = std::vector<kube::NodeSelectorTerm>;
 
 const std::string kGaZone(kGaZoneLabel);
@@ -63,6 +67,9 @@ struct InTreeCase {
   kube::StringMap want_annotations = {};
   std::string want_error = "";  // empty: success
 };
+
+// A failing row prints as its name.
+void PrintTo(const InTreeCase& c, std::ostream* os) { *os << c.name; }
 
 class TranslateCsiPvToInTreeTest : public ::testing::TestWithParam<InTreeCase> {};
 
@@ -290,25 +297,14 @@ INSTANTIATE_TEST_SUITE_P(
                        "Microsoft.Compute/disks/(.+)"}),
     [](const auto& info) { return info.param.name; });
 
-struct DiskNameCase {
-  std::string name;
-  std::string uri;
-  std::string want;        // the disk name, if no error
-  std::string want_error;  // empty: success
-};
+// {disk URI, disk name}
+using DiskNameCase = ResultCase<std::string, std::string>;
 
 class AzureDiskNameOfTest : public ::testing::TestWithParam<DiskNameCase> {};
 
 TEST_P(AzureDiskNameOfTest, ParsesTheUri) {
   const DiskNameCase& c = GetParam();
-  auto name = AzureDiskNameOf(c.uri);
-  if (!c.want_error.empty()) {
-    ASSERT_FALSE(name.ok()) << *name;
-    EXPECT_EQ(name.error().message, c.want_error);
-    return;
-  }
-  ASSERT_TRUE(name.ok()) << name.error().message;
-  EXPECT_EQ(*name, c.want);
+  ExpectValueOrError(AzureDiskNameOf(c.input), c.want, c.want_error);
 }
 
 // TestGetDiskName and TestIsManagedDisk.
@@ -542,25 +538,14 @@ TEST(RoundTripTest, InTreeGcePdAndEbsPvsComeBack) {
   }
 }
 
-struct AtoiCase {
-  std::string name;
-  std::string text;
-  int32_t want;
-  std::string want_error;  // empty: success
-};
+// {text, number}
+using AtoiCase = ResultCase<std::string, int32_t>;
 
 class GoAtoiInt32Test : public ::testing::TestWithParam<AtoiCase> {};
 
 TEST_P(GoAtoiInt32Test, ParsesAsGoDoes) {
   const AtoiCase& c = GetParam();
-  auto number = GoAtoiInt32(c.text);
-  if (!c.want_error.empty()) {
-    ASSERT_FALSE(number.ok()) << *number;
-    EXPECT_EQ(number.error().message, c.want_error);
-    return;
-  }
-  ASSERT_TRUE(number.ok()) << number.error().message;
-  EXPECT_EQ(*number, c.want);
+  ExpectValueOrError(GoAtoiInt32(c.input), c.want, c.want_error);
 }
 
 INSTANTIATE_TEST_SUITE_P(

@@ -5,6 +5,9 @@
 
 #include <gtest/gtest.h>
 
+#include <ostream>
+
+#include "expect_result.h"
 #include "migration/aws_ebs.h"
 #include "migration/gce_pd.h"
 #include "migration/topology.h"
@@ -14,9 +17,11 @@
 namespace migration::topology_to_in_tree_test {
 namespace {
 
+using ::migration::testing::ExpectValueOrError;
 using ::migration::testing::In;
 using ::migration::testing::Na;
 using ::migration::testing::PvWith;
+using ::migration::testing::ResultCase;
 using Terms = std::vector<kube::NodeSelectorTerm>;
 
 const std::string kGke = "topology.gke.io/zone";
@@ -37,6 +42,9 @@ struct TopologyCase {
   kube::StringMap want_labels;
   std::string want_error = "";  // empty: success
 };
+
+// A failing row prints as its name.
+void PrintTo(const TopologyCase& c, std::ostream* os) { *os << c.name; }
 
 class ZoneTopologyToInTreeTest : public ::testing::TestWithParam<TopologyCase> {};
 
@@ -161,25 +169,14 @@ TEST(VsphereTopologyToInTreeTest, BetaLabelsChooseBetaKeysAndStay) {
   EXPECT_EQ(pv.metadata.labels, (kube::StringMap{{kBetaZone, "old"}}));
 }
 
-struct RegionCase {
-  std::string name;
-  std::vector<std::string> zones;
-  std::string want;        // the region, if no error
-  std::string want_error;  // empty: success
-};
+// {zones, region}
+using RegionCase = ResultCase<std::vector<std::string>, std::string>;
 
 class AwsRegionFromZonesTest : public ::testing::TestWithParam<RegionCase> {};
 
 TEST_P(AwsRegionFromZonesTest, FindsTheOneRegion) {
   const RegionCase& c = GetParam();
-  auto region = AwsRegionFromZones(c.zones);
-  if (!c.want_error.empty()) {
-    ASSERT_FALSE(region.ok()) << *region;
-    EXPECT_EQ(region.error().message, c.want_error);
-    return;
-  }
-  ASSERT_TRUE(region.ok()) << region.error().message;
-  EXPECT_EQ(*region, c.want);
+  ExpectValueOrError(AwsRegionFromZones(c.input), c.want, c.want_error);
 }
 
 INSTANTIATE_TEST_SUITE_P(
