@@ -5,8 +5,8 @@
 
 #include "base/log.h"
 #include "base/strconv.h"
-#include "csi_params/volumes.h"
 #include "kube/client/api_error.h"
+#include "provisioner/csi_view.h"
 #include "provisioner/deletion_secrets.h"
 #include "provisioner/names.h"
 #include "provisioner/provisioned_volume.h"
@@ -41,6 +41,7 @@ ClaimController::ClaimController(const std::string& driver_name, const std::stri
                                  ProvisionerApi& api, VolumeDriver& driver, ClaimEvents& events,
                                  ProvisionerMetrics* metrics, base::Clock& clock)
     : driver_name_(driver_name),
+      known_(driver_name),
       identity_(identity),
       capabilities_(capabilities),
       options_(std::move(options)),
@@ -75,11 +76,12 @@ ClaimController::ClaimController(const std::string& driver_name, const std::stri
 
 bool ClaimController::ShouldProvision(const Claim& claim) const {
   if (!claim.spec.volume_name.empty()) return false;
-  // KCM's annotation must name the driver; pv.kubernetes.io/migrated-to
-  // counts only beside the in-tree name, for migrated classes (not built).
+  // KCM's annotation must name the driver, or the in-tree plugin it replaces
+  // beside pv.kubernetes.io/migrated-to naming the driver (§3.13).
   std::string_view asked = AnnotationOf(claim, kStorageProvisionerAnnotation);
   if (asked.empty()) asked = AnnotationOf(claim, kBetaStorageProvisionerAnnotation);
-  return asked == driver_name_;
+  if (asked == driver_name_) return true;
+  return known_.IsInTree(asked) && AnnotationOf(claim, kMigratedToAnnotation) == driver_name_;
 }
 
 kube::ReconcileResult ClaimController::Sync(const std::string& key,
@@ -143,7 +145,7 @@ kube::ReconcileResult ClaimController::Sync(const std::string& key,
     LOG_V(4, "PersistentVolume already exists, skipping").With("PVC", key).With("PV", volume_name);
     return PvExists(key, *claim);
   }
-  if (storage_class->provisioner != driver_name_) return kube::Action::Done();
+  if (!known_.Knows(storage_class->provisioner)) return kube::Action::Done();
   if (base::Clock::Duration left = BackoffLeft(key); left > base::Clock::Duration::zero()) {
     LOG_V(4, "Claim still in backoff, no attempt before it ends").With("PVC", key);
     return kube::Action::RequeueAfter(left);
@@ -165,7 +167,7 @@ kube::ReconcileResult ClaimController::Attempt(const std::string& key,
   const base::Clock::TimePoint started = clock_.Now();
   events_.Provisioning(*claim);
   ProvisionResult result =
-      ProvisionVolume({.driver_name = driver_name_,
+      ProvisionVolume({.known = known_,
                        .identity = identity_,
                        .capabilities = capabilities_,
                        .request_options = options_.request,
@@ -355,10 +357,10 @@ base::Result<bool> ClaimController::StoredPvNamesVolume(const kube::PersistentVo
     return stored.error().Wrap("failed to read the existing PersistentVolume " +
                                volume.metadata.name);
   }
-  const kube::CSIPersistentVolumeSource* ours = csi_params::CsiSourceOf(volume);
-  const kube::CSIPersistentVolumeSource* theirs = csi_params::CsiSourceOf(*stored);
-  return ours && theirs && ours->driver == theirs->driver &&
-         ours->volume_handle == theirs->volume_handle;
+  auto ours = CsiViewOf(volume);
+  auto theirs = CsiViewOf(*stored);
+  return ours.ok() && theirs.ok() && ours->source.driver == theirs->source.driver &&
+         ours->source.volume_handle == theirs->source.volume_handle;
 }
 
 kube::ReconcileResult ClaimController::DuplicateVolumeMade(const std::string& key,
@@ -366,8 +368,7 @@ kube::ReconcileResult ClaimController::DuplicateVolumeMade(const std::string& ke
                                                            const kube::PersistentVolume& volume) {
   LOG_ERROR("PersistentVolume already exists for another volume; deleting the volume just made")
       .With("PVC", key)
-      .With("PV", volume.metadata.name)
-      .With("volumeHandle", csi_params::CsiSourceOf(volume)->volume_handle);
+      .With("PV", volume.metadata.name);
   {
     std::lock_guard lock(mu_);
     duplicates_[key] = volume;
@@ -386,10 +387,12 @@ base::Result<bool> ClaimController::DeleteDuplicateOf(const std::string& key) {
     if (it == duplicates_.end()) return false;
     duplicate = it->second;
   }
-  const std::string& handle = csi_params::CsiSourceOf(*duplicate)->volume_handle;
-  auto secrets = DeletionSecretsOf(*duplicate, classes_, api_);
+  auto view = CsiViewOf(*duplicate);
+  if (!view.ok()) return view.error();
+  const std::string& handle = view->source.volume_handle;
+  auto secrets = DeletionSecretsOf(*duplicate, classes_, api_, view->migrated ? &known_ : nullptr);
   if (!secrets.ok()) return secrets.error();
-  if (base::Status s = driver_.DeleteVolume(handle, *secrets); !s.ok()) {
+  if (base::Status s = driver_.DeleteVolume(handle, *secrets, view->migrated); !s.ok()) {
     return s.error().Wrap("failed to delete volume " + handle +
                           " that no PersistentVolume can name");
   }

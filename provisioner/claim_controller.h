@@ -64,6 +64,7 @@
 #include "provisioner/accessibility.h"
 #include "provisioner/capacity_refresh.h"
 #include "provisioner/claim_events.h"
+#include "provisioner/known_provisioners.h"
 #include "provisioner/provisioner_metrics.h"
 #include "provisioner/volume_provisioning.h"
 
@@ -149,6 +150,7 @@ class ClaimController {
   };
 
   const std::string driver_name_;
+  const KnownProvisioners known_;  // §3.13
   const std::string identity_;
   const csi::Capabilities& capabilities_;
   const ClaimControllerOptions options_;

@@ -17,9 +17,13 @@ const std::string* VolumeAnnotation(const kube::PersistentVolume& volume, std::s
 
 // The class's provisioner Secret for `volume`, resolved for its claim.
 base::Result<std::optional<kube::SecretReference>> ClassSecretOf(
-    const kube::PersistentVolume& volume, const kube::Store<kube::StorageClass>& classes) {
-  auto storage_class = classes.GetByKey(std::string(volume.spec.storage_class_name));
-  if (!storage_class || !volume.spec.claim_ref) return std::optional<kube::SecretReference>();
+    const kube::PersistentVolume& volume, const kube::Store<kube::StorageClass>& classes,
+    const KnownProvisioners* in_tree_class) {
+  auto stored = classes.GetByKey(std::string(volume.spec.storage_class_name));
+  if (!stored || !volume.spec.claim_ref) return std::optional<kube::SecretReference>();
+  base::Result<kube::StorageClass> storage_class = *stored;
+  if (in_tree_class) storage_class = in_tree_class->ForDriver(*stored);
+  if (!storage_class.ok()) return storage_class.error();
   kube::PersistentVolumeClaim claim;
   claim.metadata.name = volume.spec.claim_ref->name;
   claim.metadata.namespace_ = volume.spec.claim_ref->namespace_;
@@ -36,7 +40,8 @@ base::Result<std::optional<kube::SecretReference>> ClassSecretOf(
 
 base::Result<Secrets> DeletionSecretsOf(const kube::PersistentVolume& volume,
                                         const kube::Store<kube::StorageClass>& classes,
-                                        ProvisionerApi& api) {
+                                        ProvisionerApi& api,
+                                        const KnownProvisioners* in_tree_class) {
   const std::string* name = VolumeAnnotation(volume, kDeletionSecretNameAnnotation);
   const std::string* ns = VolumeAnnotation(volume, kDeletionSecretNamespaceAnnotation);
   std::optional<kube::SecretReference> ref;
@@ -44,7 +49,7 @@ base::Result<Secrets> DeletionSecretsOf(const kube::PersistentVolume& volume,
     if (name->empty() || ns->empty()) return Secrets();
     ref = kube::SecretReference{.name = *name, .namespace_ = *ns};
   } else {
-    auto resolved = ClassSecretOf(volume, classes);
+    auto resolved = ClassSecretOf(volume, classes, in_tree_class);
     if (!resolved.ok()) return resolved.error();
     ref = *resolved;
   }

@@ -3,14 +3,17 @@
 // PVs from before the annotations, and static ones - the provisioner Secret
 // its class names for it. A Secret that cannot be read is logged and the
 // call goes on without credentials, as upstream's does: the driver says
-// whether it needs them. Shared by the volume controller's deletion and the
-// claim controller's removal of a volume no PV can name (§9.2).
+// whether it needs them. For a PV of a migrated in-tree plugin
+// (`in_tree_class` set), a class of that plugin is read translated to CSI
+// first (§3.13). Shared by the volume controller's deletion and the claim
+// controller's removal of a volume no PV can name (§9.2).
 #pragma once
 
 #include "base/result.h"
 #include "kube/api/core/v1/persistent_volume.h"
 #include "kube/api/storage/v1/storage_class.h"
 #include "kube/runtime/store.h"
+#include "provisioner/known_provisioners.h"
 #include "provisioner/provisioner_api.h"
 #include "provisioner/volume_driver.h"
 
@@ -18,6 +21,7 @@ namespace provisioner {
 
 base::Result<Secrets> DeletionSecretsOf(const kube::PersistentVolume& volume,
                                         const kube::Store<kube::StorageClass>& classes,
-                                        ProvisionerApi& api);
+                                        ProvisionerApi& api,
+                                        const KnownProvisioners* in_tree_class);
 
 }  // namespace provisioner

@@ -1,6 +1,7 @@
 #include "provisioner/provisioner_metrics.h"
 
 #include "metrics/process_collector.h"
+#include "migration/drivers.h"
 
 namespace provisioner {
 namespace {
@@ -53,7 +54,7 @@ ProvisionerMetrics::ProvisionerMetrics()
 }
 
 void ProvisionerMetrics::SetDriverName(const std::string& name) {
-  operations_.SetDriverName(name, /*migrated_label=*/false);
+  operations_.SetDriverName(name, migration::IsMigratedCsiDriverByName(name));
 }
 
 kube::WorkQueueMetrics& ProvisionerMetrics::claim_queue() {

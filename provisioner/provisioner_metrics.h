@@ -52,6 +52,8 @@ class ProvisionerMetrics {
 
   metrics::Registry& registry() { return registry_; }
   csi::MetricsHook CsiHook() { return operations_.Hook(); }
+  // Later CSI calls carry `name`; for a CSI migration target (§3.13) also
+  // the `migrated` label, as upstream's WithMigration.
   void SetDriverName(const std::string& name);
 
   kube::WorkQueueMetrics& claim_queue();

@@ -7,6 +7,7 @@
 #include "kube/api/metadata_patch.h"
 #include "kube/api/strategic_metadata_patch.h"
 #include "kube/client/api_error.h"
+#include "provisioner/csi_view.h"
 #include "provisioner/deletion_secrets.h"
 #include "provisioner/names.h"
 
@@ -41,7 +42,7 @@ VolumeController::VolumeController(const std::string& driver_name, VolumeControl
                                    kube::InformerSet& informers, ProvisionerApi& api,
                                    VolumeDriver& driver, VolumeEvents& events,
                                    ProvisionerMetrics* metrics, base::Clock& clock)
-    : driver_name_(driver_name),
+    : known_(driver_name),
       options_(std::move(options)),
       api_(api),
       driver_(driver),
@@ -64,15 +65,14 @@ VolumeController::VolumeController(const std::string& driver_name, VolumeControl
 }
 
 bool VolumeController::IsOurs(const Volume& volume) const {
+  const std::string* to = AnnotationOf(volume, kMigratedToAnnotation);
+  const bool migrated_to_us = to && known_.Knows(*to);
   if (const std::string* by = AnnotationOf(volume, kProvisionedByAnnotation)) {
-    return *by == driver_name_;
+    return known_.Knows(*by) || migrated_to_us;
   }
-  if (const std::string* to = AnnotationOf(volume, kMigratedToAnnotation);
-      to && *to == driver_name_) {
-    return true;
-  }
+  // A static PV: its CSI driver, or for an in-tree one the migration's.
   const kube::CSIPersistentVolumeSource* csi = csi_params::CsiSourceOf(volume);
-  return csi && csi->driver == driver_name_;
+  return csi ? known_.Knows(csi->driver) : migrated_to_us;
 }
 
 kube::ReconcileResult VolumeController::Sync(const std::string& name,
@@ -122,11 +122,12 @@ base::Result<bool> VolumeController::SyncFinalizer(const Volume& volume) {
 kube::ReconcileResult VolumeController::Delete(const Volume& volume) {
   const std::string& name = volume.metadata.name;
   const std::string class_name(volume.spec.storage_class_name);
-  const kube::CSIPersistentVolumeSource* csi = csi_params::CsiSourceOf(volume);
-  if (!csi) {
-    events_.DeleteFailed(volume, "invalid CSI PV");
-    return base::Error("invalid CSI PV");
+  auto view = CsiViewOf(volume);  // §3.13: an in-tree PV is translated
+  if (!view.ok()) {
+    events_.DeleteFailed(volume, view.error().message);
+    return view.error();
   }
+  const std::string& handle = view->source.volume_handle;
   if (std::string node = AttachedNode(volume); !node.empty()) {
     // Not a failure: the attacher detaches it, then deletion goes on.
     events_.WaitingForDetach(volume, node);
@@ -139,19 +140,19 @@ kube::ReconcileResult VolumeController::Delete(const Volume& volume) {
   }
   const base::Clock::TimePoint started = clock_.Now();
   if (!already_deleted) {
-    auto secrets = DeletionSecretsOf(volume, classes_, api_);
+    auto secrets = DeletionSecretsOf(volume, classes_, api_, view->migrated ? &known_ : nullptr);
     if (!secrets.ok()) {
       events_.DeleteFailed(volume, secrets.error().message);
       if (metrics_) metrics_->DeleteFailed(class_name);
       return secrets.error();
     }
-    if (base::Status s = driver_.DeleteVolume(csi->volume_handle, *secrets); !s.ok()) {
+    if (base::Status s = driver_.DeleteVolume(handle, *secrets, view->migrated); !s.ok()) {
       LOG_ERROR("Volume deletion failed").With("PV", name).With("err", s.error().message);
       events_.DeleteFailed(volume, s.error().message);
       if (metrics_) metrics_->DeleteFailed(class_name);
       return s.error();
     }
-    LOG_INFO("Volume deleted").With("PV", name).With("volumeHandle", csi->volume_handle);
+    LOG_INFO("Volume deleted").With("PV", name).With("volumeHandle", handle);
     if (metrics_) metrics_->DeleteSucceeded(class_name, clock_.Now() - started);
     if (options_.capacity) options_.capacity->VolumeDeleted(volume);
     std::lock_guard lock(mu_);

@@ -2,9 +2,10 @@
 // (docs/provisioner.md §4), on the generic runtime, queue "volumes", keyed
 // by PV name.
 //
-// A PV is this driver's when its provisioned-by (or migrated-to) annotation
-// names the driver, or, without provisioned-by, its CSI source does (a
-// static PV). On each sync of one:
+// A PV is this driver's when its provisioned-by or migrated-to annotation
+// names the driver (or the in-tree plugin it replaces, §3.13), or, without
+// provisioned-by, its CSI source does (a static PV). A PV of an in-tree
+// plugin is deleted through its CSI translation, counted `migrated`. On each sync of one:
 //   - the finalizer follows the reclaim policy (§4.1): added while the PV is
 //     Bound, not being deleted and its policy is Delete; removed when the
 //     policy is Retain or Recycle. Strategic merge patches: another
@@ -36,6 +37,7 @@
 #include "kube/runtime/controller.h"
 #include "kube/runtime/informer_set.h"
 #include "provisioner/capacity_refresh.h"
+#include "provisioner/known_provisioners.h"
 #include "provisioner/provisioner_api.h"
 #include "provisioner/provisioner_metrics.h"
 #include "provisioner/volume_driver.h"
@@ -73,7 +75,7 @@ class VolumeController {
   // The node a VolumeAttachment of the volume names, or "".
   std::string AttachedNode(const Volume& volume) const;
 
-  const std::string driver_name_;
+  const KnownProvisioners known_;  // the driver's names, §3.13
   const VolumeControllerOptions options_;
   ProvisionerApi& api_;
   VolumeDriver& driver_;

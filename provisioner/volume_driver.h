@@ -4,6 +4,8 @@
 // `timeout` (--timeout). A driver's failure is a gRPC-domain base::Error
 // carrying its code (csi/errors.h); other failures have none. Secrets are
 // only ever sent, never logged (the connection's logging strips them).
+// `migrated` marks a call for a volume of a migrated in-tree plugin (§3.13):
+// the `migrated` label of csi_sidecar_operations_seconds.
 #pragma once
 
 #include <chrono>
@@ -22,9 +24,10 @@ using Secrets = std::map<std::string, std::string>;
 class VolumeDriver {
  public:
   virtual ~VolumeDriver() = default;
-  virtual base::Result<csi::v1::Volume> CreateVolume(
-      const csi::v1::CreateVolumeRequest& request) = 0;
-  virtual base::Status DeleteVolume(const std::string& volume_id, const Secrets& secrets) = 0;
+  virtual base::Result<csi::v1::Volume> CreateVolume(const csi::v1::CreateVolumeRequest& request,
+                                                     bool migrated) = 0;
+  virtual base::Status DeleteVolume(const std::string& volume_id, const Secrets& secrets,
+                                    bool migrated) = 0;
 };
 
 class CsiVolumeDriver final : public VolumeDriver {
@@ -32,8 +35,10 @@ class CsiVolumeDriver final : public VolumeDriver {
   CsiVolumeDriver(csi::Connection& connection, std::chrono::nanoseconds timeout)
       : controller_(connection), timeout_(timeout) {}
 
-  base::Result<csi::v1::Volume> CreateVolume(const csi::v1::CreateVolumeRequest& request) override;
-  base::Status DeleteVolume(const std::string& volume_id, const Secrets& secrets) override;
+  base::Result<csi::v1::Volume> CreateVolume(const csi::v1::CreateVolumeRequest& request,
+                                             bool migrated) override;
+  base::Status DeleteVolume(const std::string& volume_id, const Secrets& secrets,
+                            bool migrated) override;
 
  private:
   csi::ControllerClient controller_;

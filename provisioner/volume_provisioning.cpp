@@ -9,6 +9,7 @@
 #include "base/log.h"
 #include "csi/errors.h"
 #include "csi/final_error.h"
+#include "migration/to_in_tree.h"
 #include "provisioner/names.h"
 #include "provisioner/provisioned_volume.h"
 
@@ -31,11 +32,11 @@ base::Result<Secrets> ReadProvisionerSecret(ProvisionerApi& api,
 // `cleanup_failed` is upstream's text after the failed DeleteVolume.
 ProvisionFailure Unusable(const ProvisioningContext& context, const csi::v1::Volume& volume,
                           std::string message, std::string_view cleanup_failed,
-                          const Secrets& secrets) {
+                          const Secrets& secrets, bool migrated) {
   constexpr int kCleanupTries = 5;
   base::Status cleanup = base::Status::Ok();
   for (int attempt = 0; attempt < kCleanupTries; ++attempt) {
-    cleanup = context.driver.DeleteVolume(volume.volume_id(), secrets);
+    cleanup = context.driver.DeleteVolume(volume.volume_id(), secrets, migrated);
     if (cleanup.ok()) break;
   }
   if (!cleanup.ok()) message += std::string(cleanup_failed) + cleanup.error().message;
@@ -43,19 +44,22 @@ ProvisionFailure Unusable(const ProvisioningContext& context, const csi::v1::Vol
 }
 
 ProvisionFailure TooSmall(const ProvisioningContext& context, const csi::v1::Volume& volume,
-                          const std::string& volume_name, int64_t requested,
-                          const Secrets& secrets) {
+                          const std::string& volume_name, int64_t requested, const Secrets& secrets,
+                          bool migrated) {
   return Unusable(context, volume,
                   "created volume capacity " + std::to_string(volume.capacity_bytes()) +
                       " less than requested capacity " + std::to_string(requested),
-                  ". Cleanup of volume " + volume_name + " failed, volume is orphaned: ", secrets);
+                  ". Cleanup of volume " + volume_name + " failed, volume is orphaned: ", secrets,
+                  migrated);
 }
 
 // §3.7: a claim with a data source needs a volume made from it.
 ProvisionFailure SourceMissing(const ProvisioningContext& context, const csi::v1::Volume& volume,
-                               const std::string& volume_name, const Secrets& secrets) {
+                               const std::string& volume_name, const Secrets& secrets,
+                               bool migrated) {
   return Unusable(context, volume, "volume content source missing",
-                  ". cleanup of volume " + volume_name + " failed, volume is orphaned: ", secrets);
+                  ". cleanup of volume " + volume_name + " failed, volume is orphaned: ", secrets,
+                  migrated);
 }
 
 // §3.3 step 8: the source checked, its handle in the request, its finalizer
@@ -101,6 +105,25 @@ AccessibilityResult PlaceOf(const TopologyView& topology, const kube::Persistent
   return AccessibilityRequirements(topology, claim, storage_class, SelectedNodeOf(claim));
 }
 
+// §3.13: the PV of a migrated class goes to the API server in in-tree form;
+// one that cannot be translated has its volume deleted again (an unknown
+// outcome while that fails, final once it succeeded).
+ProvisionResult InTreeFormOf(const ProvisioningContext& context, kube::PersistentVolume pv,
+                             const Secrets& secrets) {
+  auto in_tree = migration::TranslateCsiPvToInTree(pv);
+  if (in_tree.ok()) return std::move(*in_tree);
+  LOG_WARNING("Failed to translate CSI PV to in-tree, deleting the provisioned volume")
+      .With("PV", pv.metadata.name)
+      .With("err", in_tree.error().message);
+  const std::string& handle =
+      std::get<kube::CSIPersistentVolumeSource>(pv.spec.source).volume_handle;
+  if (base::Status s = context.driver.DeleteVolume(handle, secrets, /*migrated=*/true); !s.ok()) {
+    LOG_WARNING("Failed to delete partly provisioned PV").With("err", s.error().message);
+    return ProvisionFailure{in_tree.error(), ProvisioningState::kInBackground};
+  }
+  return ProvisionFailure{in_tree.error(), ProvisioningState::kFinished};
+}
+
 }  // namespace
 
 ProvisioningState StateOfCreateError(const base::Error& error, bool may_reschedule) {
@@ -120,10 +143,10 @@ std::optional<ProvisionFailure> ApplyAttributesClass(const ProvisioningContext& 
                                                      csi::v1::CreateVolumeRequest& request) {
   base::Result<kube::VolumeAttributesClass> vac = context.api.GetAttributesClass(name);
   if (!vac.ok()) return ProvisionFailure{vac.error(), ProvisioningState::kNoChange};
-  if (vac->driver_name != context.driver_name) {
+  if (vac->driver_name != context.known.driver()) {
     return ProvisionFailure{
         base::Error("VAC " + name + " referenced in PVC is for driver " + vac->driver_name +
-                    " which does not match driver name " + context.driver_name),
+                    " which does not match driver name " + context.known.driver()),
         ProvisioningState::kFinished};
   }
   for (const auto& [key, value] : vac->parameters) {
@@ -134,9 +157,20 @@ std::optional<ProvisionFailure> ApplyAttributesClass(const ProvisioningContext& 
 
 }  // namespace
 
-ProvisionResult ProvisionVolume(const ProvisioningContext& context,
-                                const kube::PersistentVolumeClaim& claim,
-                                const kube::StorageClass& storage_class) {
+namespace {
+
+// The class an attempt works from: as the driver reads it (translated for a
+// migrated in-tree class, §3.13), and as stored, which the PV names.
+struct AttemptClass {
+  const kube::StorageClass& for_driver;
+  const kube::StorageClass& as_stored;
+  bool migrated;
+};
+
+ProvisionResult ProvisionCsiVolume(const ProvisioningContext& context,
+                                   const kube::PersistentVolumeClaim& claim,
+                                   const AttemptClass& classes) {
+  const kube::StorageClass& storage_class = classes.for_driver;
   VolumeRequestResult prepared =
       BeginVolumeRequest(claim, storage_class, context.capabilities, context.request_options,
                          context.reference_grants);
@@ -168,7 +202,7 @@ ProvisionResult ProvisionVolume(const ProvisioningContext& context,
   csi::v1::CreateVolumeRequest with_secrets = request.request;
   with_secrets.mutable_secrets()->insert(secrets->begin(), secrets->end());
 
-  auto volume = context.driver.CreateVolume(with_secrets);
+  auto volume = context.driver.CreateVolume(with_secrets, classes.migrated);
   if (!volume.ok()) {
     // Another node may do (§3.11) only when the scheduler picked this one.
     const bool may_reschedule = context.topology && !SelectedNodeOf(claim).empty();
@@ -188,25 +222,44 @@ ProvisionResult ProvisionVolume(const ProvisioningContext& context,
   // CSI allows 0 for "unknown"; the API server does not.
   if (capacity == 0) capacity = requested;
   if (capacity < requested) {
-    return TooSmall(context, *volume, request.request.name(), requested, *secrets);
+    return TooSmall(context, *volume, request.request.name(), requested, *secrets,
+                    classes.migrated);
   }
   // Upstream checks spec.dataSource, or a cross-namespace dataSourceRef
   // (populated claims never get here).
   if ((claim.spec.data_source ||
        (request.data_source && request.data_source->namespace_ != claim.metadata.namespace_)) &&
       !volume->has_content_source()) {
-    return SourceMissing(context, *volume, request.request.name(), *secrets);
+    return SourceMissing(context, *volume, request.request.name(), *secrets, classes.migrated);
   }
   if (context.topology) context.topology->memo.Forget(claim.metadata.uid.str());
-  return MakeProvisionedVolume({.claim = claim,
-                                .storage_class = storage_class,
-                                .request = request,
-                                .volume = *volume,
-                                .capacity_bytes = capacity,
-                                .driver_name = context.driver_name,
-                                .identity = context.identity,
-                                .controller_publish_readonly = context.controller_publish_readonly,
-                                .topology = context.topology != nullptr});
+  kube::PersistentVolume pv =
+      MakeProvisionedVolume({.claim = claim,
+                             .storage_class = classes.as_stored,
+                             .request = request,
+                             .volume = *volume,
+                             .capacity_bytes = capacity,
+                             .driver_name = context.known.driver(),
+                             .identity = context.identity,
+                             .controller_publish_readonly = context.controller_publish_readonly,
+                             .topology = context.topology != nullptr});
+  if (!classes.migrated) return pv;
+  return InTreeFormOf(context, std::move(pv), *secrets);
+}
+
+}  // namespace
+
+ProvisionResult ProvisionVolume(const ProvisioningContext& context,
+                                const kube::PersistentVolumeClaim& claim,
+                                const kube::StorageClass& storage_class) {
+  if (!context.known.IsInTree(storage_class.provisioner)) {
+    return ProvisionCsiVolume(context, claim, {storage_class, storage_class, false});
+  }
+  LOG_V(2, "Translating storage class for in-tree plugin to CSI")
+      .With("plugin", storage_class.provisioner);
+  auto translated = context.known.ForDriver(storage_class);
+  if (!translated.ok()) return ProvisionFailure{translated.error(), ProvisioningState::kFinished};
+  return ProvisionCsiVolume(context, claim, {*translated, storage_class, true});
 }
 
 }  // namespace provisioner

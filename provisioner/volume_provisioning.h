@@ -6,7 +6,10 @@
 // finalizer before CreateVolume, and the answer must name it. A
 // topology-aware driver is told where the volume may go (§3.6) and its answer
 // becomes the PV's node affinity; the topology memo of the claim is forgotten
-// once CreateVolume's outcome is known. Calls only the
+// once CreateVolume's outcome is known. A class of the in-tree plugin the
+// driver replaces (§3.13) is translated for the request, and the PV comes
+// back in in-tree form (a PV that cannot be translated has its volume
+// deleted again). Calls only the
 // driver, the Secret read and the data source's reads and finalizer;
 // creating the PV, and releasing a snapshot's finalizer, are the caller's.
 #pragma once
@@ -21,6 +24,7 @@
 #include "kube/api/storage/v1/storage_class.h"
 #include "kube/runtime/store.h"
 #include "provisioner/accessibility.h"
+#include "provisioner/known_provisioners.h"
 #include "provisioner/provisioner_api.h"
 #include "provisioner/provisioning_state.h"
 #include "provisioner/volume_driver.h"
@@ -29,7 +33,7 @@
 namespace provisioner {
 
 struct ProvisioningContext {
-  const std::string& driver_name;
+  const KnownProvisioners& known;
   const std::string& identity;
   const csi::Capabilities& capabilities;
   const VolumeRequestOptions& request_options;

@@ -27,7 +27,7 @@ migration                  7     base kube/api
 csi_params                 7     base kube/api
 snapshot                   8     base kube/api kube/client kube/runtime component csi_params
 attacher                   9     base kube/api kube/client kube/runtime kube/tools csi metrics component migration csi_params
-provisioner                9     base kube/api kube/client kube/runtime kube/tools csi metrics component csi_params
+provisioner                9     base kube/api kube/client kube/runtime kube/tools csi metrics component migration csi_params
 resizer                    9     base kube/api kube/client kube/runtime kube/tools csi metrics component migration csi_params
 snapshotter                9     base kube/api kube/client kube/runtime kube/tools csi metrics component csi_params snapshot
 snapshot_controller        9     base kube/api kube/client kube/runtime kube/tools metrics component csi_params snapshot

@@ -9,6 +9,8 @@
 #include <cstdlib>
 #include <sstream>
 
+#include "tests/support/cluster_polls.h"
+
 namespace testsupport {
 
 std::string HttpGet(int port, const std::string& path) {
@@ -69,6 +71,18 @@ std::optional<double> SeriesValue(const std::string& body, const std::string& fa
       return std::strtod(line.c_str() + value_at + 1, nullptr);
   }
   return std::nullopt;
+}
+
+std::string AwaitSeries(int port, const std::string& family, const std::vector<std::string>& labels,
+                        std::chrono::milliseconds timeout) {
+  std::string body;
+  PollUntil(
+      [&] {
+        body = HttpBody(HttpGet(port, "/metrics"));
+        return HasSeries(body, family, labels);
+      },
+      timeout);
+  return body;
 }
 
 }  // namespace testsupport

@@ -2,6 +2,7 @@
 // attacher's own endpoint (/metrics, /healthz/leader-election).
 #pragma once
 
+#include <chrono>
 #include <optional>
 #include <string>
 #include <vector>
@@ -25,5 +26,11 @@ inline bool HasSeries(const std::string& body, const std::string& family,
                       const std::vector<std::string>& labels) {
   return SeriesValue(body, family, labels).has_value();
 }
+
+// Scrapes 127.0.0.1:`port`/metrics until it has a series of `family` with
+// every label of `labels` (HasSeries) or `timeout` passed; the last body
+// scraped.
+std::string AwaitSeries(int port, const std::string& family, const std::vector<std::string>& labels,
+                        std::chrono::milliseconds timeout);
 
 }  // namespace testsupport

@@ -55,18 +55,6 @@ ResizerUnderTest OurResizer() {
           .binary = []() -> base::Result<std::string> { return std::string(RESIZER_BIN); }};
 }
 
-std::string AwaitSeries(int port, const std::string& family,
-                        const std::vector<std::string>& labels) {
-  std::string body;
-  testsupport::PollUntil(
-      [&] {
-        body = testsupport::HttpBody(testsupport::HttpGet(port, "/metrics"));
-        return testsupport::HasSeries(body, family, labels);
-      },
-      kResizeAwait);
-  return body;
-}
-
 std::string StatusString(const json& claim, const std::string& pointer) {
   const json::json_pointer at(pointer);
   if (!claim.is_object() || !claim.contains(at) || !claim.at(at).is_string()) return "";

@@ -26,6 +26,7 @@
 #include "kube/client/client.h"
 #include "tests/support/binary_under_test.h"
 #include "tests/support/control_plane.h"
+#include "tests/support/http_get.h"
 #include "tests/support/process.h"
 #include "tests/support/resizer_service_account.h"
 
@@ -154,11 +155,11 @@ class ResizerTest : public ::testing::TestWithParam<ResizerUnderTest> {
   std::vector<std::unique_ptr<testsupport::Process>> resizers_;
 };
 
-// Scrapes 127.0.0.1:`port`/metrics until it has a series of `family` with
-// every label of `labels` (testsupport::HasSeries) or kResizeAwait passed;
-// the last body scraped.
-std::string AwaitSeries(int port, const std::string& family,
-                        const std::vector<std::string>& labels);
+// testsupport::AwaitSeries within kResizeAwait.
+inline std::string AwaitSeries(int port, const std::string& family,
+                               const std::vector<std::string>& labels) {
+  return testsupport::AwaitSeries(port, family, labels, kResizeAwait);
+}
 
 // The status fields the resizer writes, "" when absent.
 std::string StatusString(const nlohmann::json& claim, const std::string& pointer);

@@ -189,6 +189,12 @@ class FakeVolumeDriver final : public VolumeDriver {
     std::lock_guard lock(mu_);
     deletes_[volume_id].assign(answers.begin(), answers.end());
   }
+  // The calls made for migrated volumes, as "CreateVolume <name>" and
+  // "DeleteVolume <id>", in order.
+  std::vector<std::string> MigratedCalls() const {
+    std::lock_guard lock(mu_);
+    return migrated_calls_;
+  }
   // The requests CreateVolume got for `name`, in order.
   std::vector<csi::v1::CreateVolumeRequest> CreateRequests(const std::string& name) const {
     std::lock_guard lock(mu_);
@@ -196,11 +202,13 @@ class FakeVolumeDriver final : public VolumeDriver {
     return it == requests_.end() ? std::vector<csi::v1::CreateVolumeRequest>() : it->second;
   }
 
-  base::Result<csi::v1::Volume> CreateVolume(const csi::v1::CreateVolumeRequest& request) override {
+  base::Result<csi::v1::Volume> CreateVolume(const csi::v1::CreateVolumeRequest& request,
+                                             bool migrated) override {
     std::optional<CreateAnswer> answer;
     {
       std::lock_guard lock(mu_);
       requests_[request.name()].push_back(request);
+      if (migrated) migrated_calls_.push_back("CreateVolume " + request.name());
       answer = NextAnswer(creates_, request.name());
     }
     log_.Add("CreateVolume", request.name());
@@ -218,10 +226,12 @@ class FakeVolumeDriver final : public VolumeDriver {
     return volume;
   }
 
-  base::Status DeleteVolume(const std::string& volume_id, const Secrets& secrets) override {
+  base::Status DeleteVolume(const std::string& volume_id, const Secrets& secrets,
+                            bool migrated) override {
     std::optional<base::Status> answer;
     {
       std::lock_guard lock(mu_);
+      if (migrated) migrated_calls_.push_back("DeleteVolume " + volume_id);
       answer = NextAnswer(deletes_, volume_id);
     }
     log_.Add("DeleteVolume", volume_id, SecretsText(secrets));
@@ -234,6 +244,7 @@ class FakeVolumeDriver final : public VolumeDriver {
   std::map<std::string, std::deque<CreateAnswer>> creates_;
   std::map<std::string, std::deque<base::Status>> deletes_;
   std::map<std::string, std::vector<csi::v1::CreateVolumeRequest>> requests_;
+  std::vector<std::string> migrated_calls_;
 };
 
 // API errors worded as the API server words them.
