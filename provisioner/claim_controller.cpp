@@ -5,6 +5,7 @@
 
 #include "base/log.h"
 #include "base/strconv.h"
+#include "kube/api/metadata_patch.h"
 #include "kube/client/api_error.h"
 #include "provisioner/csi_view.h"
 #include "provisioner/deletion_secrets.h"
@@ -141,7 +142,8 @@ kube::ReconcileResult ClaimController::Sync(const std::string& key,
   const std::string volume_name =
       VolumeName(options_.request.volume_name_prefix, claim->metadata.uid.str(),
                  options_.request.volume_name_uuid_length);
-  if (volumes_.GetByKey(volume_name)) {
+  const bool pv_exists = volumes_.GetByKey(volume_name) != nullptr;
+  if (pv_exists && !OutcomeUnknown(key, *claim)) {
     LOG_V(4, "PersistentVolume already exists, skipping").With("PVC", key).With("PV", volume_name);
     return PvExists(key, *claim);
   }
@@ -157,6 +159,13 @@ kube::ReconcileResult ClaimController::Sync(const std::string& key,
       lock.unlock();
       return CreatePv(key, claim, volume, *storage_class, clock_.Now());
     }
+  }
+  if (pv_exists) {
+    // §9.2: the PV may name another volume than the one the unknown outcome
+    // may have made; asking again under the same name tells which.
+    LOG_V(2, "PersistentVolume exists while a CreateVolume outcome is unknown, asking again")
+        .With("PVC", key)
+        .With("PV", volume_name);
   }
   return Attempt(key, claim, *storage_class);
 }
@@ -321,6 +330,12 @@ bool ClaimController::Reschedule(const std::string& key,
   }
   Forget(key);
   return true;
+}
+
+bool ClaimController::OutcomeUnknown(const std::string& key, const Claim& claim) {
+  if (kube::HasFinalizer(claim.metadata, kVolumeBeingCreatedFinalizer)) return true;
+  std::lock_guard lock(mu_);
+  return in_background_.contains(key) || recorded_.contains(key);
 }
 
 kube::ReconcileResult ClaimController::PvExists(const std::string& key, const Claim& claim) {

@@ -115,6 +115,9 @@ class ClaimController {
   // §3.11: the claim failed as infeasible within the last five minutes, with
   // the class it still has.
   bool RecentlyInfeasible(const std::string& key, const kube::StorageClass& storage_class);
+  // Whether a CreateVolume of the claim may still make a volume (§3.8
+  // kInBackground, or the §9.1 record on the claim).
+  bool OutcomeUnknown(const std::string& key, const Claim& claim);
   // The claim's PV exists: what an unknown outcome kept is let go.
   kube::ReconcileResult PvExists(const std::string& key, const Claim& claim);
   // §9.2: the claim an attempt remembers, once the cache lost it: the stored

@@ -426,6 +426,25 @@ TEST_F(ClaimControllerTest, PvNamingAnotherVolumeMakesTheNewVolumeBeDeleted) {
   EXPECT_EQ(api_.Stored(std::string(kVolume)), older);
 }
 
+// §9.2: a PV of the claim's volume name that appears while a CreateVolume
+// outcome is unknown (another provisioner's, or one left Terminating) is not
+// taken as done: the driver is asked again under the same name and the
+// volume it names, which that PV does not, is deleted instead of leaked.
+TEST_F(ClaimControllerTest, PvAppearingWhileTheOutcomeIsUnknownIsComparedWithTheVolumeAskedAgain) {
+  driver_.ScriptCreate(std::string(kVolume),
+                       {CreateFails(grpc::DEADLINE_EXCEEDED, "context deadline exceeded")});
+  Start({DataClaim()});
+  ASSERT_TRUE(AwaitTimer(kStart + 1s));
+  kube::PersistentVolume foreign = fakes::DriverVolume(std::string(kVolume), "Available");
+  std::get<kube::CSIPersistentVolumeSource>(foreign.spec.source).volume_handle = "vol-foreign";
+  api_.PutVolume(foreign);
+  ASSERT_NO_FATAL_FAILURE(Send(volumes_, WatchEventType::kAdded, foreign));
+  AdvanceToTimer(kStart + 1s);
+  ASSERT_TRUE(log_.Await("DeleteVolume", "vol-pvc-uid-1"));
+  EXPECT_EQ(log_.Count("CreateVolume", kVolume), 2u);
+  EXPECT_EQ(log_.Count("DeleteVolume", "vol-foreign"), 0u);
+}
+
 // §9.2: a failed DeleteVolume of such a volume is retried with the claim's
 // backoff, without another CreateVolume, until it succeeds.
 TEST_F(ClaimControllerTest, DuplicateVolumeWhoseDeletionFailsIsDeletedOnARetry) {
