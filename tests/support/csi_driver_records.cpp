@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <fstream>
+#include <sstream>
 
 namespace testsupport {
 
@@ -28,6 +29,22 @@ int CountMockDriverCalls(const std::string& log, std::string_view method, bool o
     ++count;
   }
   return count;
+}
+
+std::vector<std::string> MockDriverCallNodeIds(const std::string& log, std::string_view method,
+                                               bool ok_only) {
+  const std::string call = fmt::format("csi-mock call /csi.v1.Controller/{}: ", method);
+  constexpr std::string_view kNode = " node=";
+  std::vector<std::string> node_ids;
+  std::istringstream lines(log);
+  for (std::string line; std::getline(lines, line);) {
+    const auto at = line.find(call);
+    if (at == std::string::npos) continue;
+    if (ok_only && line.compare(at + call.size(), 3, "OK ") != 0) continue;
+    const auto node = line.find(kNode, at);
+    if (node != std::string::npos) node_ids.push_back(line.substr(node + kNode.size()));
+  }
+  return node_ids;
 }
 
 }  // namespace testsupport

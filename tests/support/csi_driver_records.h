@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace testsupport {
 
@@ -20,5 +21,12 @@ int CountFaultDriverCalls(const nlohmann::json& state, std::string_view method, 
 
 // The same from the mock's log text.
 int CountMockDriverCalls(const std::string& log, std::string_view method, bool ok_only);
+
+// The node IDs of the mock's ControllerPublishVolume or
+// ControllerUnpublishVolume calls (`method`), in the order it logged them
+// ("csi-mock call /csi.v1.Controller/<method>: <code> volume=<id> node=<id>"):
+// every call, or with `ok_only` those answered OK.
+std::vector<std::string> MockDriverCallNodeIds(const std::string& log, std::string_view method,
+                                               bool ok_only);
 
 }  // namespace testsupport
