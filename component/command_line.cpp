@@ -13,7 +13,8 @@ std::string ProgramName(const std::vector<std::string>& args, std::string_view f
 
 std::optional<int> ParseCommandLine(const std::vector<std::string>& args, base::FlagSet& flags,
                                     const ProcessOptions& options, FeatureGates& gates,
-                                    std::ostream& out, BadFeatureGates bad_gates) {
+                                    std::ostream& out, BadFeatureGates bad_gates,
+                                    const std::function<std::optional<int>()>& before_version) {
   std::vector<std::string> flag_args;
   if (!args.empty()) flag_args.assign(args.begin() + 1, args.end());
   if (base::Status s = flags.Parse(flag_args); !s.ok()) return s.error().code;
@@ -30,6 +31,10 @@ std::optional<int> ParseCommandLine(const std::vector<std::string>& args, base::
         .With("err", s.error().message)
         .With("featureGates", FormatFeatureGates(options.feature_gates));
     return kExitFailure;
+  }
+
+  if (before_version) {
+    if (std::optional<int> exit = before_version()) return exit;
   }
 
   if (options.show_version) {

@@ -4,6 +4,7 @@
 // after that is its own.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -31,10 +32,13 @@ enum class BadFeatureGates {
 // process ones writing into `options`. Returns the exit code when the process
 // ends here (2: usage error, 0: --help or --version, 1: bad logging flags,
 // 1 or 255 for bad gates as `bad_gates` says, logged), nullopt when it goes
-// on. --version prints "<program> <version>" to `out`.
+// on. --version prints "<program> <version>" to `out`. `before_version`, if
+// set, runs between the gates and --version (a binary's own check upstream
+// makes there) and ends it with its exit code, if any.
 std::optional<int> ParseCommandLine(const std::vector<std::string>& args, base::FlagSet& flags,
                                     const ProcessOptions& options, FeatureGates& gates,
                                     std::ostream& out,
-                                    BadFeatureGates bad_gates = BadFeatureGates::kLogError);
+                                    BadFeatureGates bad_gates = BadFeatureGates::kLogError,
+                                    const std::function<std::optional<int>()>& before_version = {});
 
 }  // namespace component

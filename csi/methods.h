@@ -27,6 +27,7 @@ inline constexpr std::string_view kControllerExpandVolumeMethod =
     "/csi.v1.Controller/ControllerExpandVolume";
 inline constexpr std::string_view kControllerModifyVolumeMethod =
     "/csi.v1.Controller/ControllerModifyVolume";
+inline constexpr std::string_view kNodeGetInfoMethod = "/csi.v1.Node/NodeGetInfo";
 inline constexpr std::string_view kGroupControllerGetCapabilitiesMethod =
     "/csi.v1.GroupController/GroupControllerGetCapabilities";
 inline constexpr std::string_view kCreateVolumeGroupSnapshotMethod =

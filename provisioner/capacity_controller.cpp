@@ -119,8 +119,6 @@ CapacityController::CapacityController(CapacityOptions options, kube::InformerSe
       api_(api),
       driver_(driver),
       classes_(informers.Get<kube::StorageClass>()),
-      csi_nodes_(informers.Get<kube::CSINode>()),
-      nodes_(informers.Get<kube::Node>()),
       objects_(informers.Get<kube::CSIStorageCapacity>(CapacityLabelSelector(options_))),
       loop_(
           options_.loop, kube::CSIStorageCapacity::kFacts, clock,
@@ -128,15 +126,19 @@ CapacityController::CapacityController(CapacityOptions options, kube::InformerSe
           [](const std::string&) { return kube::WorkQueue::Lane::kNormal; }),
       events_(std::make_unique<Events>(*this)) {
   classes_.AddEventHandler(events_->classes_);
-  csi_nodes_.AddEventHandler(events_->csi_nodes_);
-  nodes_.AddEventHandler(events_->nodes_);
   objects_.AddEventHandler(events_->objects_);
+  if (options_.fixed_segment) return;
+  csi_nodes_ = &informers.Get<kube::CSINode>();
+  nodes_ = &informers.Get<kube::Node>();
+  csi_nodes_->AddEventHandler(events_->csi_nodes_);
+  nodes_->AddEventHandler(events_->nodes_);
 }
 
 CapacityController::~CapacityController() = default;
 
 void CapacityController::Run(std::stop_token stop) {
-  if (!kube::WaitForCacheSync(stop, classes_, csi_nodes_, nodes_, objects_)) return;
+  if (!kube::WaitForCacheSync(stop, classes_, objects_)) return;
+  if (nodes_ && !kube::WaitForCacheSync(stop, *csi_nodes_, *nodes_)) return;
   LOG_INFO("Started Capacity Controller").With("namespace", options_.namespace_);
   // The items first, so that the objects the cache listed are judged
   // against them; then every item is asked for once, and again each poll.
@@ -154,10 +156,14 @@ kube::ReconcileResult CapacityController::Reconcile(const std::string& key) {
   return kube::Action::Done();
 }
 
+std::vector<TopologyTerm> CapacityController::Segments() const {
+  if (options_.fixed_segment) return {*options_.fixed_segment};
+  return DriverSegments(options_.driver, csi_nodes_->store().List(),
+                        [this](const std::string& name) { return nodes_->store().GetByKey(name); });
+}
+
 kube::ReconcileResult CapacityController::RecomputeItems() {
-  const std::vector<TopologyTerm> segments =
-      DriverSegments(options_.driver, csi_nodes_.store().List(),
-                     [this](const std::string& name) { return nodes_.store().GetByKey(name); });
+  const std::vector<TopologyTerm> segments = Segments();
   std::vector<CapacityItem> items =
       DesiredItems(classes_.store().List(), segments, options_.driver, options_.immediate_binding);
   std::lock_guard lock(mu_);

@@ -22,6 +22,7 @@
 // segment found twice is one item and one object (#1450); pairs a class's
 // allowedTopologies excludes are never polled (#1162); refreshes of one
 // item coalesce in the queue; two objects for one item are reduced to one.
+// In node deployment the segments are this node's one, fixed.
 //
 // Thread-safety: the CapacityRefresh calls and Counts() from any thread;
 // Run once. Build it before the InformerSet starts; the capacity informer
@@ -63,6 +64,9 @@ struct CapacityOptions {
   bool immediate_binding = false;             // --capacity-for-immediate-binding
   std::chrono::nanoseconds poll_interval{std::chrono::minutes(1)};
   kube::ControllerOptions loop;  // name, workers, retry_start/max
+  // Node deployment (§3.12): this node's one segment, from NodeGetInfo
+  // (empty: the driver reported no topology); no Node or CSINode is watched.
+  std::optional<TopologyTerm> fixed_segment;
 };
 
 // The label selector of the objects the controller manages.
@@ -74,7 +78,8 @@ class CapacityController final : public CapacityRefresh {
                      CapacityDriver& driver, base::Clock& clock);
   ~CapacityController() override;
 
-  // Waits for the four caches, then works until `stop`.
+  // Waits for its caches (classes, objects and, without a fixed segment,
+  // CSINodes and Nodes), then works until `stop`.
   void Run(std::stop_token stop);
 
   void VolumeCreated(const kube::PersistentVolume& volume, const std::string& class_name) override;
@@ -90,6 +95,7 @@ class CapacityController final : public CapacityRefresh {
 
   kube::ReconcileResult Reconcile(const std::string& key);
   kube::ReconcileResult RecomputeItems();
+  std::vector<TopologyTerm> Segments() const;
   kube::ReconcileResult Poll();
   kube::ReconcileResult Publish(const std::string& item_key);
   kube::ReconcileResult DeleteIfUnwanted(const std::string& name);
@@ -112,8 +118,8 @@ class CapacityController final : public CapacityRefresh {
   CapacityApi& api_;
   CapacityDriver& driver_;
   kube::Informer<kube::StorageClass>& classes_;
-  kube::Informer<kube::CSINode>& csi_nodes_;
-  kube::Informer<kube::Node>& nodes_;
+  kube::Informer<kube::CSINode>* csi_nodes_ = nullptr;  // null with a fixed segment
+  kube::Informer<kube::Node>* nodes_ = nullptr;         // null with a fixed segment
   kube::Informer<kube::CSIStorageCapacity>& objects_;
 
   mutable std::mutex mu_;

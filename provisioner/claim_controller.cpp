@@ -66,13 +66,22 @@ ClaimController::ClaimController(const std::string& driver_name, const std::stri
   if (options_.request.cross_namespace_data_sources) {
     reference_grants_ = &controller_.Reads<kube::ReferenceGrant>();
   }
-  if (options_.topology) {
+  if (options_.topology && options_.node) {
+    // §2.4 step 7: this node's fixed objects; no Node or CSINode is watched.
+    node_topology_.emplace(driver_name_, *options_.node);
+    topology_.emplace(TopologyView{.driver_name = driver_name_,
+                                   .csi_nodes = node_topology_->csi_nodes,
+                                   .nodes = node_topology_->nodes,
+                                   .options = *options_.topology,
+                                   .memo = topology_memo_});
+  } else if (options_.topology) {
     topology_.emplace(TopologyView{.driver_name = driver_name_,
                                    .csi_nodes = controller_.Reads<kube::CSINode>(),
                                    .nodes = controller_.Reads<kube::Node>(),
                                    .options = *options_.topology,
                                    .memo = topology_memo_});
   }
+  if (options_.node) taker_.emplace(*options_.node, api_, clock_, options_.node_jitter);
 }
 
 bool ClaimController::ShouldProvision(const Claim& claim) const {
@@ -102,6 +111,7 @@ kube::ReconcileResult ClaimController::Sync(const std::string& key,
       retry_not_before_.erase(key);
       backoff_.Forget(key);
       lock.unlock();
+      if (taker_) taker_->Forget(key);
       ReleaseSnapshotOf(key);  // §9.7: the claim is gone
       return kube::Action::Done();
     }
@@ -125,12 +135,21 @@ kube::ReconcileResult ClaimController::Sync(const std::string& key,
     ReleaseSnapshotOf(key);  // §9.7: no longer to be provisioned here
     return kube::Action::Done();
   }
+  const NodeAssignment assignment =
+      options_.node ? AssignmentOf(*claim, options_.node->node_name) : NodeAssignment::kThisNode;
+  if (assignment == NodeAssignment::kOtherNode) {
+    // §3.12: that node's provisioner does it. (A snapshot finalizer stays:
+    // the other node's attempt needs the same one.)
+    taker_->Forget(key);
+    return kube::Action::Done();
+  }
   const std::string class_name = ClassOfClaim(*claim);
   std::shared_ptr<const kube::StorageClass> storage_class = classes_.GetByKey(class_name);
   if (!storage_class) {
     if (metrics_) metrics_->ProvisionFailed(class_name, SourceKind(*claim));
     return base::Error("storageClass " + base::GoQuote(class_name) + " not found");
   }
+  if (assignment == NodeAssignment::kNone) return TakeIfFits(key, *claim, *storage_class);
   // WaitForFirstConsumer: only once the scheduler picked a node (§3.1 step 5).
   if (storage_class->WaitsForFirstConsumer() && SelectedNodeOf(*claim).empty()) {
     return kube::Action::Done();
@@ -175,19 +194,7 @@ kube::ReconcileResult ClaimController::Attempt(const std::string& key,
                                                const kube::StorageClass& storage_class) {
   const base::Clock::TimePoint started = clock_.Now();
   events_.Provisioning(*claim);
-  ProvisionResult result =
-      ProvisionVolume({.known = known_,
-                       .identity = identity_,
-                       .capabilities = capabilities_,
-                       .request_options = options_.request,
-                       .controller_publish_readonly = options_.controller_publish_readonly,
-                       .api = api_,
-                       .driver = driver_,
-                       .claims = controller_.store(),
-                       .on_protected = [&](const DataSource& source) { HoldSnapshot(key, source); },
-                       .topology = topology_ ? &*topology_ : nullptr,
-                       .reference_grants = reference_grants_},
-                      *claim, storage_class);
+  ProvisionResult result = ProvisionVolume(ContextFor(key), *claim, storage_class);
   if (std::holds_alternative<LeftToPopulator>(result)) {
     events_.LeftToPopulator(*claim);
     LOG_V(4, "Volume provision ignored: a populator fills the data source").With("PVC", key);
@@ -202,6 +209,20 @@ kube::ReconcileResult ClaimController::Attempt(const std::string& key,
   ReleaseSnapshotOf(key);
   if (options_.capacity) options_.capacity->VolumeCreated(volume, storage_class.metadata.name);
   return CreatePv(key, claim, volume, storage_class, started);
+}
+
+ProvisioningContext ClaimController::ContextFor(const std::string& key) {
+  return {.known = known_,
+          .identity = identity_,
+          .capabilities = capabilities_,
+          .request_options = options_.request,
+          .controller_publish_readonly = options_.controller_publish_readonly,
+          .api = api_,
+          .driver = driver_,
+          .claims = controller_.store(),
+          .on_protected = [this, key](const DataSource& source) { HoldSnapshot(key, source); },
+          .topology = topology_ ? &*topology_ : nullptr,
+          .reference_grants = reference_grants_};
 }
 
 kube::ReconcileResult ClaimController::CreatePv(const std::string& key,

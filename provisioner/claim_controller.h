@@ -39,6 +39,13 @@
 // that call carried in an annotation beside the §9.1 finalizer, and every
 // attempt - also of a restarted process - asks for that place again (§9.8,
 // lib #152).
+// In node deployment (§3.12) only claims whose selected node is this node
+// are provisioned; another node's are left alone without a word, and one
+// without a node is taken by this node (ClaimTaker) when its class binds
+// Immediate, --node-deployment-immediate-binding is on, the class's
+// allowedTopologies admit this node and the driver has room here; the
+// Node and CSINode the topology is computed from are this node's fixed
+// ones (FixedNodeTopology).
 //
 // Thread-safety: Run() once; the runtime never hands one key to two
 // workers, and the maps below are guarded.
@@ -64,7 +71,9 @@
 #include "provisioner/accessibility.h"
 #include "provisioner/capacity_refresh.h"
 #include "provisioner/claim_events.h"
+#include "provisioner/claim_taker.h"
 #include "provisioner/known_provisioners.h"
+#include "provisioner/node_deployment.h"
 #include "provisioner/provisioner_metrics.h"
 #include "provisioner/volume_provisioning.h"
 
@@ -80,6 +89,10 @@ struct ClaimControllerOptions {
   // With capacity tracking (§5): told of every volume made and of every
   // failure that reached the driver. Outlives the controller.
   CapacityRefresh* capacity = nullptr;
+  // --node-deployment (§3.12).
+  std::optional<NodeDeploymentOptions> node;
+  // The jitter of ClaimTaker's delays; empty: random (tests fix it).
+  ClaimTaker::Jitter node_jitter;
 };
 
 class ClaimController {
@@ -102,6 +115,13 @@ class ClaimController {
   bool ShouldProvision(const Claim& claim) const;
   kube::ReconcileResult Attempt(const std::string& key, const std::shared_ptr<const Claim>& claim,
                                 const kube::StorageClass& storage_class);
+  // What an attempt for `key` prepares and provisions with.
+  ProvisioningContext ContextFor(const std::string& key);
+  // §3.12: a claim no node has been selected for, in node deployment.
+  kube::ReconcileResult TakeIfFits(const std::string& key, const Claim& claim,
+                                   const kube::StorageClass& storage_class);
+  // §3.12: whether the class's allowedTopologies admit this node.
+  bool AdmitsThisNode(const Claim& claim, const kube::StorageClass& storage_class) const;
   kube::ReconcileResult CreatePv(const std::string& key, const std::shared_ptr<const Claim>& claim,
                                  const kube::PersistentVolume& volume,
                                  const kube::StorageClass& storage_class,
@@ -166,7 +186,10 @@ class ClaimController {
   kube::Store<kube::PersistentVolume>& volumes_;
   kube::Store<Claim>& claims_;
   TopologyMemo topology_memo_;
+  std::optional<FixedNodeTopology>
+      node_topology_;                     // node deployment's, for a topology-aware driver
   std::optional<TopologyView> topology_;  // a topology-aware driver's
+  std::optional<ClaimTaker> taker_;       // node deployment's
   // With the CrossNamespaceVolumeDataSource gate; else null.
   const kube::Store<kube::ReferenceGrant>* reference_grants_ = nullptr;
 

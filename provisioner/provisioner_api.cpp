@@ -79,6 +79,30 @@ base::Result<std::optional<kube::PersistentVolumeClaim>> ProvisionerApiClient::R
   return std::optional<kube::PersistentVolumeClaim>(std::move(*claim));
 }
 
+base::Status ProvisionerApiClient::SelectNode(const std::string& ns, const std::string& name,
+                                              const std::string& resource_version,
+                                              const std::string& node) {
+  const std::string path = kube::ResourcePath<kube::PersistentVolumeClaim>(ns, name);
+  base::Result<std::string> body = client_.Request("GET", path);
+  if (!body.ok()) return body.error();
+  nlohmann::json object = nlohmann::json::parse(*body, nullptr, /*allow_exceptions=*/false);
+  if (!object.is_object())
+    return base::Error("unreadable PersistentVolumeClaim " + ns + "/" + name);
+  // The claim the caller decided on is no longer the stored one: as the
+  // server answers an update of a stale version.
+  if (object["metadata"].value("resourceVersion", "") != resource_version) {
+    return base::Error::Http(409, "Operation cannot be fulfilled on persistentvolumeclaims \"" +
+                                      name +
+                                      "\": the object has been modified; please apply your "
+                                      "changes to the latest version and try again");
+  }
+  ApplyAnnotation(object, kSelectedNodeAnnotation, node);
+  base::Result<std::string> written =
+      client_.Request("PUT", path, object.dump(), "application/json");
+  if (!written.ok()) return written.error();
+  return base::Status::Ok();
+}
+
 base::Status ProvisionerApiClient::SetFinalizer(const std::string& path, const std::string& kind,
                                                 std::string_view finalizer, bool add) {
   auto written = UpdateStored(

@@ -64,6 +64,10 @@ class ProvisionerApi {
   // written, or nullopt when it had no such annotation.
   virtual base::Result<std::optional<kube::PersistentVolumeClaim>> RemoveSelectedNode(
       const std::string& ns, const std::string& name) = 0;
+  // §3.12: sets the claim's selected-node annotation to `node`, only while
+  // the stored claim is still at `resource_version` (else a 409 Conflict).
+  virtual base::Status SelectNode(const std::string& ns, const std::string& name,
+                                  const std::string& resource_version, const std::string& node) = 0;
 };
 
 class ProvisionerApiClient final : public ProvisionerApi {
@@ -113,6 +117,10 @@ class ProvisionerApiClient final : public ProvisionerApi {
                                     std::string_view finalizer, bool add) override;
   base::Result<std::optional<kube::PersistentVolumeClaim>> RemoveSelectedNode(
       const std::string& ns, const std::string& name) override;
+  // A read and an update of the stored claim: the update carries the
+  // resourceVersion read, so a write in between is a 409 too.
+  base::Status SelectNode(const std::string& ns, const std::string& name,
+                          const std::string& resource_version, const std::string& node) override;
 
  private:
   // Read-modify-update of the object at `path` (its kind named `kind` in

@@ -106,7 +106,8 @@ void RunProvisioner(const RunProvisionerOptions& options, const component::CsiDr
       driver.name,
       {.loop = options.claims.loop,
        .check_attachments = driver.capabilities.Has(csi::ControllerRpc::PUBLISH_UNPUBLISH_VOLUME),
-       .capacity = claim_options.capacity},
+       .capacity = claim_options.capacity,
+       .node = options.claims.node},
       informers, api, volume_driver, volume_events, &metrics, clock);
   Optional<CloneProtectionController> clones;
   if (driver.capabilities.Has(csi::ControllerRpc::CLONE_VOLUME)) {

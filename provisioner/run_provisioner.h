@@ -4,7 +4,9 @@
 // Events (source "external-provisioner") and, for a driver that clones, the
 // clone protection controller (§3.7), for a driver that snapshots the sweeper
 // of orphaned snapshot finalizers (§3.7), with --enable-capacity the
-// capacity controller (§5), until `stop`; returns once they
+// capacity controller (§5), until `stop`; in node deployment (§3.12,
+// `claims.node`) both controllers act for that node only, and neither they
+// nor capacity tracking watch Nodes or CSINodes. Returns once they
 // stopped, with in-flight CSI calls finished. The queues report to
 // `metrics` while they run.
 #pragma once

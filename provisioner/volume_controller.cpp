@@ -122,12 +122,20 @@ base::Result<bool> VolumeController::SyncFinalizer(const Volume& volume) {
 kube::ReconcileResult VolumeController::Delete(const Volume& volume) {
   const std::string& name = volume.metadata.name;
   const std::string class_name(volume.spec.storage_class_name);
+  const base::Clock::TimePoint started = clock_.Now();
   auto view = CsiViewOf(volume);  // §3.13: an in-tree PV is translated
   if (!view.ok()) {
     events_.DeleteFailed(volume, view.error().message);
     return view.error();
   }
   const std::string& handle = view->source.volume_handle;
+  if (options_.node && !VolumeIsOnNode(volume, options_.node->info.topology)) {
+    LOG_V(4, "Volume deletion ignored")
+        .With("PV", name)
+        .With("reason", "PV was not provisioned on this node");
+    if (metrics_) metrics_->DeleteSucceeded(class_name, clock_.Now() - started);
+    return kube::Action::Done();
+  }
   if (std::string node = AttachedNode(volume); !node.empty()) {
     // Not a failure: the attacher detaches it, then deletion goes on.
     events_.WaitingForDetach(volume, node);
@@ -138,7 +146,6 @@ kube::ReconcileResult VolumeController::Delete(const Volume& volume) {
     std::lock_guard lock(mu_);
     already_deleted = deleted_volumes_.contains(name);
   }
-  const base::Clock::TimePoint started = clock_.Now();
   if (!already_deleted) {
     auto secrets = DeletionSecretsOf(volume, classes_, api_, view->migrated ? &known_ : nullptr);
     if (!secrets.ok()) {

@@ -19,12 +19,16 @@
 //     deleted once is remembered until its PV is gone, so a sync between
 //     deleting the volume and removing the finalizer never calls DeleteVolume
 //     a second time (§9.3).
+// In node deployment (§3.12) a Released PV whose node affinity does not
+// admit this node is another node's to delete: it is left alone without an
+// Event (and, as upstream, counted as a deletion that succeeded).
 //
 // Thread-safety: Run() once.
 #pragma once
 
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <stop_token>
 #include <string>
@@ -38,6 +42,7 @@
 #include "kube/runtime/informer_set.h"
 #include "provisioner/capacity_refresh.h"
 #include "provisioner/known_provisioners.h"
+#include "provisioner/node_deployment.h"
 #include "provisioner/provisioner_api.h"
 #include "provisioner/provisioner_metrics.h"
 #include "provisioner/volume_driver.h"
@@ -53,6 +58,8 @@ struct VolumeControllerOptions {
   // With capacity tracking (§5): told of every volume deleted. Outlives the
   // controller.
   CapacityRefresh* capacity = nullptr;
+  // --node-deployment (§3.12).
+  std::optional<NodeDeploymentOptions> node;
 };
 
 class VolumeController {

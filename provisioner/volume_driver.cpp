@@ -17,4 +17,10 @@ base::Status CsiVolumeDriver::DeleteVolume(const std::string& volume_id, const S
   return controller_.DeleteVolume(request, {.timeout = timeout_, .migrated = migrated});
 }
 
+base::Result<int64_t> CsiVolumeDriver::GetCapacity(const csi::v1::GetCapacityRequest& request) {
+  auto response = controller_.GetCapacity(request, {.timeout = timeout_});
+  if (!response.ok()) return response.error();
+  return response->available_capacity();
+}
+
 }  // namespace provisioner

@@ -1,5 +1,7 @@
-// VolumeDriver: the two CSI calls the provisioner makes per volume
-// (docs/provisioner.md §3.8, §4.2 step 4); handler tests use a scripted fake.
+// VolumeDriver: the CSI calls the provisioner makes per volume
+// (docs/provisioner.md §3.8, §4.2 step 4), and the GetCapacity a node
+// deployment asks before it takes a claim (§3.12); handler tests use a
+// scripted fake.
 // CsiVolumeDriver makes them on the driver's Controller service, each within
 // `timeout` (--timeout). A driver's failure is a gRPC-domain base::Error
 // carrying its code (csi/errors.h); other failures have none. Secrets are
@@ -28,6 +30,8 @@ class VolumeDriver {
                                                      bool migrated) = 0;
   virtual base::Status DeleteVolume(const std::string& volume_id, const Secrets& secrets,
                                     bool migrated) = 0;
+  // available_capacity of the answer.
+  virtual base::Result<int64_t> GetCapacity(const csi::v1::GetCapacityRequest& request) = 0;
 };
 
 class CsiVolumeDriver final : public VolumeDriver {
@@ -39,6 +43,8 @@ class CsiVolumeDriver final : public VolumeDriver {
                                              bool migrated) override;
   base::Status DeleteVolume(const std::string& volume_id, const Secrets& secrets,
                             bool migrated) override;
+  // Within --timeout too, where upstream sets no deadline (§3.12).
+  base::Result<int64_t> GetCapacity(const csi::v1::GetCapacityRequest& request) override;
 
  private:
   csi::ControllerClient controller_;

@@ -155,22 +155,10 @@ std::optional<ProvisionFailure> ApplyAttributesClass(const ProvisioningContext& 
   return std::nullopt;
 }
 
-}  // namespace
-
-namespace {
-
-// The class an attempt works from: as the driver reads it (translated for a
-// migrated in-tree class, §3.13), and as stored, which the PV names.
-struct AttemptClass {
-  const kube::StorageClass& for_driver;
-  const kube::StorageClass& as_stored;
-  bool migrated;
-};
-
-ProvisionResult ProvisionCsiVolume(const ProvisioningContext& context,
-                                   const kube::PersistentVolumeClaim& claim,
-                                   const AttemptClass& classes) {
-  const kube::StorageClass& storage_class = classes.for_driver;
+// PrepareVolume for the class as the driver reads it.
+PrepareResult PrepareForDriver(const ProvisioningContext& context,
+                               const kube::PersistentVolumeClaim& claim,
+                               const kube::StorageClass& storage_class, bool migrated) {
   VolumeRequestResult prepared =
       BeginVolumeRequest(claim, storage_class, context.capabilities, context.request_options,
                          context.reference_grants);
@@ -199,10 +187,37 @@ ProvisionResult ProvisionCsiVolume(const ProvisioningContext& context,
       return *failure;
     }
   }
-  csi::v1::CreateVolumeRequest with_secrets = request.request;
-  with_secrets.mutable_secrets()->insert(secrets->begin(), secrets->end());
+  return PreparedVolume{std::move(request), std::move(*secrets), migrated};
+}
 
-  auto volume = context.driver.CreateVolume(with_secrets, classes.migrated);
+}  // namespace
+
+PrepareResult PrepareVolume(const ProvisioningContext& context,
+                            const kube::PersistentVolumeClaim& claim,
+                            const kube::StorageClass& storage_class) {
+  if (!context.known.IsInTree(storage_class.provisioner)) {
+    return PrepareForDriver(context, claim, storage_class, /*migrated=*/false);
+  }
+  LOG_V(2, "Translating storage class for in-tree plugin to CSI")
+      .With("plugin", storage_class.provisioner);
+  auto translated = context.known.ForDriver(storage_class);
+  if (!translated.ok()) return ProvisionFailure{translated.error(), ProvisioningState::kFinished};
+  return PrepareForDriver(context, claim, *translated, /*migrated=*/true);
+}
+
+ProvisionResult ProvisionVolume(const ProvisioningContext& context,
+                                const kube::PersistentVolumeClaim& claim,
+                                const kube::StorageClass& storage_class) {
+  PrepareResult prepared = PrepareVolume(context, claim, storage_class);
+  if (auto* failure = std::get_if<ProvisionFailure>(&prepared)) return std::move(*failure);
+  if (std::holds_alternative<LeftToPopulator>(prepared)) return LeftToPopulator{};
+  const VolumeRequest& request = std::get<PreparedVolume>(prepared).request;
+  const Secrets& secrets = std::get<PreparedVolume>(prepared).secrets;
+  const bool migrated = std::get<PreparedVolume>(prepared).migrated;
+  csi::v1::CreateVolumeRequest with_secrets = request.request;
+  with_secrets.mutable_secrets()->insert(secrets.begin(), secrets.end());
+
+  auto volume = context.driver.CreateVolume(with_secrets, migrated);
   if (!volume.ok()) {
     // Another node may do (§3.11) only when the scheduler picked this one.
     const bool may_reschedule = context.topology && !SelectedNodeOf(claim).empty();
@@ -222,20 +237,19 @@ ProvisionResult ProvisionCsiVolume(const ProvisioningContext& context,
   // CSI allows 0 for "unknown"; the API server does not.
   if (capacity == 0) capacity = requested;
   if (capacity < requested) {
-    return TooSmall(context, *volume, request.request.name(), requested, *secrets,
-                    classes.migrated);
+    return TooSmall(context, *volume, request.request.name(), requested, secrets, migrated);
   }
   // Upstream checks spec.dataSource, or a cross-namespace dataSourceRef
   // (populated claims never get here).
   if ((claim.spec.data_source ||
        (request.data_source && request.data_source->namespace_ != claim.metadata.namespace_)) &&
       !volume->has_content_source()) {
-    return SourceMissing(context, *volume, request.request.name(), *secrets, classes.migrated);
+    return SourceMissing(context, *volume, request.request.name(), secrets, migrated);
   }
   if (context.topology) context.topology->memo.Forget(claim.metadata.uid.str());
   kube::PersistentVolume pv =
       MakeProvisionedVolume({.claim = claim,
-                             .storage_class = classes.as_stored,
+                             .storage_class = storage_class,
                              .request = request,
                              .volume = *volume,
                              .capacity_bytes = capacity,
@@ -243,23 +257,8 @@ ProvisionResult ProvisionCsiVolume(const ProvisioningContext& context,
                              .identity = context.identity,
                              .controller_publish_readonly = context.controller_publish_readonly,
                              .topology = context.topology != nullptr});
-  if (!classes.migrated) return pv;
-  return InTreeFormOf(context, std::move(pv), *secrets);
-}
-
-}  // namespace
-
-ProvisionResult ProvisionVolume(const ProvisioningContext& context,
-                                const kube::PersistentVolumeClaim& claim,
-                                const kube::StorageClass& storage_class) {
-  if (!context.known.IsInTree(storage_class.provisioner)) {
-    return ProvisionCsiVolume(context, claim, {storage_class, storage_class, false});
-  }
-  LOG_V(2, "Translating storage class for in-tree plugin to CSI")
-      .With("plugin", storage_class.provisioner);
-  auto translated = context.known.ForDriver(storage_class);
-  if (!translated.ok()) return ProvisionFailure{translated.error(), ProvisioningState::kFinished};
-  return ProvisionCsiVolume(context, claim, {*translated, storage_class, true});
+  if (!migrated) return pv;
+  return InTreeFormOf(context, std::move(pv), secrets);
 }
 
 }  // namespace provisioner

@@ -53,6 +53,20 @@ struct ProvisioningContext {
 
 using ProvisionResult = std::variant<kube::PersistentVolume, ProvisionFailure, LeftToPopulator>;
 
+// upstream's prepareProvision (§3.3): the CreateVolume request ready to go,
+// and the Provisioner Secret's data it is sent with; with its side effects
+// (the data source's finalizer, the topology memo).
+struct PreparedVolume {
+  VolumeRequest request;
+  Secrets secrets;
+  bool migrated = false;  // the class was an in-tree plugin's, translated (§3.13)
+};
+using PrepareResult = std::variant<PreparedVolume, ProvisionFailure, LeftToPopulator>;
+
+PrepareResult PrepareVolume(const ProvisioningContext& context,
+                            const kube::PersistentVolumeClaim& claim,
+                            const kube::StorageClass& storage_class);
+
 ProvisionResult ProvisionVolume(const ProvisioningContext& context,
                                 const kube::PersistentVolumeClaim& claim,
                                 const kube::StorageClass& storage_class);

@@ -103,9 +103,6 @@ base::Status CheckOptions(const Options& options) {
     return base::Error("Option -volume-name-uuid-length must be between -1 and 32, not " +
                        std::to_string(options.volume_name_uuid_length));
   }
-  if (options.node_deployment) {
-    return base::Error("--node-deployment is not supported yet");
-  }
   return base::Status::Ok();
 }
 

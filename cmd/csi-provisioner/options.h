@@ -2,9 +2,6 @@
 // upstream's csi-provisioner accepts, with the same name, type and default,
 // so an existing Deployment's args work unchanged: the flags every CSI
 // sidecar shares (component/standard_flags.h) plus the provisioner's own.
-// Flags of the feature this provisioner does not offer yet (node deployment)
-// are accepted; a value that asks for it is refused at start-up instead of
-// being ignored.
 #pragma once
 
 #include <chrono>
@@ -58,10 +55,9 @@ struct Options : component::SidecarOptions, component::RetryIntervalOptions {
 // `flags`).
 void RegisterFlags(base::FlagSet& flags, Options& options);
 
-// Values upstream panics on or silently mishandles, and features not built
-// yet, refused with a clear error (exit 1): --volume-name-prefix empty,
-// --volume-name-uuid-length outside -1..32, --enable-capacity,
-// --node-deployment.
+// Values upstream panics on or silently mishandles, refused with a clear
+// error (exit 1): --volume-name-prefix empty, --volume-name-uuid-length
+// outside -1..32.
 base::Status CheckOptions(const Options& options);
 
 }  // namespace csiprovisioner

@@ -23,6 +23,7 @@
 #include "kube/client/client.h"
 #include "provisioner/capacity_owner.h"
 #include "provisioner/names.h"
+#include "provisioner/node_deployment.h"
 #include "provisioner/provisioner_metrics.h"
 #include "provisioner/run_provisioner.h"
 
@@ -31,13 +32,47 @@ namespace {
 
 using component::Fail;
 
-// §2.4 step 7: "<unix ms>-<0..9999>-<driver>", recorded in every PV it makes.
-std::string ProvisionerIdentity(const std::string& driver_name) {
+// §2.4 step 7: "<unix ms>-<0..9999>-<driver>", recorded in every PV it
+// makes; in node deployment "-<node>" follows.
+std::string ProvisionerIdentity(const std::string& driver_name, const std::string& node_name) {
   const auto now = std::chrono::system_clock::now().time_since_epoch();
   std::random_device seed;
   std::uniform_int_distribution<int> random(0, 9999);
-  return std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(now).count()) + "-" +
-         std::to_string(random(seed)) + "-" + driver_name;
+  std::string identity =
+      std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(now).count()) + "-" +
+      std::to_string(random(seed)) + "-" + driver_name;
+  if (!node_name.empty()) identity += "-" + node_name;
+  return identity;
+}
+
+// §2.4 step 1: node deployment needs $NODE_NAME, checked before --version.
+std::optional<int> ReadNodeName(const Options& options, std::string& node_name) {
+  if (!options.node_deployment) return std::nullopt;
+  if (const char* node = std::getenv("NODE_NAME"); node && *node) node_name = node;
+  if (!node_name.empty()) return std::nullopt;
+  // Upstream's words, with the flag name it never had.
+  return component::FailFatally(
+      "The NODE_NAME environment variable must be set when using --enable-node-deployment.");
+}
+
+// §2.4 step 7, §3.12: who this node is, asked once; the claims and volumes
+// it is responsible for follow from it, and so does its capacity (§5).
+std::optional<int> SetUpNodeDeployment(const Options& options, const std::string& node_name,
+                                       const component::CsiDriver& driver,
+                                       provisioner::RunProvisionerOptions& out) {
+  base::Result<provisioner::NodeInfo> info =
+      provisioner::ReadNodeInfo(driver.connection, options.timeout);
+  if (!info.ok()) {
+    return component::FailFatally("Failed to get node info from CSI driver: " +
+                                  info.error().message);
+  }
+  out.claims.node = provisioner::NodeDeploymentOptions{
+      .node_name = node_name,
+      .info = std::move(*info),
+      .immediate_binding = options.node_deployment_immediate_binding,
+      .base_delay = options.node_deployment_base_delay,
+      .max_delay = options.node_deployment_max_delay};
+  return std::nullopt;
 }
 
 provisioner::RunProvisionerOptions ProvisionerOptionsFrom(const Options& options,
@@ -97,6 +132,10 @@ std::optional<int> SetUpCapacity(const Options& options, kube::RestConfig config
              " as owner of CSIStorageCapacity objects");
     tracking.controller.owner = std::move(*owner);
   }
+  if (const auto& node = out.claims.node) {
+    tracking.controller.managed_by = provisioner::NodeCapacityManagedBy(node->node_name);
+    tracking.controller.fixed_segment = node->info.topology.value_or(provisioner::TopologyTerm{});
+  }
   tracking.controller.immediate_binding = options.capacity_for_immediate_binding;
   tracking.controller.poll_interval = options.capacity_poll_interval;
   tracking.controller.loop = {
@@ -121,7 +160,7 @@ std::optional<int> StartHttpEndpoint(const Options& options, component::HttpEndp
 // Everything after the checks that need no connection: the API client, the
 // driver, then the controllers until `env.stop`.
 int Serve(const std::string& program, const Options& options, const component::FeatureGates& gates,
-          const RunEnvironment& env) {
+          const std::string& node_name, const RunEnvironment& env) {
   base::Result<kube::RestConfig> config = component::LoadKubeConfig(options, program);
   if (!config.ok()) return component::FailFatally(config.error().message);
   if (base::Status s = component::ApplyRateLimits(options, *config); !s.ok()) {
@@ -153,12 +192,17 @@ int Serve(const std::string& program, const Options& options, const component::F
           options.feature_gates.contains(std::string(kVolumeAttributesClass)));
   std::unique_ptr<kube::Client> capacity_client;
   return component::RunSidecar(startup, env, [&](const component::CsiDriver& driver) {
-    provisioner_options.identity = ProvisionerIdentity(driver.name);
+    provisioner_options.identity = ProvisionerIdentity(driver.name, node_name);
     // §3.6: topology needs both the driver's capability and the gate.
     if (gates.Enabled(kTopology) &&
         driver.capabilities.Has(csi::PluginService::VOLUME_ACCESSIBILITY_CONSTRAINTS)) {
       provisioner_options.claims.topology = provisioner::TopologyOptions{
           .strict = options.strict_topology, .immediate = options.immediate_topology};
+    }
+    if (options.node_deployment) {
+      if (auto exit = SetUpNodeDeployment(options, node_name, driver, provisioner_options)) {
+        return *exit;
+      }
     }
     if (options.enable_capacity) {
       if (auto exit = SetUpCapacity(options, rest_config, driver.name, capacity_client,
@@ -189,8 +233,10 @@ int Run(const std::vector<std::string>& args, RunEnvironment env) {
   base::FlagSet flags(component::ProgramName(args, "csi-provisioner"), env.err);
   RegisterFlags(flags, options);
   component::FeatureGates gates(KnownFeatureSpecs());
-  if (std::optional<int> exit = component::ParseCommandLine(args, flags, options, gates, *env.out,
-                                                            component::BadFeatureGates::kFatal)) {
+  std::string node_name;
+  if (std::optional<int> exit = component::ParseCommandLine(
+          args, flags, options, gates, *env.out, component::BadFeatureGates::kFatal,
+          [&] { return ReadNodeName(options, node_name); })) {
     return *exit;
   }
   if (base::Status s = component::CheckHttpEndpoint(options); !s.ok()) {
@@ -200,7 +246,7 @@ int Run(const std::vector<std::string>& args, RunEnvironment env) {
   // Before Serve starts any thread, so that they all inherit the blocked mask.
   std::optional<component::ShutdownSignals> signals;
   if (env.handle_signals) signals.emplace(env.stop);
-  return Serve(flags.program(), options, gates, env);
+  return Serve(flags.program(), options, gates, node_name, env);
 }
 
 int Run(int argc, const char* const* argv) {

@@ -12,7 +12,7 @@ namespace {
 
 // Rejecting unknown names catches typos that would otherwise silently
 // inject nothing and make a test pass for the wrong reason.
-constexpr std::array<std::string_view, 19> kMethods = {"GetPluginInfo",
+constexpr std::array<std::string_view, 20> kMethods = {"GetPluginInfo",
                                                        "GetPluginCapabilities",
                                                        "Probe",
                                                        "CreateVolume",
@@ -30,7 +30,8 @@ constexpr std::array<std::string_view, 19> kMethods = {"GetPluginInfo",
                                                        "DeleteVolumeGroupSnapshot",
                                                        "GetCapacity",
                                                        "ControllerExpandVolume",
-                                                       "ControllerModifyVolume"};
+                                                       "ControllerModifyVolume",
+                                                       "NodeGetInfo"};
 
 bool KnownMethod(std::string_view name) {
   for (std::string_view method : kMethods) {

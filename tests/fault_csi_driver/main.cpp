@@ -1,6 +1,7 @@
-// fault-csi-driver: a CSI Identity + Controller + GroupController server for tests and
-// benchmarks of the sidecars that can inject the faults real drivers cannot
-// be made to produce on demand. Usage and faults.json format: README.md.
+// fault-csi-driver: a CSI Identity + Controller + GroupController server
+// (and NodeGetInfo) for tests and benchmarks of the sidecars that can inject
+// the faults real drivers cannot be made to produce on demand. Usage and
+// faults.json format: README.md.
 #include <grpcpp/grpcpp.h>
 #include <signal.h>
 
@@ -17,6 +18,7 @@
 #include "tests/fault_csi_driver/fault_source.h"
 #include "tests/fault_csi_driver/group_controller_service.h"
 #include "tests/fault_csi_driver/identity_service.h"
+#include "tests/fault_csi_driver/node_service.h"
 #include "tests/fault_csi_driver/options.h"
 #include "tests/fault_csi_driver/shutdown_signal.h"
 #include "tests/fault_csi_driver/snapshot_registry.h"
@@ -75,11 +77,13 @@ int main(int argc, char** argv) {
   faultdriver::IdentityService identity(driver);
   faultdriver::ControllerService controller(driver);
   faultdriver::GroupControllerService group_controller(driver);
+  faultdriver::NodeService node(driver);
 
   if (!PrepareSocketPath(options.socket_path)) return 1;
   grpc::ServerBuilder builder;
   builder.AddListeningPort("unix:" + options.socket_path, grpc::InsecureServerCredentials());
   builder.RegisterService(&identity);
+  builder.RegisterService(&node);
   if (options.controller_service) builder.RegisterService(&controller);
   if (options.group_controller_service) builder.RegisterService(&group_controller);
   // The sync server grows its thread pool on demand (the default resource

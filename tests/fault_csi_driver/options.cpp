@@ -60,6 +60,7 @@ base::Result<DriverOptions> ParseDriverOptions(int argc, const char* const* argv
   bool no_controller_service = false, no_create_delete_volume = false, no_snapshots = false,
        no_list_snapshots = false, no_group_snapshots = false;
   std::map<std::string, std::string> volumes;
+  std::string node_topology;
 
   base::FlagSet flags("fault-csi-driver");
   flags.String("endpoint", &endpoint, "", "CSI socket to serve: /path or unix://path (required)");
@@ -89,6 +90,9 @@ base::Result<DriverOptions> ParseDriverOptions(int argc, const char* const* argv
   flags.Bool("accessible-topology", &options.accessible_topology, false,
              "advertise VOLUME_ACCESSIBILITY_CONSTRAINTS; CreateVolume makes the volume in the "
              "request's first preferred (else first requisite) topology");
+  flags.String("node-info-id", &options.node_info_id, "fault-node", "node_id NodeGetInfo answers");
+  flags.String("node-topology", &node_topology, "",
+               "accessible_topology NodeGetInfo answers, KEY=VALUE,...; empty: none");
   flags.Var("volumes", std::make_unique<base::ColonMapValue>(&volumes),
             "volumes the back end has, ID:BYTES,... (BYTES 0: size unknown); CreateVolume, "
             "Publish and Unpublish calls add the volumes they name");
@@ -140,6 +144,13 @@ base::Result<DriverOptions> ParseDriverOptions(int argc, const char* const* argv
     options.volumes[volume_id] = *capacity;
   }
   if (options.snapshot_size_bytes < 0) return UsageError("--snapshot-size-bytes must be >= 0");
+  for (const std::string& segment : SplitList(node_topology)) {
+    const size_t equals = segment.find('=');
+    if (equals == 0 || equals == std::string::npos) {
+      return UsageError("--node-topology: want KEY=VALUE, got \"" + segment + "\"");
+    }
+    options.node_topology[segment.substr(0, equals)] = segment.substr(equals + 1);
+  }
   options.controller_service = !no_controller_service;
   options.group_controller_service = !no_group_snapshots;
   return options;

@@ -28,6 +28,10 @@ struct DriverOptions {
   // --accessible-topology: VOLUME_ACCESSIBILITY_CONSTRAINTS, and volumes are
   // made where the request prefers.
   bool accessible_topology = false;
+  // NodeGetInfo's answer: --node-info-id and --node-topology (KEY=VALUE,...;
+  // empty: no accessible_topology), so each node of a test has its own.
+  std::string node_info_id = "fault-node";
+  std::map<std::string, std::string> node_topology;
   std::map<std::string, int64_t> volumes;  // from --volumes: ID -> capacity (0: unknown)
   int64_t snapshot_size_bytes = 0;         // of snapshots whose source has no known capacity
   std::string state_file;

@@ -114,6 +114,24 @@ std::string AnnotationOf(const nlohmann::json& object, const std::string& key) {
   return StringAt(object, nlohmann::json::json_pointer("/metadata/annotations") / key);
 }
 
+std::vector<std::string> NodeAffinityOf(const nlohmann::json& pv) {
+  std::vector<std::string> texts;
+  const nlohmann::json terms =
+      pv.value(nlohmann::json::json_pointer("/spec/nodeAffinity/required/nodeSelectorTerms"),
+               nlohmann::json::array());
+  for (const nlohmann::json& term : terms) {
+    for (const nlohmann::json& requirement :
+         term.value("matchExpressions", nlohmann::json::array())) {
+      std::string text = requirement.value("key", "") + " " + requirement.value("operator", "");
+      for (const nlohmann::json& value : requirement.value("values", nlohmann::json::array())) {
+        text += " " + value.get<std::string>();
+      }
+      texts.push_back(text);
+    }
+  }
+  return texts;
+}
+
 std::string PvNameOf(const nlohmann::json& claim) {
   return "pvc-" + StringAt(claim, nlohmann::json::json_pointer("/metadata/uid"));
 }
@@ -247,6 +265,7 @@ nlohmann::json ProvisionerTest::CreateClaim(const ClaimSpec& spec) {
                             {{"accessModes", spec.access_modes},
                              {"storageClassName", spec.storage_class},
                              {"resources", {{"requests", {{"storage", spec.size}}}}}}}};
+  if (!spec.annotations.empty()) object["metadata"]["annotations"] = spec.annotations;
   if (!spec.volume_mode.empty()) object["spec"]["volumeMode"] = spec.volume_mode;
   if (!spec.data_source.is_null()) object["spec"]["dataSource"] = spec.data_source;
   if (!spec.data_source_ref.is_null()) object["spec"]["dataSourceRef"] = spec.data_source_ref;

@@ -87,6 +87,7 @@ struct ClaimSpec {
   nlohmann::json data_source = nullptr;      // spec.dataSource when set
   nlohmann::json data_source_ref = nullptr;  // spec.dataSourceRef when set
   std::string attributes_class = {};         // spec.volumeAttributesClassName when set
+  std::map<std::string, std::string> annotations = {};
 };
 
 class ProvisionerTest : public ::testing::Test {
@@ -227,6 +228,10 @@ bool FromProvisionController(const kube::Event& event, const std::string& driver
 std::string PhaseOf(const nlohmann::json& object);
 // The object's annotation `key`, "" when there is none.
 std::string AnnotationOf(const nlohmann::json& object, const std::string& key);
+
+// The PV's required node affinity as "key In value ..." strings, one per
+// requirement of each term, in order.
+std::vector<std::string> NodeAffinityOf(const nlohmann::json& pv);
 
 // The name the provisioner gives the PV (and the CSI volume) of `claim` with
 // the default --volume-name-prefix and uuid length (docs/provisioner.md §3.3).

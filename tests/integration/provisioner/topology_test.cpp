@@ -36,23 +36,6 @@ std::vector<std::string> ZonesOf(const json& request, const std::string& list) {
   return zones;
 }
 
-// The PV's node affinity as "key In value" strings, one per requirement.
-std::vector<std::string> AffinityOf(const json& pv) {
-  std::vector<std::string> texts;
-  const json terms =
-      pv.value(json::json_pointer("/spec/nodeAffinity/required/nodeSelectorTerms"), json::array());
-  for (const json& term : terms) {
-    for (const json& requirement : term.value("matchExpressions", json::array())) {
-      std::string text = requirement.value("key", "") + " " + requirement.value("operator", "");
-      for (const json& value : requirement.value("values", json::array())) {
-        text += " " + value.get<std::string>();
-      }
-      texts.push_back(text);
-    }
-  }
-  return texts;
-}
-
 // The values the claim's selected-node annotation took, in order, after
 // `resource_version` ("" while absent; repeats merged), as the API
 // server's watch history replays them; stops after `seconds`.
@@ -139,7 +122,7 @@ TEST_P(TopologyTest, WaitForFirstConsumerVolumeIsMadeInThePodsZone) {
   ASSERT_EQ(requests.size(), 1u);
   EXPECT_EQ(ZonesOf(requests[0], "requisite"), (std::vector<std::string>{"zone-a", "zone-b"}));
   EXPECT_EQ(ZonesOf(requests[0], "preferred"), (std::vector<std::string>{"zone-b", "zone-a"}));
-  EXPECT_EQ(AffinityOf(GetPv(pv_name)),
+  EXPECT_EQ(NodeAffinityOf(GetPv(pv_name)),
             (std::vector<std::string>{std::string(kZoneKey) + " In zone-b"}));
 }
 
@@ -200,7 +183,7 @@ TEST_P(TopologyTest, ImmediateClassAsksForAllowedTopologiesElseEveryRegisteredZo
   EXPECT_EQ(ZonesOf(requests[0], "requisite"), (std::vector<std::string>{"zone-b", "zone-z"}));
   std::vector<std::string> preferred = ZonesOf(requests[0], "preferred");
   ASSERT_EQ(preferred.size(), 2u);
-  EXPECT_EQ(AffinityOf(GetPv(PvNameOf(allowed))),
+  EXPECT_EQ(NodeAffinityOf(GetPv(PvNameOf(allowed))),
             (std::vector<std::string>{std::string(kZoneKey) + " In " + preferred[0]}));
 
   requests = DriverCreateRequestsFor(PvNameOf(anywhere));
@@ -238,7 +221,7 @@ TEST_P(TopologyTest, ImmediateTopologyOffSendsNoRequirementsForImmediateClaims) 
   std::vector<json> requests = DriverCreateRequestsFor(PvNameOf(claim));
   ASSERT_EQ(requests.size(), 1u);
   EXPECT_TRUE(requests[0].value("accessibility_requirements", json()).is_null()) << requests[0];
-  EXPECT_TRUE(AffinityOf(GetPv(PvNameOf(claim))).empty());
+  EXPECT_TRUE(NodeAffinityOf(GetPv(PvNameOf(claim))).empty());
 }
 
 INSTANTIATE_PROVISIONER_PAIRS(TopologyTest);

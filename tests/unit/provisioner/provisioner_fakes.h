@@ -238,6 +238,27 @@ class FakeVolumeDriver final : public VolumeDriver {
     return answer.value_or(base::Status::Ok());
   }
 
+  // The next GetCapacity calls answer `answers`, in order; then 1 TiB.
+  void ScriptCapacity(std::vector<base::Result<int64_t>> answers) {
+    std::lock_guard lock(mu_);
+    capacities_.assign(answers.begin(), answers.end());
+  }
+  // Logged as "GetCapacity <segments of the topology, k=v,...>".
+  base::Result<int64_t> GetCapacity(const csi::v1::GetCapacityRequest& request) override {
+    std::optional<base::Result<int64_t>> answer;
+    {
+      std::lock_guard lock(mu_);
+      if (!capacities_.empty()) {
+        answer = std::move(capacities_.front());
+        capacities_.pop_front();
+      }
+    }
+    std::map<std::string, std::string> segments(request.accessible_topology().segments().begin(),
+                                                request.accessible_topology().segments().end());
+    log_.Add("GetCapacity", SecretsText(segments));
+    return answer.value_or(int64_t{1} << 40);
+  }
+
  private:
   CallLog& log_;
   mutable std::mutex mu_;  // guards the maps below
@@ -245,6 +266,7 @@ class FakeVolumeDriver final : public VolumeDriver {
   std::map<std::string, std::deque<base::Status>> deletes_;
   std::map<std::string, std::vector<csi::v1::CreateVolumeRequest>> requests_;
   std::vector<std::string> migrated_calls_;
+  std::deque<base::Result<int64_t>> capacities_;
 };
 
 // API errors worded as the API server words them.
@@ -312,7 +334,7 @@ class FakeProvisionerApi final : public ProvisionerApi {
   }
   // The next `verb` ("POST", "PATCH" or "DELETE") calls on the PV `name`
   // fail with `errors`, in order; likewise "FINALIZER" and
-  // "SNAPSHOT-FINALIZER" and "UNSELECT" with "<ns>/<name>".
+  // "SNAPSHOT-FINALIZER", "UNSELECT" and "SELECT" with "<ns>/<name>".
   void Fail(const std::string& verb, const std::string& name, std::vector<base::Error> errors) {
     std::lock_guard lock(mu_);
     failures_[verb + " " + name].assign(errors.begin(), errors.end());
@@ -438,6 +460,26 @@ class FakeProvisionerApi final : public ProvisionerApi {
       return std::optional<kube::PersistentVolumeClaim>(it->second);
     });
     log_.Add("UNSELECT", key);
+    return answer;
+  }
+  // Logged as "SELECT <ns>/<name>: <node>@<resourceVersion>"; a 409 unless
+  // the claim PutClaim stored is at `resource_version`, then stores it with
+  // the annotation and a new resourceVersion.
+  base::Status SelectNode(const std::string& ns, const std::string& name,
+                          const std::string& resource_version, const std::string& node) override {
+    const std::string key = ns + "/" + name;
+    auto answer = Answer([&]() -> base::Status {
+      if (auto error = NextFailure("SELECT", key)) return *error;
+      auto it = claims_.find(key);
+      if (it == claims_.end()) return NotFound("persistentvolumeclaims", name);
+      if (it->second.metadata.resource_version != resource_version) {
+        return base::Error::Http(409, "the object has been modified");
+      }
+      it->second.metadata.annotations[kSelectedNodeAnnotation] = node;
+      it->second.metadata.resource_version = NextResourceVersion();
+      return base::Status::Ok();
+    });
+    log_.Add("SELECT", key, node + "@" + resource_version);
     return answer;
   }
   void PutClaim(kube::PersistentVolumeClaim claim) {
