@@ -19,7 +19,6 @@
 #include "tests/support/csi_driver_records.h"
 #include "tests/support/peer_binaries.h"
 #include "tests/support/readiness.h"
-#include "tests/support/source_dir.h"
 #include "tests/support/test_case_files.h"
 
 namespace provisioner_it {
@@ -35,17 +34,6 @@ base::Result<std::string> FindProvisionerPeer(std::string_view variable, std::st
   const std::string log =
       (std::filesystem::temp_directory_path() / "integration-provisioner-peers.log").string();
   return testsupport::FindPeer(variable, peer, log);
-}
-
-// deploy/kubernetes/csi-provisioner/rbac.yaml's account. One probe per
-// binding: the ClusterRole's PVs, the Role's Leases.
-testsupport::ServiceAccountIdentity ProvisionerIdentity() {
-  return {.rbac_manifest = testsupport::SourcePath("deploy/kubernetes/csi-provisioner/rbac.yaml"),
-          .ns = kProvisionerNamespace,
-          .name = kProvisionerAccount,
-          .probe_paths = {"/api/v1/persistentvolumes?limit=1",
-                          fmt::format("/apis/coordination.k8s.io/v1/namespaces/{}/leases?limit=1",
-                                      kProvisionerNamespace)}};
 }
 
 std::unique_ptr<kube::Client> ClientFor(const std::string& kubeconfig) {
@@ -146,7 +134,7 @@ void ProvisionerTest::StartSuite(std::vector<std::string> extra_apiserver_args) 
   plane_ = std::move(plane).value().release();
   admin_ = ClientFor(plane_->admin_kubeconfig()).release();
   ASSERT_NE(admin_, nullptr);
-  auto provisioner = plane_->AddServiceAccount(ProvisionerIdentity());
+  auto provisioner = plane_->AddServiceAccount(testsupport::ProvisionerIdentity());
   ASSERT_TRUE(provisioner.ok()) << provisioner.error().message;
   provisioner_kubeconfig_ = *provisioner;
   suite_ready_ = true;

@@ -32,14 +32,15 @@
 #include "tests/support/binary_under_test.h"
 #include "tests/support/control_plane.h"
 #include "tests/support/process.h"
+#include "tests/support/provisioner_service_account.h"
 
 namespace provisioner_it {
 
 inline constexpr std::chrono::seconds kAwaitTimeout{60};
 
 // The ServiceAccount of deploy/kubernetes/csi-provisioner/rbac.yaml.
-inline constexpr char kProvisionerNamespace[] = "default";
-inline constexpr char kProvisionerAccount[] = "csi-provisioner";
+using testsupport::kProvisionerAccount;
+using testsupport::kProvisionerNamespace;
 
 // Where the tests keep the Secrets their classes name: the only namespace
 // whose Secrets the provisioner may read (GrantSecretRead), so the RBAC test
