@@ -3,40 +3,9 @@
 #include "bench/attach_workload.h"
 #include "bench/floor_controller.h"
 #include "bench/objects.h"
-#include "kube/client/config.h"
 
 namespace bench {
 namespace {
-
-// The floor and the client it shares among its workers (declared first, so
-// it outlives the controller).
-class AttacherFloor : public InProcessFloor {
- public:
-  static base::Result<std::unique_ptr<InProcessFloor>> Start(const BenchOptions& options,
-                                                             const std::string& kubeconfig) {
-    auto config = kube::LoadKubeconfig(kubeconfig);
-    if (!config.ok()) return config.error();
-    config->qps = options.qps;
-    config->burst = options.burst;
-    auto client = kube::Client::Create(*config);
-    if (!client.ok()) return client.error();
-    std::unique_ptr<AttacherFloor> floor(new AttacherFloor());
-    floor->client_ = std::move(*client);
-    auto controller =
-        FloorController::Start(*floor->client_, {.workers = options.workers,
-                                                 .publish_latency = options.latency,
-                                                 .unpublish_latency = options.latency});
-    if (!controller.ok()) return controller.error();
-    floor->controller_ = std::move(*controller);
-    return std::unique_ptr<InProcessFloor>(std::move(floor));
-  }
-
- private:
-  AttacherFloor() = default;
-
-  std::unique_ptr<kube::Client> client_;
-  std::unique_ptr<FloorController> controller_;
-};
 
 class AttacherStack : public Stack {
  public:
@@ -62,7 +31,12 @@ class AttacherStack : public Stack {
                                                           const RunDirs& dirs) override {
     const std::string& kubeconfig = cluster.kubeconfigs.at("attacher");
     if (kind == "floor") {
-      auto floor = AttacherFloor::Start(options_, kubeconfig);
+      auto floor =
+          ClientFloor<FloorController>::Start(options_, kubeconfig, [&](kube::Client& client) {
+            return FloorController::Start(client, {.workers = options_.workers,
+                                                   .publish_latency = options_.latency,
+                                                   .unpublish_latency = options_.latency});
+          });
       if (!floor.ok()) return floor.error();
       return Contender::InProcess(std::move(*floor));
     }

@@ -5,8 +5,9 @@ namespace bench {
 base::Result<std::unique_ptr<Contender>> Contender::Spawn(std::vector<Binary> binaries) {
   std::unique_ptr<Contender> contender(new Contender());
   for (auto& binary : binaries) {
-    auto process =
-        testsupport::Process::Spawn({.argv = std::move(binary.argv), .log_file = binary.log_file});
+    auto process = testsupport::Process::Spawn({.argv = std::move(binary.argv),
+                                                .env = std::move(binary.env),
+                                                .log_file = binary.log_file});
     if (!process.ok()) return process.error().Wrap("starting the " + binary.role + " binary");
     contender->processes_.push_back({binary.role, std::move(*process)});
   }

@@ -10,6 +10,7 @@
 
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "base/result.h"
@@ -30,6 +31,9 @@ class Contender {
     std::string role;
     std::vector<std::string> argv;
     std::string log_file;
+    // Added to the environment (the provisioner's capacity tracking reads
+    // its namespace from NAMESPACE).
+    std::vector<std::pair<std::string, std::string>> env = {};
   };
   struct Member {
     std::string role;

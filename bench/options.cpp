@@ -21,11 +21,14 @@ const char* Usage() {
   return "usage: attacher-bench --workload=backlog|stream|storm|scale --csv=FILE --work-dir=DIR\n"
          "       snapshot-bench --workload=snap-backlog|snap-stream|snap-readiness|snap-scale\n"
          "                      --csv=FILE --work-dir=DIR --crds-dir=DIR\n"
-         "       resize-bench --workload=resize-backlog --csv=FILE --work-dir=DIR\n"
+         "       resize-bench --workload=resize-backlog|resize-pods --csv=FILE --work-dir=DIR\n"
+         "       provision-bench --workload=prov-backlog|prov-stream|prov-scale|prov-capacity\n"
+         "                       --csv=FILE --work-dir=DIR [--existing=20000]\n"
          "  [--n=2000] [--attaches=100] [--rate=0] [--duration=60] [--latency-ms=0]\n"
          "  [--ready-after=3] [--qps=5] [--burst=10] [--workers=10] [--timeout=30s] [--reps=1]\n"
          "  [--contenders=ours,upstream,floor] (snapshot-bench also: mixed)\n"
-         "  [--upstream-bin=PATH] [--ours-bin=PATH] (the attacher, csi-snapshotter or resizer)\n"
+         "  [--upstream-bin=PATH] [--ours-bin=PATH] (the attacher, csi-snapshotter, resizer or\n"
+         "    provisioner)\n"
          "  [--upstream-controller-bin=PATH] [--ours-controller-bin=PATH] (snapshot-controller)\n"
          "  [--driver-bin=PATH] [--creator-threads=16] [--phase-timeout=1800]\n";
 }
@@ -47,6 +50,8 @@ base::Result<BenchOptions> ParseOptions(int argc, char** argv) {
         o.n = std::stoul(value);
       else if (key == "attaches")
         o.attaches = std::stoul(value);
+      else if (key == "existing")
+        o.existing = std::stoul(value);
       else if (key == "rate")
         o.rate = std::stod(value);
       else if (key == "duration")

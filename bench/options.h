@@ -16,26 +16,30 @@ namespace bench {
 
 struct BenchOptions {
   // attacher: backlog | stream | storm | scale; snapshot: see snapshot_stack.h;
-  // resizer: resize-backlog
+  // resizer: resize-backlog | resize-pods; provisioner: prov-backlog |
+  // prov-stream | prov-scale | prov-capacity
   std::string workload;
-  // backlog: VAs, snapshots or claims; scale: attached VAs or ready snapshots; storm: detaches
+  // backlog: VAs, snapshots or claims; scale: attached VAs or ready snapshots (provisioner:
+  // new claims); storm: detaches; provisioner capacity: Nodes
   size_t n = 2000;
-  size_t attaches = 100;  // storm: attaches arriving behind the detaches
-  double rate = 0;        // stream, readiness: arrivals per second; 0 = the stack's default
-  int duration_s = 60;    // stream, readiness: how long objects keep arriving
+  size_t attaches = 100;    // storm: attaches arriving behind the detaches
+  size_t existing = 20000;  // provisioner scale: claims bound before the run
+  double rate = 0;          // stream, readiness: arrivals per second; 0 = the stack's default
+  int duration_s = 60;      // stream, readiness: how long objects keep arriving
   // Attacher: publish and unpublish latency; snapshot: CreateSnapshot latency;
-  // resizer: ControllerExpandVolume latency.
+  // resizer: ControllerExpandVolume latency; provisioner: CreateVolume latency.
   std::chrono::milliseconds latency{0};
   int ready_after = 3;  // snapshot readiness: the driver's K-th answer is the first ready one
   double qps = 5;
   int burst = 10;
   int workers = 10;
-  std::string timeout = "30s";  // the attachers', snapshotters' and resizers' --timeout
+  std::string timeout = "30s";  // the contender binaries' --timeout
   int reps = 1;
   // ours, upstream, floor; the snapshot stack also has mixed (our sidecar,
   // upstream's controller).
   std::vector<std::string> contenders = {"ours", "upstream", "floor"};
-  std::string ours_bin;  // empty: this build's csi-attacher, csi-snapshotter or csi-resizer
+  // empty: this build's csi-attacher, csi-snapshotter, csi-resizer or csi-provisioner
+  std::string ours_bin;
   std::string upstream_bin;
   std::string ours_controller_bin;  // empty: this build's snapshot-controller
   std::string upstream_controller_bin;

@@ -6,40 +6,10 @@
 #include "bench/floor_resizer.h"
 #include "bench/resize_objects.h"
 #include "bench/resize_workload.h"
-#include "kube/client/config.h"
 #include "tests/support/resizer_service_account.h"
 
 namespace bench {
 namespace {
-
-// The floor and the client it shares among its workers (declared first, so
-// it outlives the floor).
-class ResizerFloor : public InProcessFloor {
- public:
-  static base::Result<std::unique_ptr<InProcessFloor>> Start(const BenchOptions& options,
-                                                             const std::string& kubeconfig,
-                                                             const RunDirs& dirs) {
-    auto config = kube::LoadKubeconfig(kubeconfig);
-    if (!config.ok()) return config.error();
-    config->qps = options.qps;
-    config->burst = options.burst;
-    auto client = kube::Client::Create(*config);
-    if (!client.ok()) return client.error();
-    std::unique_ptr<ResizerFloor> floor(new ResizerFloor());
-    floor->client_ = std::move(*client);
-    auto resizer = FloorResizer::Start(*floor->client_,
-                                       {.workers = options.workers, .csi_socket = dirs.csi_socket});
-    if (!resizer.ok()) return resizer.error();
-    floor->resizer_ = std::move(*resizer);
-    return std::unique_ptr<InProcessFloor>(std::move(floor));
-  }
-
- private:
-  ResizerFloor() = default;
-
-  std::unique_ptr<kube::Client> client_;
-  std::unique_ptr<FloorResizer> resizer_;
-};
 
 class ResizeStack : public Stack {
  public:
@@ -71,7 +41,11 @@ class ResizeStack : public Stack {
                                                           const RunDirs& dirs) override {
     const std::string& kubeconfig = cluster.kubeconfigs.at("resizer");
     if (kind == "floor") {
-      auto floor = ResizerFloor::Start(options_, kubeconfig, dirs);
+      auto floor =
+          ClientFloor<FloorResizer>::Start(options_, kubeconfig, [&](kube::Client& client) {
+            return FloorResizer::Start(
+                client, {.workers = options_.workers, .csi_socket = dirs.csi_socket});
+          });
       if (!floor.ok()) return floor.error();
       return Contender::InProcess(std::move(*floor));
     }

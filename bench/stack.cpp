@@ -1,5 +1,7 @@
 #include "bench/stack.h"
 
+#include "kube/client/config.h"
+
 namespace bench {
 
 base::Status CheckOneBinaryContenders(const BenchOptions& options, const std::string& component) {
@@ -10,6 +12,15 @@ base::Status CheckOneBinaryContenders(const BenchOptions& options, const std::st
     }
   }
   return {};
+}
+
+base::Result<std::unique_ptr<kube::Client>> FloorClient(const BenchOptions& options,
+                                                        const std::string& kubeconfig) {
+  auto config = kube::LoadKubeconfig(kubeconfig);
+  if (!config.ok()) return config.error();
+  config->qps = options.qps;
+  config->burst = options.burst;
+  return kube::Client::Create(*config);
 }
 
 }  // namespace bench

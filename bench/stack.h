@@ -5,6 +5,7 @@
 // driver's flags, how each contender starts, and which API requests are its.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -57,5 +58,37 @@ class Stack {
 // ours, upstream and floor, and upstream needs --upstream-bin. `component`
 // names the binary in the error about "mixed".
 base::Status CheckOneBinaryContenders(const BenchOptions& options, const std::string& component);
+
+// A client with the identity of `kubeconfig` and the contender's QPS and
+// burst, for a floor.
+base::Result<std::unique_ptr<kube::Client>> FloorClient(const BenchOptions& options,
+                                                        const std::string& kubeconfig);
+
+// A floor controller C and the one client it shares among its workers
+// (declared first, so it outlives the controller). `start` starts C on it.
+template <class C>
+class ClientFloor : public InProcessFloor {
+ public:
+  using StartOn = std::function<base::Result<std::unique_ptr<C>>(kube::Client&)>;
+
+  static base::Result<std::unique_ptr<InProcessFloor>> Start(const BenchOptions& options,
+                                                             const std::string& kubeconfig,
+                                                             const StartOn& start) {
+    auto client = FloorClient(options, kubeconfig);
+    if (!client.ok()) return client.error();
+    std::unique_ptr<ClientFloor> floor(new ClientFloor());
+    floor->client_ = std::move(*client);
+    auto controller = start(*floor->client_);
+    if (!controller.ok()) return controller.error();
+    floor->controller_ = std::move(*controller);
+    return std::unique_ptr<InProcessFloor>(std::move(floor));
+  }
+
+ private:
+  ClientFloor() = default;
+
+  std::unique_ptr<kube::Client> client_;
+  std::unique_ptr<C> controller_;
+};
 
 }  // namespace bench

@@ -10,29 +10,39 @@
 #             controller + our sidecar) measures our sidecar alone
 #   resizer   our csi-resizer vs external-resizer v2.3.0 (bench/resize_stack.h,
 #             bench/floor_resizer.h)
+#   provisioner  our csi-provisioner vs external-provisioner v6.4.0
+#             (bench/provision_stack.h, bench/floor_provisioner.h)
 #
-#   scripts/bench.sh [--stack=attacher|snapshot|resizer] [--quick] [--workloads=W,...]
+#   scripts/bench.sh [--stack=attacher|snapshot|resizer|provisioner] [--quick] [--workloads=W,...]
 #                    [--qps=5,1000] [--latencies=0,50] [--reps=N] [--results=DIR]
 #                    [--backlog-n=N] [--storm-n=N] [--storm-attaches=N]
 #                    [--stream-duration=S] [--scale-n=N] [--pods-n=N] [--ready-after=K]
-#                    [--contenders=C,...] [--phase-timeout=S]
+#                    [--capacity-nodes=N] [--contenders=C,...] [--phase-timeout=S]
 #
 # Workloads: attacher backlog,stream,storm,scale (default all); snapshot
 # backlog,stream,readiness,scale (default all); resizer backlog (N bound
 # claims raised from 1Gi to 2Gi at once) and pods (--pods-n running Pods
 # using claims cached by the in-use gate: RSS; ours and upstream only, once
-# per QPS setting); default both. Contenders: ours,upstream,floor
+# per QPS setting); default both; provisioner backlog (N claims before the
+# start), stream, scale (--scale-existing bound claims cached, then N new
+# claims at once; N is --backlog-n) and capacity (--capacity-nodes Nodes in 10
+# zones, 10 classes, --enable-capacity: GetCapacity calls and
+# CSIStorageCapacity writes per poll period; ours and upstream only); default
+# all. Contenders: ours,upstream,floor
 # (the default); snapshot also mixed. --qps lists the QPS
 # settings: 5 means --kube-api-qps=5 --kube-api-burst=10 (upstream's
 # defaults), any other value Q means qps = burst = Q. Latency is the driver's
 # publish/unpublish (attacher), CreateSnapshot (snapshot) or
-# ControllerExpandVolume (resizer) time; scale runs at latency 0 only.
+# ControllerExpandVolume (resizer) or CreateVolume (provisioner) time; scale
+# runs at latency 0 only.
 # --ready-after: the snapshot readiness workload's driver
 # answers ready from its K-th answer (default 3: the create and two polls).
-# Default: both QPS settings, latencies 0 and 50 (resizer: 0), 3 repetitions
+# Default: both QPS settings, latencies 0 and 50 (resizer, provisioner: 0), 3 repetitions
 # (A B A B A B), full sizes (attacher backlog 2000, scale 20000; snapshot
-# backlog 1000, scale 20000; resizer backlog 1000); --quick: 1 repetition and
-# small sizes (resizer backlog 100, pods 1000; flags after it still count).
+# backlog 1000, scale 20000; resizer backlog 1000; provisioner backlog 1000,
+# scale 20000 existing + 1000 new, capacity 1000 Nodes); --quick: 1
+# repetition and small sizes (resizer backlog 100, pods 1000; provisioner
+# 100 claims, 2000 existing, 100 Nodes; flags after it still count).
 # --phase-timeout: seconds one phase (e.g. all ready) may take before the run
 # is abandoned (default 1800; a QPS 5 backlog of 1000 snapshots needs more).
 set -euo pipefail
@@ -45,7 +55,7 @@ QPS_LIST=5,1000
 LATENCIES=
 REPS=3
 BACKLOG_N= STORM_N=1000 STORM_ATTACHES=100 STREAM_DURATION=60 SCALE_N=20000 READY_AFTER=3
-PODS_N=10000
+PODS_N=10000 SCALE_EXISTING=20000 CAPACITY_NODES=1000
 QUICK=
 PHASE_TIMEOUT=1800
 CONTENDERS=
@@ -54,7 +64,7 @@ for arg in "$@"; do
   case $arg in
     --stack=*) STACK=${arg#*=} ;;
     --quick) QUICK=1 REPS=1 STORM_N=200 STORM_ATTACHES=20 STREAM_DURATION=20 SCALE_N=2000
-             PODS_N=1000 ;;
+             PODS_N=1000 SCALE_EXISTING=2000 CAPACITY_NODES=100 ;;
     --workloads=*) WORKLOADS=${arg#*=} ;;
     --qps=*) QPS_LIST=${arg#*=} ;;
     --latencies=*) LATENCIES=${arg#*=} ;;
@@ -66,6 +76,8 @@ for arg in "$@"; do
     --stream-duration=*) STREAM_DURATION=${arg#*=} ;;
     --scale-n=*) SCALE_N=${arg#*=} ;;
     --pods-n=*) PODS_N=${arg#*=} ;;
+    --scale-existing=*) SCALE_EXISTING=${arg#*=} ;;
+    --capacity-nodes=*) CAPACITY_NODES=${arg#*=} ;;
     --ready-after=*) READY_AFTER=${arg#*=} ;;
     --contenders=*) CONTENDERS=${arg#*=} ;;
     --phase-timeout=*) PHASE_TIMEOUT=${arg#*=} ;;
@@ -93,7 +105,14 @@ case $STACK in
     CONTENDERS=${CONTENDERS:-ours,upstream,floor}
     BENCH=resize-bench
     PEER_NAMES="etcd kube resizer" ;;
-  *) echo "bench: unknown stack $STACK (attacher, snapshot or resizer)" >&2; exit 2 ;;
+  provisioner)
+    WORKLOADS=${WORKLOADS:-backlog,stream,scale,capacity}
+    LATENCIES=${LATENCIES:-0}
+    BACKLOG_N=${BACKLOG_N:-$([[ -n $QUICK ]] && echo 100 || echo 1000)}
+    CONTENDERS=${CONTENDERS:-ours,upstream,floor}
+    BENCH=provision-bench
+    PEER_NAMES="etcd kube provisioner" ;;
+  *) echo "bench: unknown stack $STACK (attacher, snapshot, resizer or provisioner)" >&2; exit 2 ;;
 esac
 LATENCIES=${LATENCIES:-0,50}
 RESULTS=${RESULTS:-bench/results/$(date -u +%Y%m%dT%H%M%SZ)}
@@ -131,6 +150,9 @@ case $STACK in
   resizer)
     UPSTREAM_INFO="$UPSTREAM_RESIZER_BIN"
     STACK_ARGS=(--upstream-bin="$UPSTREAM_RESIZER_BIN") ;;
+  provisioner)
+    UPSTREAM_INFO="$UPSTREAM_PROVISIONER_BIN"
+    STACK_ARGS=(--upstream-bin="$UPSTREAM_PROVISIONER_BIN") ;;
 esac
 
 {
@@ -154,12 +176,14 @@ run_cell() {  # workload latency qps extra-args...
     || log "$workload (latency ${latency}ms, qps $qps) FAILED; see $RESULTS/logs"
 }
 
-# The snapshot and resizer stacks' workloads are named snap-<workload> and
-# resize-<workload> in the CSV, so every stack's cells can share one report.
+# The snapshot, resizer and provisioner stacks' workloads are named
+# snap-<workload>, resize-<workload> and prov-<workload> in the CSV, so every
+# stack's cells can share one report.
 cell_name() {
   case $STACK in
     snapshot) echo "snap-$1" ;;
     resizer) echo "resize-$1" ;;
+    provisioner) echo "prov-$1" ;;
     *) echo "$1" ;;
   esac
 }
@@ -179,7 +203,9 @@ for workload in "${workloads[@]}"; do
       snapshot/readiness) for l in "${latencies[@]}"; do
                             run_cell snap-readiness "$l" "$qps" --n=0 --duration="$STREAM_DURATION" \
                               --ready-after="$READY_AFTER"; done ;;
+      provisioner/scale) run_cell prov-scale 0 "$qps" --n="$BACKLOG_N" --existing="$SCALE_EXISTING" ;;
       */scale) run_cell "$(cell_name scale)" 0 "$qps" --n="$SCALE_N" ;;
+      provisioner/capacity) run_cell prov-capacity 0 "$qps" --n="$CAPACITY_NODES" ;;
       resizer/pods) run_cell resize-pods 0 "$qps" --n="$PODS_N" ;;
       *) log "unknown $STACK workload $workload" ;;
     esac

@@ -1,0 +1,90 @@
+#include "bench/provision_stack.h"
+
+#include <nlohmann/json.hpp>
+
+#include "bench/driver_faults.h"
+#include "bench/floor_provisioner.h"
+#include "bench/provision_objects.h"
+#include "bench/provision_workload.h"
+#include "tests/support/provisioner_service_account.h"
+
+namespace bench {
+namespace {
+
+class ProvisionStack : public Stack {
+ public:
+  ProvisionStack(const BenchOptions& options, std::unique_ptr<ProvisionWorkload> workload)
+      : options_(options), workload_(std::move(workload)) {}
+
+  Workload& workload() override { return *workload_; }
+
+  base::Status SetUpCluster(Cluster& cluster) override {
+    auto provisioner = cluster.plane->AddServiceAccount(testsupport::ProvisionerIdentity());
+    if (!provisioner.ok()) return provisioner.error();
+    cluster.kubeconfigs["provisioner"] = *provisioner;
+    return CreateProvisionedClass(*cluster.admin);
+  }
+
+  base::Result<std::vector<std::string>> DriverArgs(const std::string& dir) override {
+    nlohmann::json faults = nlohmann::json::object();
+    if (options_.latency.count() > 0) {
+      faults["CreateVolume"] = nlohmann::json::array({{{"delay", DelayOf(options_.latency)}}});
+    }
+    auto control = FaultControlFlag(dir, faults);
+    if (!control.ok()) return control.error();
+    std::vector<std::string> args = workload_->DriverFlags();
+    args.push_back(*control);
+    return args;
+  }
+
+  base::Result<std::unique_ptr<Contender>> StartContender(const std::string& kind,
+                                                          const Cluster& cluster,
+                                                          const RunDirs& dirs) override {
+    const std::string& kubeconfig = cluster.kubeconfigs.at("provisioner");
+    if (kind == "floor") {
+      auto floor =
+          ClientFloor<FloorProvisioner>::Start(options_, kubeconfig, [&](kube::Client& client) {
+            return FloorProvisioner::Start(
+                client, {.workers = options_.workers, .csi_socket = dirs.csi_socket});
+          });
+      if (!floor.ok()) return floor.error();
+      return Contender::InProcess(std::move(*floor));
+    }
+    std::vector<std::string> argv = {
+        kind == "ours" ? options_.ours_bin : options_.upstream_bin, "--kubeconfig=" + kubeconfig,
+        "--csi-address=" + dirs.csi_socket, "--timeout=" + options_.timeout};
+    for (auto& flag : ClientFlags(options_)) argv.push_back(std::move(flag));
+    for (auto& flag : workload_->ProvisionerFlags()) argv.push_back(std::move(flag));
+    return Contender::Spawn({{.role = "",
+                              .argv = argv,
+                              .log_file = dirs.dir + "/provisioner.log",
+                              .env = workload_->ProvisionerEnv()}});
+  }
+
+  const RequestFilter& Requests() const override {
+    static const RequestFilter filter = {
+        .resources = {"persistentvolumeclaims", "persistentvolumes", "events", "storageclasses",
+                      "csinodes", "nodes", "csistoragecapacities", "volumeattachments",
+                      "volumeattributesclasses", "secrets", "pods", "replicasets", "leases"},
+        .generator_writes = {"POST persistentvolumeclaims"}};
+    return filter;
+  }
+
+ private:
+  const BenchOptions& options_;
+  std::unique_ptr<ProvisionWorkload> workload_;
+};
+
+}  // namespace
+
+base::Result<std::unique_ptr<Stack>> MakeProvisionStack(BenchOptions& options) {
+  if (options.ours_bin.empty()) options.ours_bin = OURS_PROVISIONER_BIN;
+  if (base::Status valid = CheckOneBinaryContenders(options, "provisioner"); !valid.ok()) {
+    return valid.error();
+  }
+  auto workload = MakeProvisionWorkload(options);
+  if (!workload.ok()) return workload.error();
+  return std::unique_ptr<Stack>(new ProvisionStack(options, std::move(*workload)));
+}
+
+}  // namespace bench
