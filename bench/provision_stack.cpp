@@ -65,7 +65,7 @@ class ProvisionStack : public Stack {
     static const RequestFilter filter = {
         .resources = {"persistentvolumeclaims", "persistentvolumes", "events", "storageclasses",
                       "csinodes", "nodes", "csistoragecapacities", "volumeattachments",
-                      "volumeattributesclasses", "secrets", "pods", "replicasets", "leases"},
+                      "volumeattributesclasses", "secrets", "pods", "replicasets"},
         .generator_writes = {"POST persistentvolumeclaims"}};
     return filter;
   }
