@@ -5,8 +5,8 @@
 // only) exist before the provisioner starts with --enable-capacity, no
 // owner (--capacity-ownerref-level=-1) and --capacity-poll-interval=30s;
 // the driver reports topology and answers GetCapacity (1 TiB). No claims.
-// Once the initial objects are written (1.5 poll periods after the start)
-// the run counts, over the next 4 poll periods: the GetCapacity calls the
+// Once the initial objects are written (none added for a poll period and
+// 5 s) the run counts, over the next 4 poll periods: the GetCapacity calls the
 // driver logged and the API writes of CSIStorageCapacity objects, per poll
 // period. Figures: those two, the CSIStorageCapacity objects existing at the
 // end, the GetCapacity calls before the counted periods, and seconds from the
@@ -148,7 +148,7 @@ class ProvisionCapacity : public ProvisionWorkload {
   void StopObserving() override { tally_.reset(); }
 
   base::Result<Figures> Measure(RunContext& ctx) override {
-    std::this_thread::sleep_until(ctx.started + kPollInterval * 3 / 2);
+    if (auto status = WaitInitialObjects(ctx); !status.ok()) return status.error();
     auto before = CountCapacityWork(ctx);
     if (!before.ok()) return before.error();
     std::this_thread::sleep_for(kPollInterval * kCountedPolls);
@@ -164,6 +164,18 @@ class ProvisionCapacity : public ProvisionWorkload {
   }
 
  private:
+  // Until no object was added for a poll period and 5 s: the initial ones
+  // are written (at QPS 5 both trackers wrote them about one a second).
+  base::Status WaitInitialObjects(const RunContext& ctx) const {
+    const auto deadline = ctx.started + std::chrono::seconds(ctx.options.phase_timeout_s);
+    while (Clock::now() < deadline) {
+      std::this_thread::sleep_for(1s);
+      auto last = tally_->LastAdded();
+      if (last && Clock::now() - *last > kPollInterval + 5s) return {};
+    }
+    return base::Error("the CSIStorageCapacity objects never stopped being added");
+  }
+
   std::vector<std::string> nodes_;
   int threads_;
   std::unique_ptr<CapacityTally> tally_;
