@@ -64,13 +64,8 @@ class AttacherStack : public Stack {
 }  // namespace
 
 base::Result<std::unique_ptr<Stack>> MakeAttacherStack(BenchOptions& options) {
-  if (options.ours_bin.empty()) options.ours_bin = OURS_ATTACHER_BIN;
-  if (base::Status valid = CheckOneBinaryContenders(options, "attacher"); !valid.ok()) {
-    return valid.error();
-  }
-  auto workload = MakeAttachWorkload(options);
-  if (!workload.ok()) return workload.error();
-  return std::unique_ptr<Stack>(new AttacherStack(options, std::move(*workload)));
+  return MakeOneBinaryStack<AttacherStack>(options, OURS_ATTACHER_BIN, "attacher",
+                                           MakeAttachWorkload);
 }
 
 }  // namespace bench

@@ -6,10 +6,16 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
 #include <unordered_map>
+
+#include "base/result.h"
+#include "bench/object_watch.h"
+#include "kube/runtime/reconcile_loop.h"
 
 namespace bench {
 
@@ -51,5 +57,25 @@ class FloorCache {
   std::unordered_map<std::string, int64_t>
       deleted_;  // key -> revision of the deletion; guarded by mu_
 };
+
+// Watches a floor's primary kind T: each object goes into `cache` under
+// `key_of(object)` and that key to `pool` (changed, or deleted: its own
+// writes forgotten).
+template <class T>
+base::Result<std::unique_ptr<ObjectWatch<T>>> WatchPrimary(
+    kube::Client& client, FloorCache<T>& cache, kube::ReconcileLoop& pool,
+    std::function<std::string(const T&)> key_of) {
+  return ObjectWatch<T>::Start(
+      client, [&cache, &pool, key_of = std::move(key_of)](const T& object, bool deleted) {
+        const std::string key = key_of(object);
+        if (deleted) {
+          cache.Erase(key, object);
+          pool.OnDeleted(key);
+          return;
+        }
+        cache.Upsert(key, object);
+        pool.OnChange(key, object.metadata.resource_version, kube::WorkQueue::Lane::kNormal);
+      });
+}
 
 }  // namespace bench

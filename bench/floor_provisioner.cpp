@@ -68,17 +68,7 @@ base::Status FloorProvisioner::StartWatches() {
       });
   if (!volumes.ok()) return volumes.error();
   volume_watch_ = std::move(*volumes);
-  auto claims = ObjectWatch<kube::PersistentVolumeClaim>::Start(
-      client_, [this](const kube::PersistentVolumeClaim& claim, bool deleted) {
-        const std::string key = ProvisionKeyOf(claim);
-        if (deleted) {
-          claims_.Erase(key, claim);
-          pool_.OnDeleted(key);
-          return;
-        }
-        claims_.Upsert(key, claim);
-        pool_.OnChange(key, claim.metadata.resource_version, kube::WorkQueue::Lane::kNormal);
-      });
+  auto claims = WatchPrimary<kube::PersistentVolumeClaim>(client_, claims_, pool_, ProvisionKeyOf);
   if (!claims.ok()) return claims.error();
   claim_watch_ = std::move(*claims);
   return {};

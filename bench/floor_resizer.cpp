@@ -52,17 +52,7 @@ base::Status FloorResizer::StartWatches() {
       });
   if (!volumes.ok()) return volumes.error();
   volume_watch_ = std::move(*volumes);
-  auto claims = ObjectWatch<resizer::ResizeClaim>::Start(
-      client_, [this](const resizer::ResizeClaim& claim, bool deleted) {
-        const std::string key = ClaimKeyOf(claim);
-        if (deleted) {
-          claims_.Erase(key, claim);
-          pool_.OnDeleted(key);
-          return;
-        }
-        claims_.Upsert(key, claim);
-        pool_.OnChange(key, claim.metadata.resource_version, kube::WorkQueue::Lane::kNormal);
-      });
+  auto claims = WatchPrimary<resizer::ResizeClaim>(client_, claims_, pool_, ClaimKeyOf);
   if (!claims.ok()) return claims.error();
   claim_watch_ = std::move(*claims);
   return {};

@@ -78,13 +78,8 @@ class ProvisionStack : public Stack {
 }  // namespace
 
 base::Result<std::unique_ptr<Stack>> MakeProvisionStack(BenchOptions& options) {
-  if (options.ours_bin.empty()) options.ours_bin = OURS_PROVISIONER_BIN;
-  if (base::Status valid = CheckOneBinaryContenders(options, "provisioner"); !valid.ok()) {
-    return valid.error();
-  }
-  auto workload = MakeProvisionWorkload(options);
-  if (!workload.ok()) return workload.error();
-  return std::unique_ptr<Stack>(new ProvisionStack(options, std::move(*workload)));
+  return MakeOneBinaryStack<ProvisionStack>(options, OURS_PROVISIONER_BIN, "provisioner",
+                                            MakeProvisionWorkload);
 }
 
 }  // namespace bench

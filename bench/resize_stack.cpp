@@ -72,13 +72,7 @@ class ResizeStack : public Stack {
 }  // namespace
 
 base::Result<std::unique_ptr<Stack>> MakeResizeStack(BenchOptions& options) {
-  if (options.ours_bin.empty()) options.ours_bin = OURS_RESIZER_BIN;
-  if (base::Status valid = CheckOneBinaryContenders(options, "resizer"); !valid.ok()) {
-    return valid.error();
-  }
-  auto workload = MakeResizeWorkload(options);
-  if (!workload.ok()) return workload.error();
-  return std::unique_ptr<Stack>(new ResizeStack(options, std::move(*workload)));
+  return MakeOneBinaryStack<ResizeStack>(options, OURS_RESIZER_BIN, "resizer", MakeResizeWorkload);
 }
 
 }  // namespace bench

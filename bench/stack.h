@@ -59,6 +59,22 @@ class Stack {
 // names the binary in the error about "mixed".
 base::Status CheckOneBinaryContenders(const BenchOptions& options, const std::string& component);
 
+// A stack S(options, workload) of one binary: an empty --ours-bin becomes
+// `ours_bin`, the contenders are checked (CheckOneBinaryContenders), and
+// `make_workload(options)` picks the workload.
+template <class S, class MakeWorkload>
+base::Result<std::unique_ptr<Stack>> MakeOneBinaryStack(BenchOptions& options, const char* ours_bin,
+                                                        const std::string& component,
+                                                        MakeWorkload make_workload) {
+  if (options.ours_bin.empty()) options.ours_bin = ours_bin;
+  if (base::Status valid = CheckOneBinaryContenders(options, component); !valid.ok()) {
+    return valid.error();
+  }
+  auto workload = make_workload(options);
+  if (!workload.ok()) return workload.error();
+  return std::unique_ptr<Stack>(new S(options, std::move(*workload)));
+}
+
 // A client with the identity of `kubeconfig` and the contender's QPS and
 // burst, for a floor.
 base::Result<std::unique_ptr<kube::Client>> FloorClient(const BenchOptions& options,
