@@ -7,12 +7,9 @@
 namespace bench {
 namespace {
 
-class AttacherStack : public Stack {
+class AttacherStack : public OneBinaryStack<Workload> {
  public:
-  AttacherStack(const BenchOptions& options, std::unique_ptr<Workload> workload)
-      : options_(options), workload_(std::move(workload)) {}
-
-  Workload& workload() override { return *workload_; }
+  using OneBinaryStack::OneBinaryStack;
 
   base::Status SetUpCluster(Cluster& cluster) override {
     cluster.kubeconfigs["attacher"] = cluster.plane->attacher_kubeconfig();
@@ -55,10 +52,6 @@ class AttacherStack : public Stack {
                              "POST persistentvolumes", "DELETE persistentvolumes"}};
     return filter;
   }
-
- private:
-  const BenchOptions& options_;
-  std::unique_ptr<Workload> workload_;
 };
 
 }  // namespace

@@ -21,4 +21,13 @@ std::string DelayOf(std::chrono::milliseconds latency) {
   return std::to_string(latency.count()) + "ms";
 }
 
+base::Result<std::string> LatencyControlFlag(const std::string& run_dir, const std::string& method,
+                                             std::chrono::milliseconds latency) {
+  nlohmann::json faults = nlohmann::json::object();
+  if (latency.count() > 0) {
+    faults[method] = nlohmann::json::array({{{"delay", DelayOf(latency)}}});
+  }
+  return FaultControlFlag(run_dir, faults);
+}
+
 }  // namespace bench

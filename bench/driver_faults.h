@@ -21,4 +21,8 @@ base::Result<std::string> FaultControlFlag(const std::string& run_dir,
 // The rule field that makes a call take `latency`: {"delay": "<ms>ms"}.
 std::string DelayOf(std::chrono::milliseconds latency);
 
+// FaultControlFlag with one rule: `method` takes `latency` (none when 0).
+base::Result<std::string> LatencyControlFlag(const std::string& run_dir, const std::string& method,
+                                             std::chrono::milliseconds latency);
+
 }  // namespace bench

@@ -1,7 +1,5 @@
 #include "bench/provision_stack.h"
 
-#include <nlohmann/json.hpp>
-
 #include "bench/driver_faults.h"
 #include "bench/floor_provisioner.h"
 #include "bench/provision_objects.h"
@@ -11,12 +9,9 @@
 namespace bench {
 namespace {
 
-class ProvisionStack : public Stack {
+class ProvisionStack : public OneBinaryStack<ProvisionWorkload> {
  public:
-  ProvisionStack(const BenchOptions& options, std::unique_ptr<ProvisionWorkload> workload)
-      : options_(options), workload_(std::move(workload)) {}
-
-  Workload& workload() override { return *workload_; }
+  using OneBinaryStack::OneBinaryStack;
 
   base::Status SetUpCluster(Cluster& cluster) override {
     auto provisioner = cluster.plane->AddServiceAccount(testsupport::ProvisionerIdentity());
@@ -26,11 +21,7 @@ class ProvisionStack : public Stack {
   }
 
   base::Result<std::vector<std::string>> DriverArgs(const std::string& dir) override {
-    nlohmann::json faults = nlohmann::json::object();
-    if (options_.latency.count() > 0) {
-      faults["CreateVolume"] = nlohmann::json::array({{{"delay", DelayOf(options_.latency)}}});
-    }
-    auto control = FaultControlFlag(dir, faults);
+    auto control = LatencyControlFlag(dir, "CreateVolume", options_.latency);
     if (!control.ok()) return control.error();
     std::vector<std::string> args = workload_->DriverFlags();
     args.push_back(*control);
@@ -69,10 +60,6 @@ class ProvisionStack : public Stack {
         .generator_writes = {"POST persistentvolumeclaims"}};
     return filter;
   }
-
- private:
-  const BenchOptions& options_;
-  std::unique_ptr<ProvisionWorkload> workload_;
 };
 
 }  // namespace

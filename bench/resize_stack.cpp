@@ -1,7 +1,5 @@
 #include "bench/resize_stack.h"
 
-#include <nlohmann/json.hpp>
-
 #include "bench/driver_faults.h"
 #include "bench/floor_resizer.h"
 #include "bench/resize_objects.h"
@@ -11,12 +9,9 @@
 namespace bench {
 namespace {
 
-class ResizeStack : public Stack {
+class ResizeStack : public OneBinaryStack<Workload> {
  public:
-  ResizeStack(const BenchOptions& options, std::unique_ptr<Workload> workload)
-      : options_(options), workload_(std::move(workload)) {}
-
-  Workload& workload() override { return *workload_; }
+  using OneBinaryStack::OneBinaryStack;
 
   base::Status SetUpCluster(Cluster& cluster) override {
     auto resizer = cluster.plane->AddServiceAccount(testsupport::ResizerIdentity());
@@ -26,12 +21,7 @@ class ResizeStack : public Stack {
   }
 
   base::Result<std::vector<std::string>> DriverArgs(const std::string& dir) override {
-    nlohmann::json faults = nlohmann::json::object();
-    if (options_.latency.count() > 0) {
-      nlohmann::json rule = {{"delay", DelayOf(options_.latency)}};
-      faults["ControllerExpandVolume"] = nlohmann::json::array({rule});
-    }
-    auto control = FaultControlFlag(dir, faults);
+    auto control = LatencyControlFlag(dir, "ControllerExpandVolume", options_.latency);
     if (!control.ok()) return control.error();
     return std::vector<std::string>{"--capabilities=EXPAND_VOLUME", *control};
   }
@@ -63,10 +53,6 @@ class ResizeStack : public Stack {
         .generator_writes = {"PATCH persistentvolumeclaims"}};
     return filter;
   }
-
- private:
-  const BenchOptions& options_;
-  std::unique_ptr<Workload> workload_;
 };
 
 }  // namespace

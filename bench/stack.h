@@ -75,6 +75,21 @@ base::Result<std::unique_ptr<Stack>> MakeOneBinaryStack(BenchOptions& options, c
   return std::unique_ptr<Stack>(new S(options, std::move(*workload)));
 }
 
+// A stack of one binary and its workload W (the attacher, the resizer, the
+// provisioner).
+template <class W>
+class OneBinaryStack : public Stack {
+ public:
+  OneBinaryStack(const BenchOptions& options, std::unique_ptr<W> workload)
+      : options_(options), workload_(std::move(workload)) {}
+
+  Workload& workload() override { return *workload_; }
+
+ protected:
+  const BenchOptions& options_;
+  std::unique_ptr<W> workload_;
+};
+
 // A client with the identity of `kubeconfig` and the contender's QPS and
 // burst, for a floor.
 base::Result<std::unique_ptr<kube::Client>> FloorClient(const BenchOptions& options,
