@@ -165,7 +165,8 @@ class ProvisionCapacity : public ProvisionWorkload {
 
  private:
   // Until no object was added for a poll period and 5 s: the initial ones
-  // are written (at QPS 5 both trackers wrote them about one a second).
+  // are written (one a second after the first five: the capacity client's
+  // default --kube-api-capacity-qps=1, burst 5).
   base::Status WaitInitialObjects(const RunContext& ctx) const {
     const auto deadline = ctx.started + std::chrono::seconds(ctx.options.phase_timeout_s);
     while (Clock::now() < deadline) {
