@@ -38,11 +38,9 @@ class AttacherStack : public OneBinaryStack<Workload> {
       return Contender::InProcess(std::move(*floor));
     }
     // Default verbosity for both: logging cost is part of what an operator runs.
-    std::vector<std::string> argv = {
-        kind == "ours" ? options_.ours_bin : options_.upstream_bin, "--kubeconfig=" + kubeconfig,
-        "--csi-address=" + dirs.csi_socket, "--timeout=" + options_.timeout};
-    for (auto& flag : ClientFlags(options_)) argv.push_back(std::move(flag));
-    return Contender::Spawn({{.role = "", .argv = argv, .log_file = dirs.dir + "/attacher.log"}});
+    return Contender::Spawn({{.role = "",
+                              .argv = BinaryArgv(kind, kubeconfig, dirs),
+                              .log_file = dirs.dir + "/attacher.log"}});
   }
 
   const RequestFilter& Requests() const override {

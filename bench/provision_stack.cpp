@@ -14,9 +14,10 @@ class ProvisionStack : public OneBinaryStack<ProvisionWorkload> {
   using OneBinaryStack::OneBinaryStack;
 
   base::Status SetUpCluster(Cluster& cluster) override {
-    auto provisioner = cluster.plane->AddServiceAccount(testsupport::ProvisionerIdentity());
-    if (!provisioner.ok()) return provisioner.error();
-    cluster.kubeconfigs["provisioner"] = *provisioner;
+    if (auto added = AddIdentity(cluster, testsupport::ProvisionerIdentity(), "provisioner");
+        !added.ok()) {
+      return added;
+    }
     return CreateProvisionedClass(*cluster.admin);
   }
 
@@ -41,10 +42,7 @@ class ProvisionStack : public OneBinaryStack<ProvisionWorkload> {
       if (!floor.ok()) return floor.error();
       return Contender::InProcess(std::move(*floor));
     }
-    std::vector<std::string> argv = {
-        kind == "ours" ? options_.ours_bin : options_.upstream_bin, "--kubeconfig=" + kubeconfig,
-        "--csi-address=" + dirs.csi_socket, "--timeout=" + options_.timeout};
-    for (auto& flag : ClientFlags(options_)) argv.push_back(std::move(flag));
+    std::vector<std::string> argv = BinaryArgv(kind, kubeconfig, dirs);
     for (auto& flag : workload_->ProvisionerFlags()) argv.push_back(std::move(flag));
     return Contender::Spawn({{.role = "",
                               .argv = argv,

@@ -14,9 +14,9 @@ class ResizeStack : public OneBinaryStack<Workload> {
   using OneBinaryStack::OneBinaryStack;
 
   base::Status SetUpCluster(Cluster& cluster) override {
-    auto resizer = cluster.plane->AddServiceAccount(testsupport::ResizerIdentity());
-    if (!resizer.ok()) return resizer.error();
-    cluster.kubeconfigs["resizer"] = *resizer;
+    if (auto added = AddIdentity(cluster, testsupport::ResizerIdentity(), "resizer"); !added.ok()) {
+      return added;
+    }
     return CreateExpandableClass(*cluster.admin);
   }
 
@@ -39,11 +39,9 @@ class ResizeStack : public OneBinaryStack<Workload> {
       if (!floor.ok()) return floor.error();
       return Contender::InProcess(std::move(*floor));
     }
-    std::vector<std::string> argv = {
-        kind == "ours" ? options_.ours_bin : options_.upstream_bin, "--kubeconfig=" + kubeconfig,
-        "--csi-address=" + dirs.csi_socket, "--timeout=" + options_.timeout};
-    for (auto& flag : ClientFlags(options_, "--workers")) argv.push_back(std::move(flag));
-    return Contender::Spawn({{.role = "", .argv = argv, .log_file = dirs.dir + "/resizer.log"}});
+    return Contender::Spawn({{.role = "",
+                              .argv = BinaryArgv(kind, kubeconfig, dirs, "--workers"),
+                              .log_file = dirs.dir + "/resizer.log"}});
   }
 
   const RequestFilter& Requests() const override {

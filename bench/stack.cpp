@@ -14,6 +14,14 @@ base::Status CheckOneBinaryContenders(const BenchOptions& options, const std::st
   return {};
 }
 
+base::Status AddIdentity(Cluster& cluster, const testsupport::ServiceAccountIdentity& identity,
+                         const std::string& role) {
+  auto kubeconfig = cluster.plane->AddServiceAccount(identity);
+  if (!kubeconfig.ok()) return kubeconfig.error();
+  cluster.kubeconfigs[role] = *kubeconfig;
+  return {};
+}
+
 base::Result<std::unique_ptr<kube::Client>> FloorClient(const BenchOptions& options,
                                                         const std::string& kubeconfig) {
   auto config = kube::LoadKubeconfig(kubeconfig);

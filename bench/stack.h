@@ -9,6 +9,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "base/result.h"
@@ -86,9 +87,26 @@ class OneBinaryStack : public Stack {
   Workload& workload() override { return *workload_; }
 
  protected:
+  // The flags every contender binary gets, whoever built it: `kind`'s binary,
+  // the identity's kubeconfig, the driver socket, --timeout and ClientFlags.
+  std::vector<std::string> BinaryArgv(const std::string& kind, const std::string& kubeconfig,
+                                      const RunDirs& dirs,
+                                      std::string_view workers_flag = "--worker-threads") const {
+    std::vector<std::string> argv = {
+        kind == "ours" ? options_.ours_bin : options_.upstream_bin, "--kubeconfig=" + kubeconfig,
+        "--csi-address=" + dirs.csi_socket, "--timeout=" + options_.timeout};
+    for (auto& flag : ClientFlags(options_, workers_flag)) argv.push_back(std::move(flag));
+    return argv;
+  }
+
   const BenchOptions& options_;
   std::unique_ptr<W> workload_;
 };
+
+// Adds the ServiceAccount `identity` to the cluster's plane and keeps its
+// kubeconfig under `role`.
+base::Status AddIdentity(Cluster& cluster, const testsupport::ServiceAccountIdentity& identity,
+                         const std::string& role);
 
 // A client with the identity of `kubeconfig` and the contender's QPS and
 // burst, for a floor.
