@@ -12,6 +12,7 @@ const std::vector<component::FeatureSpec>& KnownFeatureSpecs() {
     using enum component::FeatureStage;
     std::vector<component::FeatureSpec> all = component::ApiServerFeatureSpecs();
     all.push_back({kTopology, true, kGA});
+    all.push_back({kHonorPVReclaimPolicy, true, kGA, /*locked_to_default=*/true});
     all.push_back({kVolumeAttributesClass, true, kGA});
     all.push_back({kCrossNamespaceVolumeDataSource, false, kAlpha});
     all.push_back({kReleaseLeaderElectionOnExit, false, kAlpha});

@@ -18,6 +18,9 @@ namespace csiprovisioner {
 
 // The gates --feature-gates accepts (§2.3), sorted by name.
 inline constexpr std::string_view kTopology = "Topology";
+// Removed upstream in v6.2.0 (#1476), where naming it is fatal; accepted here
+// as a GA gate locked to true, its behaviour (docs/provisioner.md §9.9).
+inline constexpr std::string_view kHonorPVReclaimPolicy = "HonorPVReclaimPolicy";
 inline constexpr std::string_view kVolumeAttributesClass = "VolumeAttributesClass";
 inline constexpr std::string_view kCrossNamespaceVolumeDataSource =
     "CrossNamespaceVolumeDataSource";
