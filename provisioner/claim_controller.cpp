@@ -6,6 +6,7 @@
 #include "base/log.h"
 #include "base/strconv.h"
 #include "kube/client/api_error.h"
+#include "provisioner/annotations.h"
 #include "provisioner/names.h"
 #include "provisioner/provisioned_volume.h"
 
@@ -25,11 +26,6 @@ kube::ControllerOptions LoopOf(const ClaimControllerOptions& options, Provisione
 // How long an infeasible claim is not retried (§3.11): the provisioning
 // library's fixed window, whatever --retry-interval-max says.
 constexpr std::chrono::minutes kInfeasibleDelay{5};
-
-std::string_view AnnotationOf(const kube::PersistentVolumeClaim& claim, std::string_view key) {
-  auto it = claim.metadata.annotations.find(key);
-  return it == claim.metadata.annotations.end() ? std::string_view() : std::string_view(it->second);
-}
 
 }  // namespace
 
@@ -85,10 +81,11 @@ bool ClaimController::ShouldProvision(const Claim& claim) const {
   if (!claim.spec.volume_name.empty()) return false;
   // KCM's annotation must name the driver, or the in-tree plugin it replaces
   // beside pv.kubernetes.io/migrated-to naming the driver (§3.13).
-  std::string_view asked = AnnotationOf(claim, kStorageProvisionerAnnotation);
-  if (asked.empty()) asked = AnnotationOf(claim, kBetaStorageProvisionerAnnotation);
+  std::string_view asked = AnnotationValue(claim.metadata, kStorageProvisionerAnnotation);
+  if (asked.empty()) asked = AnnotationValue(claim.metadata, kBetaStorageProvisionerAnnotation);
   if (asked == driver_name_) return true;
-  return known_.IsInTree(asked) && AnnotationOf(claim, kMigratedToAnnotation) == driver_name_;
+  return known_.IsInTree(asked) &&
+         AnnotationValue(claim.metadata, kMigratedToAnnotation) == driver_name_;
 }
 
 kube::ReconcileResult ClaimController::Sync(const std::string& key,

@@ -4,16 +4,12 @@
 #include <string>
 
 #include "base/log.h"
+#include "provisioner/annotations.h"
 #include "provisioner/class_secrets.h"
 #include "provisioner/names.h"
 
 namespace provisioner {
 namespace {
-
-const std::string* VolumeAnnotation(const kube::PersistentVolume& volume, std::string_view key) {
-  auto it = volume.metadata.annotations.find(key);
-  return it == volume.metadata.annotations.end() ? nullptr : &it->second;
-}
 
 // The class's provisioner Secret for `volume`, resolved for its claim.
 base::Result<std::optional<kube::SecretReference>> ClassSecretOf(
@@ -42,8 +38,8 @@ base::Result<Secrets> DeletionSecretsOf(const kube::PersistentVolume& volume,
                                         const kube::Store<kube::StorageClass>& classes,
                                         ProvisionerApi& api,
                                         const KnownProvisioners* in_tree_class) {
-  const std::string* name = VolumeAnnotation(volume, kDeletionSecretNameAnnotation);
-  const std::string* ns = VolumeAnnotation(volume, kDeletionSecretNamespaceAnnotation);
+  const std::string* name = AnnotationOf(volume.metadata, kDeletionSecretNameAnnotation);
+  const std::string* ns = AnnotationOf(volume.metadata, kDeletionSecretNamespaceAnnotation);
   std::optional<kube::SecretReference> ref;
   if (name && ns) {
     if (name->empty() || ns->empty()) return Secrets();

@@ -7,6 +7,7 @@
 #include "csi/node_client.h"
 #include "kube/api/core/v1/node_affinity.h"
 #include "provisioner/names.h"
+#include "provisioner/provisioned_volume.h"
 
 namespace provisioner {
 namespace {
@@ -45,9 +46,9 @@ base::Result<NodeInfo> ReadNodeInfo(csi::Connection& connection, std::chrono::na
 
 NodeAssignment AssignmentOf(const kube::PersistentVolumeClaim& claim,
                             const std::string& node_name) {
-  auto it = claim.metadata.annotations.find(kSelectedNodeAnnotation);
-  if (it == claim.metadata.annotations.end() || it->second.empty()) return NodeAssignment::kNone;
-  return it->second == node_name ? NodeAssignment::kThisNode : NodeAssignment::kOtherNode;
+  const std::string_view selected = SelectedNodeOf(claim);
+  if (selected.empty()) return NodeAssignment::kNone;
+  return selected == node_name ? NodeAssignment::kThisNode : NodeAssignment::kOtherNode;
 }
 
 bool VolumeIsOnNode(const kube::PersistentVolume& volume,

@@ -1,6 +1,7 @@
 #include "provisioner/provisioned_volume.h"
 
 #include "base/quantity.h"
+#include "provisioner/annotations.h"
 #include "provisioner/names.h"
 #include "provisioner/topology_terms.h"
 
@@ -46,8 +47,7 @@ std::string ClassOfClaim(const kube::PersistentVolumeClaim& claim) {
 }
 
 std::string_view SelectedNodeOf(const kube::PersistentVolumeClaim& claim) {
-  auto it = claim.metadata.annotations.find(kSelectedNodeAnnotation);
-  return it == claim.metadata.annotations.end() ? std::string_view() : std::string_view(it->second);
+  return AnnotationValue(claim.metadata, kSelectedNodeAnnotation);
 }
 
 kube::PersistentVolume MakeProvisionedVolume(const ProvisionedVolumeInputs& in) {

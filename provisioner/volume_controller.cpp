@@ -7,6 +7,7 @@
 #include "kube/api/metadata_patch.h"
 #include "kube/api/strategic_metadata_patch.h"
 #include "kube/client/api_error.h"
+#include "provisioner/annotations.h"
 #include "provisioner/csi_view.h"
 #include "provisioner/deletion_secrets.h"
 #include "provisioner/names.h"
@@ -25,11 +26,6 @@ kube::ControllerOptions LoopOf(const VolumeControllerOptions& options,
           .requeue_start = options.loop.retry_interval_start,
           .requeue_max = options.loop.retry_interval_max,
           .metrics = metrics ? &metrics->volume_queue() : nullptr};
-}
-
-const std::string* AnnotationOf(const kube::PersistentVolume& volume, std::string_view key) {
-  auto it = volume.metadata.annotations.find(key);
-  return it == volume.metadata.annotations.end() ? nullptr : &it->second;
 }
 
 bool IsBeingDeleted(const kube::PersistentVolume& volume) {
@@ -65,9 +61,9 @@ VolumeController::VolumeController(const std::string& driver_name, VolumeControl
 }
 
 bool VolumeController::IsOurs(const Volume& volume) const {
-  const std::string* to = AnnotationOf(volume, kMigratedToAnnotation);
+  const std::string* to = AnnotationOf(volume.metadata, kMigratedToAnnotation);
   const bool migrated_to_us = to && known_.Knows(*to);
-  if (const std::string* by = AnnotationOf(volume, kProvisionedByAnnotation)) {
+  if (const std::string* by = AnnotationOf(volume.metadata, kProvisionedByAnnotation)) {
     return known_.Knows(*by) || migrated_to_us;
   }
   // A static PV: its CSI driver, or for an in-tree one the migration's.
