@@ -17,8 +17,8 @@
 #include <string>
 
 #include "attacher/controller.h"
-#include "component/csi_operation_metrics.h"
 #include "component/leader_election_metrics.h"
+#include "component/sidecar_metric_families.h"
 #include "component/workqueue_metrics.h"
 #include "kube/api/storage/v1/volume_attachment.h"
 #include "kube/runtime/store.h"
@@ -29,19 +29,22 @@ namespace attacher {
 class AttacherMetrics {
  public:
   AttacherMetrics();
+  // Adds the attacher's own families to `shared` (csi-sidecars), which must
+  // outlive this object.
+  explicit AttacherMetrics(component::SidecarMetricFamilies& shared);
   AttacherMetrics(const AttacherMetrics&) = delete;
   AttacherMetrics& operator=(const AttacherMetrics&) = delete;
 
-  metrics::Registry& registry() { return registry_; }
+  metrics::Registry& registry() { return families_->registry(); }
 
   // For csi::ConnectOptions::metrics.
-  csi::MetricsHook CsiHook() { return operations_.Hook(); }
+  csi::MetricsHook CsiHook() { return families_->operations().Hook(); }
   // The driver named itself (GetPluginInfo): later calls carry its name.
   void SetDriverName(const std::string& name);
 
   kube::WorkQueueMetrics& volume_attachment_queue();
   kube::WorkQueueMetrics& persistent_volume_queue();
-  component::LeaderElectionMetrics leader_election() { return leader_election_; }
+  component::LeaderElectionMetrics leader_election() { return families_->LeaderElectionFor(""); }
 
   // The queues' and the VolumeAttachments' scrape-time gauges, while the
   // result lives (it must go before `controller` and `volume_attachments`).
@@ -50,12 +53,11 @@ class AttacherMetrics {
       const std::string& driver_name);
 
  private:
-  metrics::Registry registry_;
-  component::CsiOperationMetrics operations_{registry_};
-  component::WorkQueueMetricFamilies queues_{registry_};
-  component::LeaderElectionMetrics leader_election_;
-  metrics::FunctionFamily& oldest_pending_;
-  metrics::FunctionFamily& attachments_by_state_;
+  void AddOwnFamilies();
+
+  component::OwnOrSharedFamilies families_;
+  metrics::FunctionFamily* oldest_pending_ = nullptr;
+  metrics::FunctionFamily* attachments_by_state_ = nullptr;
 };
 
 }  // namespace attacher

@@ -124,9 +124,16 @@ std::string ReplaceNewlines(const std::string& s, std::string_view with) {
 FlagSet::FlagSet(std::string program, std::ostream* output)
     : program_(std::move(program)), output_(output) {}
 
+FlagSet::FlagSet(FlagSet& parent, std::string prefix)
+    : program_(parent.program_),
+      output_(parent.output_),
+      parent_(&parent),
+      prefix_(std::move(prefix)) {}
+
 FlagSet::~FlagSet() = default;
 
 void FlagSet::Register(std::string name, FlagValue* value, std::string usage) {
+  if (parent_) return parent_->Register(prefix_ + name, value, std::move(usage));
   if (name.empty() || name[0] == '-' || name.find('=') != std::string::npos) {
     throw std::logic_error("flag " + GoQuote(name) + " begins with - or contains =");
   }
@@ -176,6 +183,7 @@ void FlagSet::Var(std::string name, FlagValue* value, std::string usage) {
 }
 
 void FlagSet::Var(std::string name, std::unique_ptr<FlagValue> value, std::string usage) {
+  if (parent_) return parent_->Var(prefix_ + name, std::move(value), std::move(usage));
   owned_values_.push_back(std::move(value));
   Register(std::move(name), owned_values_.back().get(), std::move(usage));
 }
@@ -192,6 +200,7 @@ Status FlagSet::Parse(int argc, const char* const* argv, ParseOptions options) {
 }
 
 Status FlagSet::Parse(const std::vector<std::string>& args, ParseOptions options) {
+  if (parent_) throw std::logic_error("a prefixed flag view cannot parse; its parent does");
   size_t next = 0;
   // A bool flag given without `=value` just before a positional argument is
   // the likely culprit; it goes into the error's hint.
@@ -265,11 +274,13 @@ Status FlagSet::Parse(const std::vector<std::string>& args, ParseOptions options
 }
 
 bool FlagSet::IsSet(std::string_view name) const {
+  if (parent_) return parent_->IsSet(prefix_ + std::string(name));
   auto it = flags_.find(name);
   return it != flags_.end() && it->second.set;
 }
 
 std::string FlagSet::Usage() const {
+  if (parent_) return parent_->Usage();
   std::string out = program_.empty() ? "Usage:\n" : "Usage of " + program_ + ":\n";
   for (const auto& [name, flag] : flags_) {
     std::string line = "  -" + name;

@@ -54,6 +54,12 @@ class FlagSet {
  public:
   // `program` is named in "Usage of <program>:"; messages go to `output`.
   explicit FlagSet(std::string program, std::ostream* output = &std::cerr);
+  // A view of `parent` that registers each flag there as `prefix` + name and
+  // answers IsSet for those names: one component's flags registered by its
+  // own code into a process's set under a prefix (csi-sidecars'
+  // "--attacher-timeout"). Values it owns live in the parent, which must
+  // outlive it; it cannot Parse.
+  FlagSet(FlagSet& parent, std::string prefix);
   ~FlagSet();
   FlagSet(const FlagSet&) = delete;
   FlagSet& operator=(const FlagSet&) = delete;
@@ -102,6 +108,8 @@ class FlagSet {
 
   std::string program_;
   std::ostream* output_;
+  FlagSet* parent_ = nullptr;  // set: a prefixed view (see its constructor)
+  std::string prefix_;
   std::map<std::string, Flag, std::less<>> flags_;
   std::vector<std::unique_ptr<FlagValue>> owned_values_;
   std::vector<std::string> args_;

@@ -27,12 +27,29 @@ base::Status HttpEndpoint::Start(const HttpEndpointOptions& options, metrics::Re
   return base::Status::Ok();
 }
 
-void HttpEndpoint::ServeLeaderElectionHealth(std::function<base::Status()> check) {
+namespace {
+
+metrics::HttpResponse HealthAnswer(const base::Status& status) {
+  if (status.ok()) return metrics::HttpResponse{200, "ok"};
+  return metrics::HttpResponse{500, "internal server error: " + status.error().message + "\n"};
+}
+
+}  // namespace
+
+void HttpEndpoint::ServeLeaderElectionHealth(std::function<base::Status()> check,
+                                             const std::string& lease) {
   if (!server_ || !serves_health_) return;
-  server_->Handle("/healthz/leader-election", [check = std::move(check)] {
-    base::Status status = check();
-    if (status.ok()) return metrics::HttpResponse{200, "ok"};
-    return metrics::HttpResponse{500, "internal server error: " + status.error().message + "\n"};
+  if (!lease.empty()) {
+    server_->Handle("/healthz/leader-election/" + lease, [check] { return HealthAnswer(check()); });
+  }
+  std::lock_guard lock(*checks_mu_);
+  checks_->push_back(std::move(check));
+  server_->Handle("/healthz/leader-election", [mu = checks_mu_, checks = checks_] {
+    std::lock_guard lock(*mu);
+    for (const HealthCheck& each : *checks) {
+      if (base::Status status = each(); !status.ok()) return HealthAnswer(status);
+    }
+    return HealthAnswer(base::Status::Ok());
   });
 }
 

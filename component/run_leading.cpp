@@ -22,9 +22,11 @@ int RunLeading(const LeaderElectionOptions& options, const kube::Client& client,
     };
     hooks.on_slow_path = [metrics = *leadership.metrics] { metrics.slowpath_total.Inc(); };
   }
+  const std::string lease_path = leadership.health_per_lease ? leadership.lease_name : "";
   std::shared_ptr<LeaderElection> election = LeaderElection::Create(
       options, client, {std::move(leadership.lease_name), std::move(*identity)}, std::move(hooks));
-  leadership.endpoint.ServeLeaderElectionHealth([election] { return election->Check(); });
+  leadership.endpoint.ServeLeaderElectionHealth([election] { return election->Check(); },
+                                                lease_path);
   return election->Run(work, stop);
 }
 

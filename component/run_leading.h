@@ -28,6 +28,9 @@ struct Leadership {
   // registry has none (docs/snapshots.md §4.6).
   std::optional<LeaderElectionMetrics> metrics;
   HttpEndpoint& endpoint;
+  // A process of several Leases (csi-sidecars) also serves this one's
+  // check at /healthz/leader-election/<lease>.
+  bool health_per_lease = false;
 };
 
 // With --leader-election the elector's client is made from `client`

@@ -1,6 +1,5 @@
 #include "provisioner/provisioner_metrics.h"
 
-#include "metrics/process_collector.h"
 #include "migration/drivers.h"
 
 namespace provisioner {
@@ -13,66 +12,72 @@ double Seconds(std::chrono::nanoseconds d) { return std::chrono::duration<double
 
 }  // namespace
 
-ProvisionerMetrics::ProvisionerMetrics()
-    : leader_election_(component::AddLeaderElectionMetrics(registry_)),
-      provisions_(registry_.AddCounter(
-          {.name = "controller_persistentvolumeclaim_provision_total",
-           .help = "Total number of persistent volumes provisioned successfully. Broken down by "
-                   "storage class name and source of the claim.",
-           .label_names = {"class", "source"}})),
-      provision_failures_(registry_.AddCounter(
-          {.name = "controller_persistentvolumeclaim_provision_failed_total",
-           .help = "Total number of persistent volume provision failed attempts. Broken down by "
-                   "storage class name and source of the claim.",
-           .label_names = {"class", "source"}})),
-      provision_durations_(registry_.AddHistogram(
-          {.name = "controller_persistentvolumeclaim_provision_duration_seconds",
-           .help = "Latency in seconds to provision persistent volumes. Failed provisioning "
-                   "attempts are ignored. Broken down by storage class name and source of the "
-                   "claim.",
-           .label_names = {"class", "source"}},
-          kDefaultBuckets)),
-      deletes_(registry_.AddCounter(
-          {.name = "controller_persistentvolume_delete_total",
-           .help = "Total number of persistent volumes deleted successfully. Broken down by "
-                   "storage class name.",
-           .label_names = {"class"}})),
-      delete_failures_(registry_.AddCounter(
-          {.name = "controller_persistentvolume_delete_failed_total",
-           .help = "Total number of persistent volume delete failed attempts. Broken down by "
-                   "storage class name.",
-           .label_names = {"class"}})),
-      delete_durations_(registry_.AddHistogram(
-          {.name = "controller_persistentvolume_delete_duration_seconds",
-           .help = "Latency in seconds to delete persistent volumes. Failed deletion attempts "
-                   "are ignored. Broken down by storage class name.",
-           .label_names = {"class"}},
-          kDefaultBuckets)) {
+ProvisionerMetrics::ProvisionerMetrics() { AddOwnFamilies(); }
+
+ProvisionerMetrics::ProvisionerMetrics(component::SidecarMetricFamilies& shared)
+    : families_(shared) {
+  AddOwnFamilies();
+}
+
+void ProvisionerMetrics::AddOwnFamilies() {
+  metrics::Registry& registry = families_->registry();
+  provisions_ = &registry.AddCounter(
+      {.name = "controller_persistentvolumeclaim_provision_total",
+       .help = "Total number of persistent volumes provisioned successfully. Broken down by "
+               "storage class name and source of the claim.",
+       .label_names = {"class", "source"}});
+  provision_failures_ = &registry.AddCounter(
+      {.name = "controller_persistentvolumeclaim_provision_failed_total",
+       .help = "Total number of persistent volume provision failed attempts. Broken down by "
+               "storage class name and source of the claim.",
+       .label_names = {"class", "source"}});
+  provision_durations_ = &registry.AddHistogram(
+      {.name = "controller_persistentvolumeclaim_provision_duration_seconds",
+       .help = "Latency in seconds to provision persistent volumes. Failed provisioning "
+               "attempts are ignored. Broken down by storage class name and source of the "
+               "claim.",
+       .label_names = {"class", "source"}},
+      kDefaultBuckets);
+  deletes_ = &registry.AddCounter(
+      {.name = "controller_persistentvolume_delete_total",
+       .help = "Total number of persistent volumes deleted successfully. Broken down by "
+               "storage class name.",
+       .label_names = {"class"}});
+  delete_failures_ = &registry.AddCounter(
+      {.name = "controller_persistentvolume_delete_failed_total",
+       .help = "Total number of persistent volume delete failed attempts. Broken down by "
+               "storage class name.",
+       .label_names = {"class"}});
+  delete_durations_ = &registry.AddHistogram(
+      {.name = "controller_persistentvolume_delete_duration_seconds",
+       .help = "Latency in seconds to delete persistent volumes. Failed deletion attempts "
+               "are ignored. Broken down by storage class name.",
+       .label_names = {"class"}},
+      kDefaultBuckets);
   claim_queue();  // the queues' series exist (at 0) before the controllers start
   volume_queue();
-  metrics::RegisterProcessCollector(registry_);
 }
 
 void ProvisionerMetrics::SetDriverName(const std::string& name) {
-  operations_.SetDriverName(name, migration::IsMigratedCsiDriverByName(name));
+  families_->operations().SetDriverName(name, migration::IsMigratedCsiDriverByName(name));
 }
 
 kube::WorkQueueMetrics& ProvisionerMetrics::claim_queue() {
-  return queues_.ForQueue(std::string(kClaimQueueName));
+  return families_->queues().ForQueue(std::string(kClaimQueueName));
 }
 
 kube::WorkQueueMetrics& ProvisionerMetrics::volume_queue() {
-  return queues_.ForQueue(std::string(kVolumeQueueName));
+  return families_->queues().ForQueue(std::string(kVolumeQueueName));
 }
 
 kube::WorkQueueMetrics& ProvisionerMetrics::capacity_queue() {
-  return queues_.ForQueue(std::string(kCapacityQueueName));
+  return families_->queues().ForQueue(std::string(kCapacityQueueName));
 }
 
 component::ScrapeRegistrations ProvisionerMetrics::WatchCapacity(
     std::function<CapacityCounts()> counts) {
   auto gauge = [&](const char* name, const char* help, size_t CapacityCounts::*field) {
-    metrics::FunctionFamily& family = registry_.AddFunctions(
+    metrics::FunctionFamily& family = families_->registry().AddFunctions(
         {.name = name, .help = help, .stability = metrics::Stability::kAlpha},
         metrics::Type::kGauge);
     return family.Add([counts, field] {
@@ -101,29 +106,29 @@ component::ScrapeRegistrations ProvisionerMetrics::WatchCapacity(
 
 component::ScrapeRegistrations ProvisionerMetrics::WatchQueues(
     std::vector<const kube::WorkQueue*> queues) {
-  return queues_.Watch(std::move(queues));
+  return families_->queues().Watch(std::move(queues));
 }
 
 void ProvisionerMetrics::ProvisionSucceeded(const std::string& storage_class,
                                             const std::string& source,
                                             std::chrono::nanoseconds took) {
-  provisions_.WithLabels({storage_class, source}).Inc();
-  provision_durations_.WithLabels({storage_class, source}).Observe(Seconds(took));
+  provisions_->WithLabels({storage_class, source}).Inc();
+  provision_durations_->WithLabels({storage_class, source}).Observe(Seconds(took));
 }
 
 void ProvisionerMetrics::ProvisionFailed(const std::string& storage_class,
                                          const std::string& source) {
-  provision_failures_.WithLabels({storage_class, source}).Inc();
+  provision_failures_->WithLabels({storage_class, source}).Inc();
 }
 
 void ProvisionerMetrics::DeleteSucceeded(const std::string& storage_class,
                                          std::chrono::nanoseconds took) {
-  deletes_.WithLabels({storage_class}).Inc();
-  delete_durations_.WithLabels({storage_class}).Observe(Seconds(took));
+  deletes_->WithLabels({storage_class}).Inc();
+  delete_durations_->WithLabels({storage_class}).Observe(Seconds(took));
 }
 
 void ProvisionerMetrics::DeleteFailed(const std::string& storage_class) {
-  delete_failures_.WithLabels({storage_class}).Inc();
+  delete_failures_->WithLabels({storage_class}).Inc();
 }
 
 }  // namespace provisioner

@@ -24,8 +24,8 @@
 #include <string>
 #include <vector>
 
-#include "component/csi_operation_metrics.h"
 #include "component/leader_election_metrics.h"
+#include "component/sidecar_metric_families.h"
 #include "component/workqueue_metrics.h"
 #include "kube/runtime/work_queue.h"
 #include "metrics/registry.h"
@@ -47,11 +47,14 @@ struct CapacityCounts {
 class ProvisionerMetrics {
  public:
   ProvisionerMetrics();
+  // Adds the provisioner's own families to `shared` (csi-sidecars), which
+  // must outlive this object.
+  explicit ProvisionerMetrics(component::SidecarMetricFamilies& shared);
   ProvisionerMetrics(const ProvisionerMetrics&) = delete;
   ProvisionerMetrics& operator=(const ProvisionerMetrics&) = delete;
 
-  metrics::Registry& registry() { return registry_; }
-  csi::MetricsHook CsiHook() { return operations_.Hook(); }
+  metrics::Registry& registry() { return families_->registry(); }
+  csi::MetricsHook CsiHook() { return families_->operations().Hook(); }
   // Later CSI calls carry `name`; for a CSI migration target (§3.13) also
   // the `migrated` label, as upstream's WithMigration.
   void SetDriverName(const std::string& name);
@@ -59,7 +62,7 @@ class ProvisionerMetrics {
   kube::WorkQueueMetrics& claim_queue();
   kube::WorkQueueMetrics& volume_queue();
   kube::WorkQueueMetrics& capacity_queue();
-  component::LeaderElectionMetrics leader_election() { return leader_election_; }
+  component::LeaderElectionMetrics leader_election() { return families_->LeaderElectionFor(""); }
   // The queues' scrape-time gauges, while the result lives.
   [[nodiscard]] component::ScrapeRegistrations WatchQueues(
       std::vector<const kube::WorkQueue*> queues);
@@ -76,16 +79,15 @@ class ProvisionerMetrics {
   void DeleteFailed(const std::string& storage_class);
 
  private:
-  metrics::Registry registry_;
-  component::CsiOperationMetrics operations_{registry_};
-  component::WorkQueueMetricFamilies queues_{registry_};
-  component::LeaderElectionMetrics leader_election_;
-  metrics::CounterFamily& provisions_;
-  metrics::CounterFamily& provision_failures_;
-  metrics::HistogramFamily& provision_durations_;
-  metrics::CounterFamily& deletes_;
-  metrics::CounterFamily& delete_failures_;
-  metrics::HistogramFamily& delete_durations_;
+  void AddOwnFamilies();
+
+  component::OwnOrSharedFamilies families_;
+  metrics::CounterFamily* provisions_ = nullptr;
+  metrics::CounterFamily* provision_failures_ = nullptr;
+  metrics::HistogramFamily* provision_durations_ = nullptr;
+  metrics::CounterFamily* deletes_ = nullptr;
+  metrics::CounterFamily* delete_failures_ = nullptr;
+  metrics::HistogramFamily* delete_durations_ = nullptr;
 };
 
 }  // namespace provisioner

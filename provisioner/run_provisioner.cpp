@@ -1,6 +1,8 @@
 #include "provisioner/run_provisioner.h"
 
 #include <optional>
+#include <thread>
+#include <vector>
 
 #include "base/clock.h"
 #include "base/hostname.h"
@@ -69,62 +71,98 @@ struct CapacityTracker {
 
 }  // namespace
 
-void RunProvisioner(const RunProvisionerOptions& options, const component::CsiDriver& driver,
-                    kube::Client& client, ProvisionerMetrics& metrics, std::stop_token stop) {
-  base::Clock& clock = base::Clock::Real();
-  kube::ReflectorOptions reflector_options;
-  reflector_options.resync_period = options.claims.loop.resync_period;
-  kube::InformerSet informers(client, reflector_options, clock);
+// Everything a Provisioner holds, in the order it is built.
+struct Provisioner::Parts {
+  Parts(const RunProvisionerOptions& options, const component::CsiDriver& driver,
+        kube::Client& client, kube::InformerSet& informers, ProvisionerMetrics& metrics)
+      : driver_name(driver.name),
+        api(client),
+        volume_driver(driver.connection, options.timeout),
+        event_api(client),
+        controller_recorder(event_api, clock, ControllerSource(driver.name)),
+        provisioner_recorder(event_api, clock, {.component = "external-provisioner"}),
+        claim_events(controller_recorder, provisioner_recorder),
+        volume_events(controller_recorder) {
+    ClaimControllerOptions claim_options = options.claims;
+    if (options.capacity) {
+      capacity.controller.emplace(*options.capacity, driver, options.timeout, informers, metrics,
+                                  clock);
+      claim_options.capacity = &*capacity.controller->controller;
+    }
+    claims.emplace(driver.name, options.identity, driver.capabilities, claim_options, informers,
+                   api, volume_driver, claim_events, &metrics, clock);
+    volumes.emplace(driver.name,
+                    VolumeControllerOptions{.loop = options.claims.loop,
+                                            .check_attachments = driver.capabilities.Has(
+                                                csi::ControllerRpc::PUBLISH_UNPUBLISH_VOLUME),
+                                            .capacity = claim_options.capacity,
+                                            .node = options.claims.node},
+                    informers, api, volume_driver, volume_events, &metrics, clock);
+    if (driver.capabilities.Has(csi::ControllerRpc::CLONE_VOLUME)) {
+      component::LoopOptions loop = options.claims.loop;
+      loop.worker_threads = options.cloning_protection_threads;
+      clones.controller.emplace(loop, informers, api, clock);
+    }
+    if (options.snapshot_orphan_sweep_interval > std::chrono::nanoseconds::zero() &&
+        SweepsSnapshots(driver, client)) {
+      sweeper.controller.emplace(options.snapshot_orphan_sweep_interval, informers, api, clock);
+    }
+    gauges = metrics.WatchQueues({&claims->queue(), &volumes->queue()});
+  }
 
-  ProvisionerApiClient api(client);
-  CsiVolumeDriver volume_driver(driver.connection, options.timeout);
-  kube::ClientEventApi event_api(client);
   // Two sources, as upstream's two recorders: the provisioning library's
   // "<driver>_<host>_<uuid>" for the Events of every attempt and deletion,
   // "external-provisioner" for the populator notice (docs/provisioner.md §3.10).
-  base::Result<std::string> host = base::Hostname();
-  kube::EventRecorderOptions controller_source;
-  controller_source.component =
-      driver.name + "_" + (host.ok() ? *host : "") + "_" + base::RandomUuid();
-  kube::EventRecorder controller_recorder(event_api, clock, std::move(controller_source));
-  kube::EventRecorderOptions provisioner_source;
-  provisioner_source.component = "external-provisioner";
-  kube::EventRecorder provisioner_recorder(event_api, clock, std::move(provisioner_source));
-  RecordedClaimEvents claim_events(controller_recorder, provisioner_recorder);
-  RecordedVolumeEvents volume_events(controller_recorder);
+  static kube::EventRecorderOptions ControllerSource(const std::string& driver_name) {
+    base::Result<std::string> host = base::Hostname();
+    return {.component = driver_name + "_" + (host.ok() ? *host : "") + "_" + base::RandomUuid()};
+  }
 
+  base::Clock& clock = base::Clock::Real();
+  std::string driver_name;
+  ProvisionerApiClient api;
+  CsiVolumeDriver volume_driver;
+  kube::ClientEventApi event_api;
+  kube::EventRecorder controller_recorder;
+  kube::EventRecorder provisioner_recorder;
+  RecordedClaimEvents claim_events;
+  RecordedVolumeEvents volume_events;
   Optional<CapacityTracker> capacity;
-  ClaimControllerOptions claim_options = options.claims;
-  if (options.capacity) {
-    capacity.controller.emplace(*options.capacity, driver, options.timeout, informers, metrics,
-                                clock);
-    claim_options.capacity = &*capacity.controller->controller;
-  }
-  ClaimController claims(driver.name, options.identity, driver.capabilities, claim_options,
-                         informers, api, volume_driver, claim_events, &metrics, clock);
-  VolumeController volumes(
-      driver.name,
-      {.loop = options.claims.loop,
-       .check_attachments = driver.capabilities.Has(csi::ControllerRpc::PUBLISH_UNPUBLISH_VOLUME),
-       .capacity = claim_options.capacity,
-       .node = options.claims.node},
-      informers, api, volume_driver, volume_events, &metrics, clock);
+  std::optional<ClaimController> claims;
+  std::optional<VolumeController> volumes;
   Optional<CloneProtectionController> clones;
-  if (driver.capabilities.Has(csi::ControllerRpc::CLONE_VOLUME)) {
-    component::LoopOptions loop = options.claims.loop;
-    loop.worker_threads = options.cloning_protection_threads;
-    clones.controller.emplace(loop, informers, api, clock);
-  }
   Optional<SnapshotSweeper> sweeper;
-  if (options.snapshot_orphan_sweep_interval > std::chrono::nanoseconds::zero() &&
-      SweepsSnapshots(driver, client)) {
-    sweeper.controller.emplace(options.snapshot_orphan_sweep_interval, informers, api, clock);
-  }
-  component::ScrapeRegistrations gauges = metrics.WatchQueues({&claims.queue(), &volumes.queue()});
+  component::ScrapeRegistrations gauges;
+};
 
-  LOG_INFO("Starting provisioner controller").With("component", driver.name);
-  kube::RunWithInformers(informers, stop, claims, volumes, clones, sweeper, capacity);
-  LOG_INFO("Shutting down provisioner controller").With("component", driver.name);
+Provisioner::Provisioner(const RunProvisionerOptions& options, const component::CsiDriver& driver,
+                         kube::Client& client, kube::InformerSet& informers,
+                         ProvisionerMetrics& metrics)
+    : parts_(std::make_unique<Parts>(options, driver, client, informers, metrics)) {}
+
+Provisioner::~Provisioner() = default;
+
+void Provisioner::Run(std::stop_token stop) {
+  Parts& p = *parts_;
+  LOG_INFO("Starting provisioner controller").With("component", p.driver_name);
+  {
+    std::vector<std::jthread> threads;
+    threads.emplace_back([&p, stop] { p.claims->Run(stop); });
+    threads.emplace_back([&p, stop] { p.volumes->Run(stop); });
+    threads.emplace_back([&p, stop] { p.clones.Run(stop); });
+    threads.emplace_back([&p, stop] { p.sweeper.Run(stop); });
+    threads.emplace_back([&p, stop] { p.capacity.Run(stop); });
+  }
+  LOG_INFO("Shutting down provisioner controller").With("component", p.driver_name);
+}
+
+void RunProvisioner(const RunProvisionerOptions& options, const component::CsiDriver& driver,
+                    kube::Client& client, ProvisionerMetrics& metrics, std::stop_token stop) {
+  kube::ReflectorOptions reflector_options;
+  reflector_options.resync_period = options.claims.loop.resync_period;
+  kube::InformerSet informers(client, reflector_options);
+  Provisioner provisioner(options, driver, client, informers, metrics);
+  kube::RunWithInformers(informers, stop, provisioner);
 }
 
 }  // namespace provisioner

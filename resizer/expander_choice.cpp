@@ -27,15 +27,18 @@ base::Result<bool> NodeExpands(csi::Connection& connection, std::chrono::nanosec
 }  // namespace
 
 base::Result<std::unique_ptr<VolumeExpander>> ExpanderFor(const component::CsiDriver& driver,
-                                                          std::chrono::nanoseconds timeout) {
+                                                          std::chrono::nanoseconds timeout,
+                                                          bool ask_again) {
   if (!driver.capabilities.Has(csi::PluginService::CONTROLLER_SERVICE)) {
     return base::Error("CSI driver does not support controller service");
   }
   if (driver.capabilities.Has(csi::ControllerRpc::EXPAND_VOLUME)) {
-    if (auto rpcs = csi::GetControllerRpcs(driver.connection, timeout); !rpcs.ok()) {
-      return base::Error(
-          "failed to check if plugin supports the SINGLE_NODE_MULTI_WRITER capability: " +
-          rpcs.error().message);
+    if (ask_again) {
+      if (auto rpcs = csi::GetControllerRpcs(driver.connection, timeout); !rpcs.ok()) {
+        return base::Error(
+            "failed to check if plugin supports the SINGLE_NODE_MULTI_WRITER capability: " +
+            rpcs.error().message);
+      }
     }
     return std::unique_ptr<VolumeExpander>(std::make_unique<CsiVolumeExpander>(
         driver.connection, timeout, migration::IsMigratedCsiDriverByName(driver.name)));
@@ -52,14 +55,19 @@ base::Result<std::unique_ptr<VolumeExpander>> ExpanderFor(const component::CsiDr
 }
 
 base::Result<std::unique_ptr<VolumeModifier>> ModifierFor(const component::CsiDriver& driver,
-                                                          std::chrono::nanoseconds timeout) {
-  base::Result<std::set<csi::ControllerRpc::Type>> rpcs =
-      csi::GetControllerRpcs(driver.connection, timeout);
-  if (!rpcs.ok()) {
-    return base::Error("failed to check if plugin supports controller modify: " +
-                       rpcs.error().message);
+                                                          std::chrono::nanoseconds timeout,
+                                                          bool ask_again) {
+  bool modifies = driver.capabilities.Has(csi::ControllerRpc::MODIFY_VOLUME);
+  if (ask_again) {
+    base::Result<std::set<csi::ControllerRpc::Type>> rpcs =
+        csi::GetControllerRpcs(driver.connection, timeout);
+    if (!rpcs.ok()) {
+      return base::Error("failed to check if plugin supports controller modify: " +
+                         rpcs.error().message);
+    }
+    modifies = rpcs->contains(csi::ControllerRpc::MODIFY_VOLUME);
   }
-  if (!rpcs->contains(csi::ControllerRpc::MODIFY_VOLUME)) return std::unique_ptr<VolumeModifier>();
+  if (!modifies) return std::unique_ptr<VolumeModifier>();
   return std::unique_ptr<VolumeModifier>(
       std::make_unique<CsiVolumeModifier>(driver.connection, timeout));
 }

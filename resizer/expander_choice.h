@@ -12,6 +12,10 @@
 // ModifierFor: the modifier, from a ControllerGetCapabilities call under
 // `timeout` (--modify-timeout) that must succeed: a CsiVolumeModifier for
 // the MODIFY_VOLUME capability, else null ("Modify not supported").
+//
+// With `ask_again` false (csi-sidecars, whose start-up read the controller's
+// capabilities once for all its controllers) neither asks the driver for
+// its controller capabilities again; they use `driver.capabilities`.
 #pragma once
 
 #include <chrono>
@@ -25,9 +29,11 @@
 namespace resizer {
 
 base::Result<std::unique_ptr<VolumeExpander>> ExpanderFor(const component::CsiDriver& driver,
-                                                          std::chrono::nanoseconds timeout);
+                                                          std::chrono::nanoseconds timeout,
+                                                          bool ask_again = true);
 
 base::Result<std::unique_ptr<VolumeModifier>> ModifierFor(const component::CsiDriver& driver,
-                                                          std::chrono::nanoseconds timeout);
+                                                          std::chrono::nanoseconds timeout,
+                                                          bool ask_again = true);
 
 }  // namespace resizer

@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "component/csi_operation_metrics.h"
 #include "component/leader_election_metrics.h"
+#include "component/sidecar_metric_families.h"
 #include "component/workqueue_metrics.h"
 #include "kube/runtime/work_queue.h"
 #include "metrics/registry.h"
@@ -22,26 +22,25 @@ namespace resizer {
 class ResizerMetrics {
  public:
   ResizerMetrics();
+  // Uses `shared` (csi-sidecars), which must outlive this object.
+  explicit ResizerMetrics(component::SidecarMetricFamilies& shared);
   ResizerMetrics(const ResizerMetrics&) = delete;
   ResizerMetrics& operator=(const ResizerMetrics&) = delete;
 
-  metrics::Registry& registry() { return registry_; }
-  csi::MetricsHook CsiHook() { return operations_.Hook(); }
+  metrics::Registry& registry() { return families_->registry(); }
+  csi::MetricsHook CsiHook() { return families_->operations().Hook(); }
   void SetDriverName(const std::string& name);
 
   // The queue "<driver>-pvc"'s series.
   kube::WorkQueueMetrics& queue(const std::string& driver_name);
-  component::LeaderElectionMetrics leader_election() { return leader_election_; }
+  component::LeaderElectionMetrics leader_election() { return families_->LeaderElectionFor(""); }
   [[nodiscard]] component::ScrapeRegistrations WatchQueues(
       std::vector<const kube::WorkQueue*> queues) {
-    return queues_.Watch(std::move(queues));
+    return families_->queues().Watch(std::move(queues));
   }
 
  private:
-  metrics::Registry registry_;
-  component::CsiOperationMetrics operations_{registry_};
-  component::WorkQueueMetricFamilies queues_{registry_};
-  component::LeaderElectionMetrics leader_election_;
+  component::OwnOrSharedFamilies families_;
 };
 
 }  // namespace resizer

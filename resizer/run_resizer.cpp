@@ -1,6 +1,7 @@
 #include "resizer/run_resizer.h"
 
 #include <condition_variable>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <thread>
@@ -46,36 +47,59 @@ struct ResizerControllers {
 
 }  // namespace
 
+struct Resizer::Parts {
+  Parts(const RunResizerOptions& options, const component::CsiDriver& driver,
+        VolumeExpander* expander, VolumeModifier* modifier, kube::Client& client,
+        kube::InformerSet& informers, ResizerMetrics& metrics)
+      : driver_name(driver.name),
+        api(client),
+        event_api(client),
+        recorder(event_api, clock, {.component = "external-resizer " + driver.name}),
+        events(recorder) {
+    if (expander) {
+      controllers.resize.emplace(driver.name, options.controller, informers, turns, api, *expander,
+                                 events, &metrics.queue(driver.name), clock);
+    }
+    if (modifier) {
+      controllers.modify.emplace(driver.name, options.modify, informers, turns, api, *modifier,
+                                 events, &metrics.queue(driver.name), clock);
+    }
+    gauges = metrics.WatchQueues(controllers.queues());
+  }
+
+  base::Clock& clock = base::Clock::Real();
+  std::string driver_name;
+  ResizerApiClient api;
+  kube::ClientEventApi event_api;
+  kube::EventRecorder recorder;
+  RecordedResizeEvents events;
+  ClaimTurns turns;
+  ResizerControllers controllers;
+  component::ScrapeRegistrations gauges;
+};
+
+Resizer::Resizer(const RunResizerOptions& options, const component::CsiDriver& driver,
+                 VolumeExpander* expander, VolumeModifier* modifier, kube::Client& client,
+                 kube::InformerSet& informers, ResizerMetrics& metrics)
+    : parts_(std::make_unique<Parts>(options, driver, expander, modifier, client, informers,
+                                     metrics)) {}
+
+Resizer::~Resizer() = default;
+
+void Resizer::Run(std::stop_token stop) {
+  LOG_INFO("Starting external resizer").With("driver", parts_->driver_name);
+  parts_->controllers.Run(stop);
+  LOG_INFO("Shutting down external resizer").With("driver", parts_->driver_name);
+}
+
 void RunResizer(const RunResizerOptions& options, const component::CsiDriver& driver,
                 VolumeExpander* expander, VolumeModifier* modifier, kube::Client& client,
                 ResizerMetrics& metrics, std::stop_token stop) {
-  base::Clock& clock = base::Clock::Real();
   kube::ReflectorOptions reflector_options;
   reflector_options.resync_period = options.controller.loop.resync_period;
-  kube::InformerSet informers(client, reflector_options, clock);
-
-  ResizerApiClient api(client);
-  kube::ClientEventApi event_api(client);
-  kube::EventRecorderOptions source;
-  source.component = "external-resizer " + driver.name;
-  kube::EventRecorder recorder(event_api, clock, std::move(source));
-  RecordedResizeEvents events(recorder);
-
-  ClaimTurns turns;
-  ResizerControllers controllers;
-  if (expander) {
-    controllers.resize.emplace(driver.name, options.controller, informers, turns, api, *expander,
-                               events, &metrics.queue(driver.name), clock);
-  }
-  if (modifier) {
-    controllers.modify.emplace(driver.name, options.modify, informers, turns, api, *modifier,
-                               events, &metrics.queue(driver.name), clock);
-  }
-  component::ScrapeRegistrations gauges = metrics.WatchQueues(controllers.queues());
-
-  LOG_INFO("Starting external resizer").With("driver", driver.name);
-  kube::RunWithInformers(informers, stop, controllers);
-  LOG_INFO("Shutting down external resizer").With("driver", driver.name);
+  kube::InformerSet informers(client, reflector_options);
+  Resizer resizer(options, driver, expander, modifier, client, informers, metrics);
+  kube::RunWithInformers(informers, stop, resizer);
 }
 
 }  // namespace resizer

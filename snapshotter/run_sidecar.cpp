@@ -50,62 +50,76 @@ class GroupSide {
   GroupContentController controller_;
 };
 
-// Runs the content controller and, with groups on, the group one.
-struct Controllers {
-  void Run(std::stop_token stop) {
-    std::jthread group_thread;
-    if (groups) group_thread = std::jthread([this, stop] { groups->Run(stop); });
-    contents.Run(stop);
+}  // namespace
+
+struct Sidecar::Parts {
+  Parts(const RunSidecarOptions& options, const component::CsiDriver& driver,
+        const snapshot::SnapshotClients& clients, kube::InformerSet& informers,
+        SidecarMetrics& sidecar_metrics)
+      : api(clients),
+        snapshot_driver(driver.connection, options.timeout),
+        event_api(*clients.core),
+        // Upstream's Events name the component and the driver, and no host.
+        event_recorder(event_api, clock, {.component = "csi-snapshotter " + driver.name}),
+        events(event_recorder),
+        handler(informers.StoreOf<kube::VolumeSnapshotClass>(), api, snapshot_driver, events,
+                {.snapshot_name_prefix = options.snapshot_name_prefix,
+                 .snapshot_name_uuid_length = options.snapshot_name_uuid_length,
+                 .extra_create_metadata = options.extra_create_metadata},
+                clock),
+        // Under --node-deployment upstream filters contents and group
+        // contents by the node's label.
+        selector(options.node_name.empty()
+                     ? ""
+                     : std::string(snapshot::kManagedByLabel) + "=" + options.node_name),
+        controller(driver.name, handler, informers, options.controller, clock,
+                   &sidecar_metrics.content_queue(), selector) {
+    if (options.group_snapshots) {
+      groups = std::make_unique<GroupSide>(options, driver, informers, api, event_recorder,
+                                           sidecar_metrics, selector, clock);
+    }
+    gauges = sidecar_metrics.WatchController(controller, groups ? &groups->controller() : nullptr);
   }
-  ContentController& contents;
-  GroupContentController* groups;
+
+  base::Clock& clock = base::Clock::Real();
+  SnapshotApiClient api;
+  CsiSnapshotDriver snapshot_driver;
+  kube::ClientEventApi event_api;
+  kube::EventRecorder event_recorder;
+  RecordedContentEvents events;
+  CsiContentHandler handler;
+  std::string selector;
+  ContentController controller;
+  std::unique_ptr<GroupSide> groups;
+  component::ScrapeRegistrations gauges;
 };
 
-}  // namespace
+Sidecar::Sidecar(const RunSidecarOptions& options, const component::CsiDriver& driver,
+                 const snapshot::SnapshotClients& clients, kube::InformerSet& informers,
+                 SidecarMetrics& sidecar_metrics)
+    : parts_(std::make_unique<Parts>(options, driver, clients, informers, sidecar_metrics)) {}
+
+Sidecar::~Sidecar() = default;
+
+void Sidecar::Run(std::stop_token stop) {
+  Parts& p = *parts_;
+  LOG_INFO("Starting CSI snapshotter");
+  {
+    std::jthread group_thread;
+    if (p.groups) group_thread = std::jthread([&p, stop] { p.groups->controller().Run(stop); });
+    p.controller.Run(stop);
+  }
+  LOG_INFO("Shutting CSI snapshotter");
+}
 
 void RunSidecar(const RunSidecarOptions& options, const component::CsiDriver& driver,
                 const snapshot::SnapshotClients& clients, SidecarMetrics& sidecar_metrics,
                 std::stop_token stop) {
-  base::Clock& clock = base::Clock::Real();
   kube::ReflectorOptions reflector_options;
   reflector_options.resync_period = options.controller.resync_period;
-  kube::InformerSet informers(*clients.snapshots, reflector_options, clock);
-
-  SnapshotApiClient api(clients);
-  CsiSnapshotDriver snapshot_driver(driver.connection, options.timeout);
-  kube::ClientEventApi event_api(*clients.core);
-  // Upstream's Events name the component and the driver, and no host.
-  kube::EventRecorderOptions event_source;
-  event_source.component = "csi-snapshotter " + driver.name;
-  kube::EventRecorder event_recorder(event_api, clock, std::move(event_source));
-  RecordedContentEvents events(event_recorder);
-  CsiContentHandler handler(informers.StoreOf<kube::VolumeSnapshotClass>(), api, snapshot_driver,
-                            events,
-                            {.snapshot_name_prefix = options.snapshot_name_prefix,
-                             .snapshot_name_uuid_length = options.snapshot_name_uuid_length,
-                             .extra_create_metadata = options.extra_create_metadata},
-                            clock);
-  // Under --node-deployment upstream filters contents and group contents by
-  // the node's label.
-  const std::string selector =
-      options.node_name.empty() ? ""
-                                : std::string(snapshot::kManagedByLabel) + "=" + options.node_name;
-  ContentController controller(driver.name, handler, informers, options.controller, clock,
-                               &sidecar_metrics.content_queue(), selector);
-
-  std::unique_ptr<GroupSide> groups;
-  if (options.group_snapshots) {
-    groups = std::make_unique<GroupSide>(options, driver, informers, api, event_recorder,
-                                         sidecar_metrics, selector, clock);
-  }
-  GroupContentController* group_controller = groups ? &groups->controller() : nullptr;
-  component::ScrapeRegistrations gauges =
-      sidecar_metrics.WatchController(controller, group_controller);
-
-  LOG_INFO("Starting CSI snapshotter");
-  Controllers controllers{controller, group_controller};
-  kube::RunWithInformers(informers, stop, controllers);
-  LOG_INFO("Shutting CSI snapshotter");
+  kube::InformerSet informers(*clients.snapshots, reflector_options);
+  Sidecar sidecar(options, driver, clients, informers, sidecar_metrics);
+  kube::RunWithInformers(informers, stop, sidecar);
 }
 
 }  // namespace snapshotter

@@ -17,8 +17,8 @@
 
 #include <string>
 
-#include "component/csi_operation_metrics.h"
 #include "component/leader_election_metrics.h"
+#include "component/sidecar_metric_families.h"
 #include "component/workqueue_metrics.h"
 #include "metrics/registry.h"
 #include "snapshotter/content_controller.h"
@@ -28,20 +28,22 @@ namespace snapshotter {
 class SidecarMetrics {
  public:
   SidecarMetrics();
+  // Uses `shared` (csi-sidecars), which must outlive this object.
+  explicit SidecarMetrics(component::SidecarMetricFamilies& shared);
   SidecarMetrics(const SidecarMetrics&) = delete;
   SidecarMetrics& operator=(const SidecarMetrics&) = delete;
 
-  metrics::Registry& registry() { return registry_; }
+  metrics::Registry& registry() { return families_->registry(); }
 
   // For csi::ConnectOptions::metrics.
-  csi::MetricsHook CsiHook() { return operations_.Hook(); }
+  csi::MetricsHook CsiHook() { return families_->operations().Hook(); }
   // The driver named itself (GetPluginInfo): later calls carry its name.
   void SetDriverName(const std::string& name);
 
   kube::WorkQueueMetrics& content_queue();
   // Its series appear with the first call.
   kube::WorkQueueMetrics& group_content_queue();
-  component::LeaderElectionMetrics leader_election() { return leader_election_; }
+  component::LeaderElectionMetrics leader_election() { return families_->LeaderElectionFor(""); }
 
   // The queues' scrape-time gauges, while the result lives (it must go
   // before the controllers); `groups` may be null.
@@ -49,10 +51,7 @@ class SidecarMetrics {
       const ContentController& controller, const GroupContentController* groups = nullptr);
 
  private:
-  metrics::Registry registry_;
-  component::CsiOperationMetrics operations_{registry_};
-  component::WorkQueueMetricFamilies queues_{registry_};
-  component::LeaderElectionMetrics leader_election_;
+  component::OwnOrSharedFamilies families_;
 };
 
 }  // namespace snapshotter

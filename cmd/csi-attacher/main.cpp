@@ -1,7 +1,7 @@
-// csi-attacher: the CSI external-attacher sidecar. All logic is in run.cpp.
+// csi-attacher: the CSI external-attacher sidecar. Everything else is in attacher/command.
+#include "attacher/command/run.h"
 #include "base/heap.h"
 #include "base/scheduling.h"
-#include "cmd/csi-attacher/run.h"
 
 int main(int argc, char** argv) {
   base::LimitMallocArenas();      // before any thread: docs/design.md §5.1

@@ -1,7 +1,7 @@
-// csi-provisioner: the CSI external-provisioner sidecar. All logic is in run.cpp.
+// csi-provisioner: the CSI external-provisioner sidecar. Everything else is in provisioner/command.
 #include "base/heap.h"
 #include "base/scheduling.h"
-#include "cmd/csi-provisioner/run.h"
+#include "provisioner/command/run.h"
 
 int main(int argc, char** argv) {
   base::LimitMallocArenas();      // before any thread: docs/design.md §5.1

@@ -1,7 +1,7 @@
-// csi-resizer: the CSI external-resizer sidecar. All logic is in run.cpp.
+// csi-resizer: the CSI external-resizer sidecar. Everything else is in resizer/command.
 #include "base/heap.h"
 #include "base/scheduling.h"
-#include "cmd/csi-resizer/run.h"
+#include "resizer/command/run.h"
 
 int main(int argc, char** argv) {
   base::LimitMallocArenas();      // before any thread: docs/design.md §5.1

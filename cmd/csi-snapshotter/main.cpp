@@ -1,7 +1,7 @@
-// csi-snapshotter: the CSI external-snapshotter sidecar. All logic is in run.cpp.
+// csi-snapshotter: the CSI external-snapshotter sidecar. Everything else is in snapshotter/command.
 #include "base/heap.h"
 #include "base/scheduling.h"
-#include "cmd/csi-snapshotter/run.h"
+#include "snapshotter/command/run.h"
 
 int main(int argc, char** argv) {
   base::LimitMallocArenas();      // before any thread: docs/design.md §5.1

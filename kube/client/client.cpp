@@ -57,6 +57,14 @@ std::unique_ptr<Client> Client::WithOwnTokenBucket(ClientOptions options) const 
   return std::unique_ptr<Client>(new Client(config_, clock_, options, transport_));
 }
 
+std::unique_ptr<Client> Client::WithOwnTokenBucket(double qps, int burst,
+                                                   ClientOptions options) const {
+  RestConfig config = config_;
+  config.qps = qps;
+  config.burst = burst;
+  return std::unique_ptr<Client>(new Client(std::move(config), clock_, options, transport_));
+}
+
 std::string Client::UserAgentFor(std::string_view program) {
   std::string_view name = program.substr(program.find_last_of('/') + 1);
   return std::string(name.empty() ? "unknown" : name) + "/" + std::string(base::Version());

@@ -168,6 +168,10 @@ class Client {
   // Another client over this one's transport (same server, identity and
   // connection pool) with `options` and a full token bucket of its own.
   std::unique_ptr<Client> WithOwnTokenBucket(ClientOptions options = {}) const;
+  // The same with a bucket of `qps` and `burst` (as a rest.Config copy with
+  // other limits would give).
+  std::unique_ptr<Client> WithOwnTokenBucket(double qps, int burst,
+                                             ClientOptions options = {}) const;
 
   const RestConfig& config() const { return config_; }
 

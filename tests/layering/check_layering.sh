@@ -33,10 +33,16 @@ snapshotter                9     base kube/api kube/client kube/runtime kube/too
 snapshot_controller        9     base kube/api kube/client kube/runtime kube/tools metrics component csi_params snapshot
 liveness                   9     base csi metrics component
 registrar                  9     base csi metrics component
-cmd/csi-attacher           10    base kube/client component attacher
-cmd/csi-snapshotter        10    base component snapshot snapshotter
-cmd/csi-provisioner        10    base kube/api kube/client component provisioner
-cmd/csi-resizer            10    base kube/client component resizer
+attacher/command           10    base kube/client component attacher
+snapshotter/command        10    base component snapshot snapshotter
+provisioner/command        10    base kube/api kube/client component provisioner
+resizer/command            10    base kube/client component resizer
+sidecars                   10    base kube/api kube/client kube/runtime component migration
+cmd/csi-sidecars           11    base component sidecars attacher/command provisioner/command resizer/command snapshotter/command
+cmd/csi-attacher           11    base attacher/command
+cmd/csi-snapshotter        11    base snapshotter/command
+cmd/csi-provisioner        11    base provisioner/command
+cmd/csi-resizer            11    base resizer/command
 cmd/snapshot-controller    10    base metrics component snapshot snapshot_controller
 cmd/livenessprobe          10    base component liveness
 cmd/csi-node-driver-registrar 10 base component registrar

@@ -29,6 +29,7 @@
 #include "kube/client/api_error.h"
 #include "tests/integration/attacher/attacher_fixture.h"
 #include "tests/support/cluster_objects.h"
+#include "tests/support/csi_sidecars.h"
 #include "tests/support/peer_binaries.h"
 
 namespace attacher_it {
@@ -41,10 +42,19 @@ using testsupport::Eventually;
 using testsupport::NodeObject;
 using testsupport::PodObject;
 
-enum class Attacher { kOurs, kUpstream };
+// kCsiSidecars: ours inside csi-sidecars --controllers=attacher (docs/csi-sidecars.md).
+enum class Attacher { kOurs, kUpstream, kCsiSidecars };
 
 std::string AttacherName(Attacher attacher) {
-  return attacher == Attacher::kOurs ? "ours" : "upstream";
+  switch (attacher) {
+    case Attacher::kOurs:
+      return "ours";
+    case Attacher::kUpstream:
+      return "upstream";
+    case Attacher::kCsiSidecars:
+      return "csisidecars";
+  }
+  return "";
 }
 std::string ParamName(const ::testing::TestParamInfo<Attacher>& info) {
   return AttacherName(info.param);
@@ -85,6 +95,10 @@ class AttachDetachControllerTest : public AttacherTest,
                                   "missing: "
                                << binary.error().message;
       attacher_binary_ = *binary;
+    } else if (GetParam() == Attacher::kCsiSidecars) {
+      auto launcher = testsupport::CsiSidecarsAs("attacher", CSI_SIDECARS_BIN);
+      ASSERT_TRUE(launcher.ok()) << launcher.error().message;
+      attacher_binary_ = *launcher;
     } else {
       attacher_binary_ = ATTACHER_BIN;
     }
@@ -104,7 +118,9 @@ class AttachDetachControllerTest : public AttacherTest,
   // controllers, serve the whole suite. `tag` is short: it names the driver
   // (a CSIDriver name has at most 63 characters) and the socket (108).
   void Begin(const std::string& tag) {
-    prefix_ = tag + (GetParam() == Attacher::kOurs ? "-ours" : "-up");
+    prefix_ = tag + (GetParam() == Attacher::kOurs       ? "-ours"
+                     : GetParam() == Attacher::kUpstream ? "-up"
+                                                         : "-aio");
     driver_name_ = prefix_ + ".adc.csi.example.com";
     socket_ = plane_->work_dir() + "/" + prefix_ + ".sock";
   }
@@ -254,7 +270,7 @@ class AttachDetachControllerTest : public AttacherTest,
       ++all;
       ok += e.code == "OK";
     }
-    if (GetParam() == Attacher::kOurs) {
+    if (GetParam() != Attacher::kUpstream) {
       for (const auto& [va, counts] : calls) {
         EXPECT_EQ(counts.first, 1) << "ControllerPublishVolume calls for " << va;
       }
@@ -426,7 +442,9 @@ TEST_P(AttachDetachControllerTest, VolumeInUseStaysAttachedWhileAnIdleOneIsDetac
 }
 
 INSTANTIATE_TEST_SUITE_P(Attachers, AttachDetachControllerTest,
-                         ::testing::Values(Attacher::kOurs, Attacher::kUpstream), ParamName);
+                         ::testing::Values(Attacher::kOurs, Attacher::kUpstream,
+                                           Attacher::kCsiSidecars),
+                         ParamName);
 
 }  // namespace
 }  // namespace attacher_it

@@ -247,6 +247,7 @@ TEST_P(CapacityTest, SchedulerPlacesTheClaimWhereTheDriverReportsRoom) {
 }
 
 INSTANTIATE_PROVISIONER_PAIRS(CapacityTest);
+INSTANTIATE_PROVISIONER_IN_CSI_SIDECARS(CapacityTest);
 
 class CapacityOursOnlyTest : public CapacityFixture<OursOnlyTest> {};
 

@@ -188,6 +188,7 @@ TEST_P(ProvisionerPairTest, MasterNamesTheServerInPlaceOfTheKubeconfigs) {
 }
 
 INSTANTIATE_PROVISIONER_PAIRS(ProvisionerPairTest);
+INSTANTIATE_PROVISIONER_IN_CSI_SIDECARS(ProvisionerPairTest);
 
 }  // namespace
 }  // namespace provisioner_it

@@ -31,6 +31,7 @@
 #include "kube/client/client.h"
 #include "tests/support/binary_under_test.h"
 #include "tests/support/control_plane.h"
+#include "tests/support/csi_sidecars.h"
 #include "tests/support/process.h"
 #include "tests/support/provisioner_service_account.h"
 
@@ -267,6 +268,15 @@ class ProvisionerPairTest : public ProvisionerTest,
 #define INSTANTIATE_PROVISIONER_PAIRS(suite)                                           \
   INSTANTIATE_TEST_SUITE_P(                                                            \
       Provisioners, suite, ::testing::Values(UpstreamProvisioner(), OurProvisioner()), \
+      [](const ::testing::TestParamInfo<ProvisionerUnderTest>& info) { return info.param.name; })
+
+// The suites csi-sidecars --controllers=provisioner runs too
+// (docs/csi-sidecars.md): same tests, csi-sidecars given the provisioner's
+// command line.
+#define INSTANTIATE_PROVISIONER_IN_CSI_SIDECARS(suite)                                       \
+  INSTANTIATE_TEST_SUITE_P(                                                                  \
+      CsiSidecars, suite,                                                                    \
+      ::testing::Values(testsupport::CsiSidecarsUnderTest("provisioner", CSI_SIDECARS_BIN)), \
       [](const ::testing::TestParamInfo<ProvisionerUnderTest>& info) { return info.param.name; })
 
 }  // namespace provisioner_it

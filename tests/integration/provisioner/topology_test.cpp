@@ -225,6 +225,7 @@ TEST_P(TopologyTest, ImmediateTopologyOffSendsNoRequirementsForImmediateClaims) 
 }
 
 INSTANTIATE_PROVISIONER_PAIRS(TopologyTest);
+INSTANTIATE_PROVISIONER_IN_CSI_SIDECARS(TopologyTest);
 
 // §9.8, lib #152 (ours only: upstream keeps the place in memory): the
 // provisioner dies while CreateVolume's outcome is unknown and a zone's node

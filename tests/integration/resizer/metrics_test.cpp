@@ -48,6 +48,7 @@ TEST_P(MetricsTest, EndpointServesCallsQueueAndLeaderHealth) {
 }
 
 INSTANTIATE_RESIZER_PAIRS(MetricsTest);
+INSTANTIATE_RESIZER_IN_CSI_SIDECARS(MetricsTest);
 
 }  // namespace
 }  // namespace resizer_it

@@ -181,6 +181,7 @@ TEST_P(ModifyTest, NonFinalErrorIsRetriedToTheSameClass) {
 }
 
 INSTANTIATE_RESIZER_PAIRS(ModifyTest);
+INSTANTIATE_RESIZER_IN_CSI_SIDECARS(ModifyTest);
 
 // Ours only (docs/resizer.md §9): a class created after the claim went
 // Pending for want of it is applied without any change to the claim

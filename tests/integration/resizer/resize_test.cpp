@@ -223,6 +223,7 @@ TEST_P(ResizeTest, InUseRefusalWaitsUntilThePodUsingTheClaimIsGone) {
 }
 
 INSTANTIATE_RESIZER_PAIRS(ResizeTest);
+INSTANTIATE_RESIZER_IN_CSI_SIDECARS(ResizeTest);
 
 }  // namespace
 }  // namespace resizer_it

@@ -26,6 +26,7 @@
 #include "kube/client/client.h"
 #include "tests/support/binary_under_test.h"
 #include "tests/support/control_plane.h"
+#include "tests/support/csi_sidecars.h"
 #include "tests/support/http_get.h"
 #include "tests/support/process.h"
 #include "tests/support/resizer_service_account.h"
@@ -168,6 +169,15 @@ bool HasTrueCondition(const nlohmann::json& claim, const std::string& type);
 #define INSTANTIATE_RESIZER_PAIRS(suite)                                   \
   INSTANTIATE_TEST_SUITE_P(                                                \
       Resizers, suite, ::testing::Values(UpstreamResizer(), OurResizer()), \
+      [](const ::testing::TestParamInfo<ResizerUnderTest>& info) { return info.param.name; })
+
+// The suites csi-sidecars --controllers=resizer runs too
+// (docs/csi-sidecars.md): same tests, csi-sidecars given the resizer's
+// command line.
+#define INSTANTIATE_RESIZER_IN_CSI_SIDECARS(suite)                                       \
+  INSTANTIATE_TEST_SUITE_P(                                                              \
+      CsiSidecars, suite,                                                                \
+      ::testing::Values(testsupport::CsiSidecarsUnderTest("resizer", CSI_SIDECARS_BIN)), \
       [](const ::testing::TestParamInfo<ResizerUnderTest>& info) { return info.param.name; })
 
 }  // namespace resizer_it

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "tests/integration/snapshotter/snapshot_fixture.h"
+#include "tests/support/csi_sidecars.h"
 
 namespace snapshot_it {
 namespace {
@@ -211,6 +212,14 @@ TEST_P(SnapshotPairTest, ExtraCreateMetadataKeysReachTheDriver) {
 }
 
 // Every SnapshotPairTest of this binary runs once per sidecar.
+// csi-sidecars --controllers=snapshotter given the same command line
+// (docs/csi-sidecars.md).
+INSTANTIATE_TEST_SUITE_P(
+    CsiSidecars, SnapshotPairTest,
+    ::testing::Values(SidecarUnderTest{
+        .name = "CsiSidecars",
+        .binary = [] { return testsupport::CsiSidecarsAs("snapshotter", CSI_SIDECARS_BIN); }}),
+    [](const ::testing::TestParamInfo<SidecarUnderTest>& info) { return info.param.name; });
 INSTANTIATE_TEST_SUITE_P(Sidecars, SnapshotPairTest,
                          ::testing::Values(UpstreamSidecar(), OurSidecar()),
                          [](const ::testing::TestParamInfo<SidecarUnderTest>& info) {

@@ -336,5 +336,23 @@ TEST(Flags, ParsesArgv) {
   EXPECT_EQ(n, 7);
 }
 
+TEST(Flags, PrefixedViewRegistersInItsParentUnderThePrefix) {
+  std::ostringstream out;
+  FlagSet flags("p", &out);
+  FlagSet attacher(flags, "attacher-");
+  std::chrono::nanoseconds timeout;
+  attacher.Duration("timeout", &timeout, seconds(15), "Deadline.");
+  std::map<std::string, std::string> labels;
+  attacher.Var("labels", std::make_unique<ColonMapValue>(&labels), "Owned value.");
+  ASSERT_TRUE(flags.Parse({"--attacher-timeout=3s"}).ok());
+  EXPECT_EQ(timeout, seconds(3));
+  EXPECT_TRUE(attacher.IsSet("timeout"));
+  EXPECT_TRUE(flags.IsSet("attacher-timeout"));
+  EXPECT_FALSE(flags.IsSet("timeout"));
+  EXPECT_THAT(flags.Usage(), HasSubstr("-attacher-labels"));
+  EXPECT_FALSE(flags.Parse({"--timeout=3s"}).ok());
+  EXPECT_THROW((void)attacher.Parse(std::vector<std::string>{}), std::logic_error);
+}
+
 }  // namespace
 }  // namespace base

@@ -1,6 +1,6 @@
 // docs/attacher.md §1.3: the gates the attacher's --feature-gates accepts, and the
 // featuregate package's rules for setting them, seen through that table.
-#include "cmd/csi-attacher/feature_gates.h"
+#include "attacher/command/feature_gates.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

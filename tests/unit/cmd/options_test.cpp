@@ -1,6 +1,6 @@
 // docs/attacher.md §1.1/§1.2: every upstream flag, with its Go syntax and default,
 // and the attacher's own check made after parsing.
-#include "cmd/csi-attacher/options.h"
+#include "attacher/command/options.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

@@ -6,7 +6,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "cmd/csi-provisioner/run.h"
+#include "provisioner/command/run.h"
 #include "tests/unit/cmd/run_test_fixture.h"
 
 namespace csiprovisioner {

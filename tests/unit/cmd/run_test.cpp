@@ -1,7 +1,7 @@
 // docs/attacher.md §1.4 startup order and exit codes, §2 CSI connection steps, and
 // §7 (positional arguments are an error), driven through Run() with
 // arguments, captured streams and logs, and an in-process CSI driver.
-#include "cmd/csi-attacher/run.h"
+#include "attacher/command/run.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

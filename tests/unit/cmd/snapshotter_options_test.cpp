@@ -6,7 +6,7 @@
 #include <string>
 #include <utility>
 
-#include "cmd/csi-snapshotter/options.h"
+#include "snapshotter/command/options.h"
 #include "tests/unit/cmd/flags_test_fixture.h"
 
 namespace csisnapshotter {

@@ -13,8 +13,8 @@
 #include <mutex>
 #include <thread>
 
-#include "cmd/csi-snapshotter/run.h"
 #include "metrics/http_server.h"
+#include "snapshotter/command/run.h"
 #include "tests/support/free_port.h"
 #include "tests/support/http_get.h"
 #include "tests/support/scripted_http_server.h"

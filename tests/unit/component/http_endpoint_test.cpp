@@ -2,7 +2,11 @@
 // and its start.
 #include "component/http_endpoint.h"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
+
+#include "tests/support/free_port.h"
+#include "tests/support/http_get.h"
 
 namespace component {
 namespace {
@@ -38,6 +42,42 @@ TEST(HttpEndpointTest, AnAddressInUseIsAnError) {
   base::Status s = endpoint.Start(options, registry);
   ASSERT_FALSE(s.ok());
   EXPECT_FALSE(s.error().message.empty());
+}
+
+// csi-sidecars: one check per Lease at /healthz/leader-election/<lease>, and
+// the plain path failing while any of them fails.
+TEST(HttpEndpointTest, EachLeaseHasItsOwnHealthCheckAndThePlainPathNeedsAll) {
+  base::Result<int> port = testsupport::PickFreeLoopbackPort();
+  ASSERT_TRUE(port.ok()) << port.error().message;
+  HttpEndpointOptions options;
+  options.http_endpoint = "127.0.0.1:" + std::to_string(*port);
+  metrics::Registry registry;
+  HttpEndpoint endpoint;
+  ASSERT_TRUE(endpoint.Start(options, registry).ok());
+  endpoint.ServeLeaderElectionHealth([] { return base::Status::Ok(); }, "lease-a");
+  endpoint.ServeLeaderElectionHealth([] { return base::Error("lease-b expired"); }, "lease-b");
+
+  using ::testing::HasSubstr;
+  EXPECT_THAT(testsupport::HttpGet(*port, "/healthz/leader-election/lease-a"), HasSubstr(" 200 "));
+  const std::string b = testsupport::HttpGet(*port, "/healthz/leader-election/lease-b");
+  EXPECT_THAT(b, HasSubstr(" 500 "));
+  EXPECT_THAT(b, HasSubstr("lease-b expired"));
+  const std::string all = testsupport::HttpGet(*port, "/healthz/leader-election");
+  EXPECT_THAT(all, HasSubstr(" 500 "));
+  EXPECT_THAT(all, HasSubstr("lease-b expired"));
+}
+
+TEST(HttpEndpointTest, OneLeasesCheckIsServedAtThePlainPath) {
+  base::Result<int> port = testsupport::PickFreeLoopbackPort();
+  ASSERT_TRUE(port.ok()) << port.error().message;
+  HttpEndpointOptions options;
+  options.http_endpoint = "127.0.0.1:" + std::to_string(*port);
+  metrics::Registry registry;
+  HttpEndpoint endpoint;
+  ASSERT_TRUE(endpoint.Start(options, registry).ok());
+  endpoint.ServeLeaderElectionHealth([] { return base::Status::Ok(); });
+  EXPECT_THAT(testsupport::HttpGet(*port, "/healthz/leader-election"),
+              ::testing::HasSubstr(" 200 "));
 }
 
 }  // namespace

@@ -7,8 +7,8 @@
 
 #include "base/flags.h"
 #include "base/version.h"
-#include "cmd/csi-resizer/options.h"
-#include "cmd/csi-resizer/run.h"
+#include "resizer/command/options.h"
+#include "resizer/command/run.h"
 
 namespace csiresizer {
 namespace {

@@ -11,6 +11,7 @@
 #include "base/flags.h"
 #include "base/result.h"
 #include "component/standard_flags.h"
+#include "snapshotter/run_sidecar.h"
 
 namespace csisnapshotter {
 
@@ -29,6 +30,8 @@ struct Options : component::SidecarOptions, component::RetryIntervalOptions {
 // Registers every flag on `flags`, writing into `options` (which must outlive
 // `flags`). The --feature-gates help lists the snapshotter's gates.
 void RegisterFlags(base::FlagSet& flags, Options& options);
+// The snapshotter's own flags alone (csi-sidecars registers them prefixed).
+void RegisterOwnFlags(base::FlagSet& flags, Options& options);
 
 // --node-deployment excludes --leader-election (upstream's message; exit 1).
 base::Status CheckNodeDeployment(const Options& options);
@@ -38,5 +41,9 @@ base::Status CheckNodeDeployment(const Options& options);
 // outside -1..32, on which upstream panics at the first (group) snapshot, is
 // ours (§9.9). All exit 1.
 base::Status CheckSnapshotName(const Options& options);
+
+// What the flags decide for the sidecar (its group snapshots are decided
+// once the driver is known).
+snapshotter::RunSidecarOptions SidecarOptionsFrom(const Options& options, std::string node_name);
 
 }  // namespace csisnapshotter

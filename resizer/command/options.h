@@ -34,6 +34,9 @@ struct Options : component::SidecarOptions, component::RetryIntervalOptions {
 // Registers every flag on `flags`, writing into `options` (which must outlive
 // `flags`).
 void RegisterFlags(base::FlagSet& flags, Options& options);
+// The resizer's own flags alone (csi-sidecars registers them prefixed): all
+// but the shared sidecar flags and --master.
+void RegisterOwnFlags(base::FlagSet& flags, Options& options);
 
 // The deadline of each ControllerExpandVolume (and its capability checks):
 // --timeout when given on the command line, else --resize-timeout.

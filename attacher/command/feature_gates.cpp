@@ -1,4 +1,4 @@
-#include "cmd/csi-attacher/feature_gates.h"
+#include "attacher/command/feature_gates.h"
 
 namespace csiattacher {
 

@@ -1,4 +1,4 @@
-#include "cmd/csi-resizer/options.h"
+#include "resizer/command/options.h"
 
 #include <utility>
 
@@ -21,6 +21,10 @@ const std::vector<component::FeatureSpec>& KnownFeatureSpecs() {
 void RegisterFlags(base::FlagSet& flags, Options& o) {
   component::RegisterSidecarFlags(flags, o, component::FeatureGates(KnownFeatureSpecs()));
   component::RegisterMasterFlag(flags, o);
+  RegisterOwnFlags(flags, o);
+}
+
+void RegisterOwnFlags(base::FlagSet& flags, Options& o) {
   flags.Duration("resync-period", &o.resync_period, o.resync_period,
                  "How often every claim is looked at again even without a change.");
   flags.Int("workers", &o.workers, o.workers, "Claims expanded, and claims modified, at once.");

@@ -1,4 +1,4 @@
-#include "cmd/csi-resizer/run.h"
+#include "resizer/command/run.h"
 
 #include <memory>
 #include <optional>
@@ -6,7 +6,6 @@
 #include "base/log.h"
 #include "base/log_options.h"
 #include "base/version.h"
-#include "cmd/csi-resizer/options.h"
 #include "component/exit_codes.h"
 #include "component/http_endpoint.h"
 #include "component/kube_config.h"
@@ -18,7 +17,8 @@
 #include "component/sidecar_startup.h"
 #include "component/volume_attributes_class_gate.h"
 #include "kube/client/client.h"
-#include "resizer/expander_choice.h"
+#include "resizer/command/options.h"
+#include "resizer/command/setup.h"
 #include "resizer/names.h"
 #include "resizer/resizer_metrics.h"
 #include "resizer/run_resizer.h"
@@ -68,42 +68,22 @@ int ServeDriver(const Options& options, const base::FlagSet& flags,
                 const component::CsiDriver& driver, kube::Client& client,
                 resizer::ResizerMetrics& metrics, component::HttpEndpoint& endpoint,
                 const RunEnvironment& env) {
-  base::Result<std::unique_ptr<resizer::VolumeExpander>> expander =
-      resizer::ExpanderFor(driver, ResizeTimeout(options, flags));
-  if (!expander.ok()) return Fail("Failed to create CSI resizer", expander.error());
-  if (!*expander) {
-    LOG_INFO("Resize not supported")
-        .With("message", "CSI driver neither supports controller resize nor node resize");
+  base::Result<ResizerSetup> setup =
+      SetUpForDriver(options, ResizeTimeout(options, flags), ModifyTimeout(options, flags), gates,
+                     volume_attributes_class, driver);
+  if (!setup.ok()) {
+    return setup.error().code == component::kExitFatal
+               ? component::FailFatally(setup.error().message)
+               : Fail(setup.error().message);
   }
-  base::Result<std::unique_ptr<resizer::VolumeModifier>> modifier =
-      resizer::ModifierFor(driver, ModifyTimeout(options, flags));
-  if (!modifier.ok()) return Fail("Failed to create CSI modifier", modifier.error());
-  if (!*modifier) {
-    LOG_INFO("Modify not supported")
-        .With("message", "CSI driver does not support controller modify");
-  }
-  if (!*expander && !*modifier) {
-    return component::FailFatally("CSI driver does not support resize nor modify");
-  }
-  // Like upstream, a driver that modifies still needs the gate for the
-  // modify controller to run.
-  resizer::VolumeModifier* active_modifier = volume_attributes_class ? modifier->get() : nullptr;
   if (auto exit = StartHttpEndpoint(options, endpoint, metrics.registry())) return *exit;
-  resizer::RunResizerOptions run_options{
-      .controller = {.loop = component::LoopOptionsFrom(options.workers, options,
-                                                        options.resync_period),
-                     .annotate_fs_resize = gates.Enabled(kAnnotateFsResize),
-                     .handle_in_use_errors = options.handle_volume_inuse_error},
-      .modify = {
-          .loop = component::LoopOptionsFrom(options.workers, options, options.resync_period),
-          .extra_modify_metadata = options.extra_modify_metadata}};
   component::Leadership leadership{
       resizer::LeaseNameFor(driver.name),
       [] { return component::LeaderElectionIdentity("CSI_RESIZER_LEADER_IDENTITY"); },
       metrics.leader_election(), endpoint};
   auto run = [&](std::stop_token stop) {
-    resizer::RunResizer(run_options, driver, expander->get(), active_modifier, client, metrics,
-                        stop);
+    resizer::RunResizer(setup->run_options, driver, setup->expander.get(), setup->modifier.get(),
+                        client, metrics, stop);
   };
   return component::RunLeading(options, client, std::move(leadership), run, env.stop.get_token());
 }

@@ -1,4 +1,4 @@
-#include "cmd/csi-provisioner/options.h"
+#include "provisioner/command/options.h"
 
 #include <string>
 #include <utility>
@@ -24,6 +24,10 @@ const std::vector<component::FeatureSpec>& KnownFeatureSpecs() {
 void RegisterFlags(base::FlagSet& flags, Options& o) {
   component::RegisterSidecarFlags(flags, o, component::FeatureGates(KnownFeatureSpecs()));
   component::RegisterMasterFlag(flags, o);
+  RegisterOwnFlags(flags, o);
+}
+
+void RegisterOwnFlags(base::FlagSet& flags, Options& o) {
   flags.String("volume-name-prefix", &o.volume_name_prefix, o.volume_name_prefix,
                "Prefix of the name CreateVolume is asked for: <prefix>-<claim UID>.");
   flags.Int("volume-name-uuid-length", &o.volume_name_uuid_length, o.volume_name_uuid_length,

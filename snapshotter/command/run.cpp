@@ -1,4 +1,4 @@
-#include "cmd/csi-snapshotter/run.h"
+#include "snapshotter/command/run.h"
 
 #include <fmt/format.h>
 
@@ -10,18 +10,19 @@
 #include "base/flags.h"
 #include "base/log.h"
 #include "base/strconv.h"
-#include "cmd/csi-snapshotter/options.h"
 #include "component/command_line.h"
 #include "component/exit_codes.h"
 #include "component/http_endpoint.h"
 #include "component/leader_election.h"
 #include "component/leader_identity.h"
 #include "component/loop_options.h"
+#include "component/node_name.h"
 #include "component/run_leading.h"
 #include "component/shutdown_signals.h"
 #include "component/sidecar_startup.h"
 #include "snapshot/feature_gates.h"
 #include "snapshot/snapshot_clients.h"
+#include "snapshotter/command/options.h"
 #include "snapshotter/names.h"
 #include "snapshotter/run_sidecar.h"
 #include "snapshotter/sidecar_metrics.h"
@@ -31,20 +32,6 @@ namespace csisnapshotter {
 namespace {
 
 using component::Fail;
-
-snapshotter::RunSidecarOptions SidecarOptionsFrom(const Options& options, std::string node_name) {
-  snapshotter::RunSidecarOptions out;
-  out.timeout = options.timeout;
-  out.snapshot_name_prefix = options.snapshot_name_prefix;
-  out.snapshot_name_uuid_length = static_cast<int>(options.snapshot_name_uuid_length);
-  out.extra_create_metadata = options.extra_create_metadata;
-  out.group_snapshot_name_prefix = options.groupsnapshot_name_prefix;
-  out.group_snapshot_name_uuid_length = static_cast<int>(options.groupsnapshot_name_uuid_length);
-  out.controller =
-      component::LoopOptionsFrom(options.worker_threads, options, options.resync_period);
-  out.node_name = std::move(node_name);
-  return out;
-}
 
 // §3.2 step 4: upstream serves HTTP once the driver has named itself, and a
 // listen failure is fatal.
@@ -82,12 +69,8 @@ int Serve(const std::string& program, const Options& options, const component::F
   if (!clients.ok()) return Fail(clients.error().message);
 
   std::string node_name;
-  if (options.node_deployment) {
-    if (const char* node = std::getenv("NODE_NAME"); node && *node) node_name = node;
-    if (node_name.empty()) {
-      return component::FailFatally(
-          "The NODE_NAME environment variable must be set when using --enable-node-deployment.");
-    }
+  if (base::Status s = component::ReadNodeName(options.node_deployment, node_name); !s.ok()) {
+    return component::FailFatally(s.error().message);
   }
   if (!component::CheckHttpEndpoint(options).ok()) {
     return Fail("only one of `--metrics-address` and `--http-endpoint` can be set.");

@@ -8,8 +8,10 @@
 #include <cstdint>
 #include <string>
 
+#include "attacher/run_controller.h"
 #include "base/flags.h"
 #include "base/result.h"
+#include "component/feature_gates.h"
 #include "component/standard_flags.h"
 
 namespace csiattacher {
@@ -27,8 +29,15 @@ struct Options : component::SidecarOptions, component::RetryIntervalOptions {
 // Registers every flag on `flags`, writing into `options` (which must outlive
 // `flags`). The --feature-gates help lists the attacher's gates.
 void RegisterFlags(base::FlagSet& flags, Options& options);
+// The attacher's own flags alone (csi-sidecars registers them prefixed):
+// all but the shared sidecar flags and --max-grpc-log-length.
+void RegisterOwnFlags(base::FlagSet& flags, Options& options);
 
 // --worker-threads must be positive (upstream's message; exit 1).
 base::Status CheckWorkerThreads(const Options& options);
+
+// What the flags and gates decide for the controller.
+attacher::RunControllerOptions ControllerOptionsFrom(const Options& options,
+                                                     const component::FeatureGates& gates);
 
 }  // namespace csiattacher

@@ -57,6 +57,9 @@ struct Options : component::SidecarOptions, component::RetryIntervalOptions {
 // Registers every flag on `flags`, writing into `options` (which must outlive
 // `flags`).
 void RegisterFlags(base::FlagSet& flags, Options& options);
+// The provisioner's own flags alone (csi-sidecars registers them prefixed):
+// all but the shared sidecar flags and --master.
+void RegisterOwnFlags(base::FlagSet& flags, Options& options);
 
 // Values upstream panics on or silently mishandles, refused with a clear
 // error (exit 1): --volume-name-prefix empty, --volume-name-uuid-length

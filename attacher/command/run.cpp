@@ -1,16 +1,16 @@
-#include "cmd/csi-attacher/run.h"
+#include "attacher/command/run.h"
 
 #include <cstdlib>
 #include <memory>
 #include <optional>
 
 #include "attacher/attacher_metrics.h"
+#include "attacher/command/feature_gates.h"
+#include "attacher/command/options.h"
 #include "attacher/names.h"
 #include "attacher/run_controller.h"
 #include "base/flags.h"
 #include "base/log.h"
-#include "cmd/csi-attacher/feature_gates.h"
-#include "cmd/csi-attacher/options.h"
 #include "component/command_line.h"
 #include "component/exit_codes.h"
 #include "component/http_endpoint.h"
@@ -27,18 +27,6 @@ namespace csiattacher {
 namespace {
 
 using component::Fail;
-
-attacher::RunControllerOptions ControllerOptionsFrom(const Options& options,
-                                                     const component::FeatureGates& gates) {
-  attacher::RunControllerOptions out;
-  out.timeout = options.timeout;
-  out.default_fstype = options.default_fstype;
-  out.controller = component::LoopOptionsFrom(options.worker_threads, options, options.resync);
-  out.max_entries = static_cast<int32_t>(options.max_entries);
-  out.reconcile_sync = options.reconcile_sync;
-  out.error_code_enabled = gates.Enabled(kMutableCSINodeAllocatableCount);
-  return out;
-}
 
 // Everything after the checks that need no connection: the API client, the
 // driver, then the controller until `env.stop`.

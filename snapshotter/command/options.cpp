@@ -1,14 +1,19 @@
-#include "cmd/csi-snapshotter/options.h"
+#include "snapshotter/command/options.h"
 
 #include <string>
 #include <string_view>
 
+#include "component/loop_options.h"
 #include "snapshot/feature_gates.h"
 
 namespace csisnapshotter {
 
 void RegisterFlags(base::FlagSet& flags, Options& o) {
   component::RegisterSidecarFlags(flags, o, component::FeatureGates(snapshot::KnownFeatureSpecs()));
+  RegisterOwnFlags(flags, o);
+}
+
+void RegisterOwnFlags(base::FlagSet& flags, Options& o) {
   flags.Duration("resync-period", &o.resync_period, o.resync_period,
                  "How often every cached object is handed to the controller again.");
   flags.String("snapshot-name-prefix", &o.snapshot_name_prefix, o.snapshot_name_prefix,
@@ -70,6 +75,20 @@ base::Status CheckSnapshotName(const Options& options) {
     return s;
   }
   return CheckUuidLength("groupsnapshot-name-uuid-length", options.groupsnapshot_name_uuid_length);
+}
+
+snapshotter::RunSidecarOptions SidecarOptionsFrom(const Options& options, std::string node_name) {
+  snapshotter::RunSidecarOptions out;
+  out.timeout = options.timeout;
+  out.snapshot_name_prefix = options.snapshot_name_prefix;
+  out.snapshot_name_uuid_length = static_cast<int>(options.snapshot_name_uuid_length);
+  out.extra_create_metadata = options.extra_create_metadata;
+  out.group_snapshot_name_prefix = options.groupsnapshot_name_prefix;
+  out.group_snapshot_name_uuid_length = static_cast<int>(options.groupsnapshot_name_uuid_length);
+  out.controller =
+      component::LoopOptionsFrom(options.worker_threads, options, options.resync_period);
+  out.node_name = std::move(node_name);
+  return out;
 }
 
 }  // namespace csisnapshotter
