@@ -5,13 +5,18 @@
 // non-zero and the test fail with kubectl's output. The attacher's
 // ClusterRole, as the server stores it, carries upstream v4.12.0's rules
 // (the snapshot roles are checked rule by rule in snapshotter/rbac_test.cpp).
+// csi-sidecars' ClusterRole and Role grant exactly the union of what the four
+// separate controller sidecars' roles grant, compared as the server stores
+// them.
 #include <gtest/gtest.h>
 
 #include <chrono>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <string>
 #include <thread>
+#include <tuple>
 #include <vector>
 
 #include "base/ascii.h"
@@ -35,6 +40,34 @@ struct Expected {
   std::string name;
   std::string ns;  // empty: cluster-scoped
 };
+
+// One permission an RBAC rule grants: apiGroup, resource, verb and object
+// name ("" for every name). A rule with several of each grants every
+// combination, so comparing sets of these compares roles however their rules
+// are split or merged.
+using Grant = std::tuple<std::string, std::string, std::string, std::string>;
+
+std::set<Grant> GrantsOf(const nlohmann::json& role) {
+  std::set<Grant> grants;
+  for (const nlohmann::json& rule : role.value("rules", nlohmann::json::array())) {
+    std::vector<std::string> names = rule.value("resourceNames", std::vector<std::string>{});
+    if (names.empty()) names.push_back("");
+    for (const std::string& group : rule.value("apiGroups", std::vector<std::string>{})) {
+      for (const std::string& resource : rule.value("resources", std::vector<std::string>{})) {
+        for (const std::string& verb : rule.value("verbs", std::vector<std::string>{})) {
+          for (const std::string& name : names) grants.emplace(group, resource, verb, name);
+        }
+      }
+    }
+  }
+  return grants;
+}
+
+std::string Describe(const Grant& grant) {
+  const auto& [group, resource, verb, name] = grant;
+  return "apiGroup \"" + group + "\" resource " + resource + " verb " + verb +
+         (name.empty() ? "" : " name " + name);
+}
 
 class KubectlApplyTest : public ::testing::Test {
  protected:
@@ -100,6 +133,48 @@ class KubectlApplyTest : public ::testing::Test {
     while (Kubectl({"get", "namespace", ns}).exit_status != 0 &&
            std::chrono::steady_clock::now() < deadline) {
       std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    }
+  }
+
+  // The stored object `kubectl get <args> -o json` prints; null after a
+  // failure already reported.
+  static nlohmann::json GetJson(std::vector<std::string> args) {
+    args.insert(args.begin(), "get");
+    args.insert(args.end(), {"-o", "json"});
+    KubectlResult got = Kubectl(args);
+    EXPECT_EQ(got.exit_status, 0) << got.output;
+    if (got.exit_status != 0) return nullptr;
+    nlohmann::json parsed = nlohmann::json::parse(got.output, nullptr, /*allow_exceptions=*/false);
+    EXPECT_FALSE(parsed.is_discarded()) << "not JSON: " << got.output;
+    return parsed.is_discarded() ? nlohmann::json(nullptr) : parsed;
+  }
+
+  // Expects `combined` (a role as stored) to grant everything each of
+  // `separate` grants and nothing none of them does; each miss is one failure
+  // naming the permission and the role that has it.
+  static void ExpectUnion(const std::vector<std::string>& kind_args, const std::string& combined,
+                          const std::vector<std::string>& separate) {
+    auto grants_of = [&](const std::string& name) {
+      std::vector<std::string> args = kind_args;
+      args.insert(args.begin() + 1, name);
+      nlohmann::json role = GetJson(args);
+      EXPECT_TRUE(role.is_object()) << name << " is not a stored role";
+      return role.is_object() ? GrantsOf(role) : std::set<Grant>{};
+    };
+    const std::set<Grant> have = grants_of(combined);
+    std::set<Grant> wanted;
+    for (const std::string& name : separate) {
+      const std::set<Grant> grants = grants_of(name);
+      EXPECT_FALSE(grants.empty()) << name << " grants nothing";
+      for (const Grant& grant : grants) {
+        EXPECT_TRUE(have.contains(grant))
+            << combined << " lacks " << Describe(grant) << ", which " << name << " grants";
+        wanted.insert(grant);
+      }
+    }
+    for (const Grant& grant : have) {
+      EXPECT_TRUE(wanted.contains(grant))
+          << combined << " grants " << Describe(grant) << ", which none of the separate roles do";
     }
   }
 
@@ -197,6 +272,51 @@ TEST_F(KubectlApplyTest, SnapshotControllerFolderCreatesItsRbacAndDeployment) {
        {"rolebinding.rbac.authorization.k8s.io", "snapshot-controller-leaderelection",
         "kube-system"},
        {"deployment.apps", "snapshot-controller", "kube-system"}});
+}
+
+TEST_F(KubectlApplyTest, CsiSidecarsFolderCreatesItsRbacAndDeployment) {
+  ExpectFolderApplies(
+      "csi-sidecars",
+      {{"serviceaccount", "csi-sidecars", "default"},
+       {"clusterrole.rbac.authorization.k8s.io", "csi-sidecars-runner", ""},
+       {"clusterrolebinding.rbac.authorization.k8s.io", "csi-sidecars-role", ""},
+       {"role.rbac.authorization.k8s.io", "csi-sidecars-cfg", "default"},
+       {"rolebinding.rbac.authorization.k8s.io", "csi-sidecars-role-cfg", "default"},
+       {"deployment.apps", "csi-sidecars", "default"}});
+}
+
+// csi-sidecars may run all four controllers, so its roles must grant all that
+// the four separate sidecars' roles grant (read from their folders, applied
+// here, so a rule added there and forgotten here fails), and no more; and the
+// Deployment's ServiceAccount must be the one both bindings name.
+TEST_F(KubectlApplyTest, CsiSidecarsRolesAreTheUnionOfTheFourSidecarsRoles) {
+  for (const char* folder :
+       {"csi-attacher", "csi-provisioner", "csi-resizer", "csi-snapshotter", "csi-sidecars"}) {
+    const std::string dir = testsupport::SourcePath(std::string("deploy/kubernetes/") + folder);
+    KubectlResult applied = Kubectl({"apply", "-k", dir});
+    ASSERT_EQ(applied.exit_status, 0) << "kubectl apply -k " << dir << ":\n" << applied.output;
+  }
+
+  ExpectUnion({"clusterrole"}, "csi-sidecars-runner",
+              {"external-attacher-runner", "external-provisioner-runner", "external-resizer-runner",
+               "external-snapshotter-runner"});
+  ExpectUnion({"role", "--namespace", "default"}, "csi-sidecars-cfg",
+              {"external-attacher-cfg", "external-provisioner-cfg", "external-resizer-cfg",
+               "external-snapshotter-leaderelection"});
+
+  const nlohmann::json service_account = {
+      {"kind", "ServiceAccount"}, {"name", "csi-sidecars"}, {"namespace", "default"}};
+  nlohmann::json binding = GetJson({"clusterrolebinding", "csi-sidecars-role"});
+  EXPECT_EQ(binding["roleRef"]["kind"], "ClusterRole") << binding.dump();
+  EXPECT_EQ(binding["roleRef"]["name"], "csi-sidecars-runner") << binding.dump();
+  EXPECT_EQ(binding["subjects"], nlohmann::json::array({service_account})) << binding.dump();
+  binding = GetJson({"rolebinding", "csi-sidecars-role-cfg", "--namespace", "default"});
+  EXPECT_EQ(binding["roleRef"]["kind"], "Role") << binding.dump();
+  EXPECT_EQ(binding["roleRef"]["name"], "csi-sidecars-cfg") << binding.dump();
+  EXPECT_EQ(binding["subjects"], nlohmann::json::array({service_account})) << binding.dump();
+  nlohmann::json deployment = GetJson({"deployment", "csi-sidecars", "--namespace", "default"});
+  EXPECT_EQ(deployment["spec"]["template"]["spec"]["serviceAccountName"], "csi-sidecars")
+      << deployment.dump();
 }
 
 // docs/node-sidecars.md: the node sidecars need no RBAC; each folder is a
