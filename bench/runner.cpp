@@ -22,7 +22,7 @@ using namespace std::chrono_literals;
 // heap handler collects first when asked gc=1; profiling is on by default).
 // Every contender then starts against a freshly collected server: a server GC
 // that overlapped a start made a scale sync twice as long, every second run
-// (bench/RESULTS.md, 2026-11-28).
+// (bench/history/notebook.md, 2026-11-28).
 base::Status CollectServerGarbage(kube::Client& admin) {
   auto profile = admin.Request("GET", "/debug/pprof/heap?gc=1", {}, {}, "*/*");
   if (!profile.ok()) return profile.error().Wrap("collecting the API server's garbage");
