@@ -1,5 +1,6 @@
 #include "bench/options.h"
 
+#include <filesystem>
 #include <sstream>
 #include <string_view>
 
@@ -30,7 +31,8 @@ const char* Usage() {
          "  [--upstream-bin=PATH] [--ours-bin=PATH] (the attacher, csi-snapshotter, resizer or\n"
          "    provisioner)\n"
          "  [--upstream-controller-bin=PATH] [--ours-controller-bin=PATH] (snapshot-controller)\n"
-         "  [--driver-bin=PATH] [--creator-threads=16] [--phase-timeout=1800]\n";
+         "  [--driver-bin=PATH] [--creator-threads=16] [--phase-timeout=1800]\n"
+         "  [--latencies-csv=FILE] (default: latencies.csv beside --csv)\n";
 }
 
 base::Result<BenchOptions> ParseOptions(int argc, char** argv) {
@@ -86,6 +88,8 @@ base::Result<BenchOptions> ParseOptions(int argc, char** argv) {
         o.driver_bin = value;
       else if (key == "csv")
         o.csv = value;
+      else if (key == "latencies-csv")
+        o.latencies_csv = value;
       else if (key == "work-dir")
         o.work_dir = value;
       else if (key == "creator-threads")
@@ -100,6 +104,10 @@ base::Result<BenchOptions> ParseOptions(int argc, char** argv) {
   }
   if (o.workload.empty() || o.csv.empty() || o.work_dir.empty()) {
     return base::Error("--workload, --csv and --work-dir are required");
+  }
+  // Beside the figures by default, so a run's directory holds both.
+  if (o.latencies_csv.empty()) {
+    o.latencies_csv = (std::filesystem::path(o.csv).parent_path() / "latencies.csv").string();
   }
   for (const auto& c : o.contenders) {
     if (c != "ours" && c != "upstream" && c != "mixed" && c != "floor")

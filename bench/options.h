@@ -47,6 +47,9 @@ struct BenchOptions {
   std::string driver_bin = FAULT_DRIVER_BIN;
   std::string csv;       // rows are appended
   std::string work_dir;  // logs of every run are kept here
+  // Per-object latencies of the workloads that record them (csv_sink.h);
+  // rows are appended. Default: latencies.csv in --csv's directory.
+  std::string latencies_csv;
   int creator_threads = 16;
   int phase_timeout_s = 1800;  // give up waiting for one phase after this
 

@@ -2,7 +2,8 @@
 // arrive at a fixed rate below saturation (1/s at QPS 5: a provisioner
 // makes about 3 writes per claim, its PV and two Events; 10/s unthrottled)
 // for --duration seconds. Figures: per claim, milliseconds from just before
-// its create request to the watch showing its PV (p50, p99).
+// its create request to the watch showing its PV (p50, p99; every claim's in
+// latencies.csv as series "provision").
 #include <thread>
 
 #include "bench/percentile.h"
@@ -36,7 +37,8 @@ class ProvisionStream : public ProvisionWorkload {
       volumes[i] = std::move(*volume);
     }
     if (auto status = WaitAllProvisioned(ctx, volumes); !status.ok()) return status.error();
-    auto latencies = LatenciesMs(this->volumes().DoneStamps(volumes), created);
+    auto latencies =
+        RecordLatencies(ctx, "provision", this->volumes().DoneStamps(volumes), created);
     return Figures{{"claims", static_cast<double>(claims_.size())},
                    {"rate_per_s", 1.0 / interval_.count()},
                    {"provision_p50_ms", Percentile(latencies, 50)},

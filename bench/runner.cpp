@@ -22,7 +22,7 @@ using namespace std::chrono_literals;
 // heap handler collects first when asked gc=1; profiling is on by default).
 // Every contender then starts against a freshly collected server: a server GC
 // that overlapped a start made a scale sync twice as long, every second run
-// (bench/RESULTS.md, 2026-11-28).
+// (bench/history/notebook.md, 2026-11-28).
 base::Status CollectServerGarbage(kube::Client& admin) {
   auto profile = admin.Request("GET", "/debug/pprof/heap?gc=1", {}, {}, "*/*");
   if (!profile.ok()) return profile.error().Wrap("collecting the API server's garbage");
@@ -71,7 +71,8 @@ std::string Prefixed(const std::string& role, const std::string& metric) {
 }
 
 base::Status RunOne(const BenchOptions& options, Stack& stack, Cluster& cluster,
-                    const std::string& contender_kind, int rep, CsvSink& csv) {
+                    const std::string& contender_kind, int rep, CsvSink& csv,
+                    LatencySink& latencies) {
   Workload& workload = stack.workload();
   const std::string tag = contender_kind + "-" + std::to_string(rep);
   RunDirs run;
@@ -120,6 +121,9 @@ base::Status RunOne(const BenchOptions& options, Stack& stack, Cluster& cluster,
   driver->reset();
 
   for (const auto& [metric, value] : *figures) csv.Write(contender_kind, rep, metric, value);
+  for (const auto& series : ctx.latencies) {
+    if (auto status = latencies.Write(contender_kind, rep, series); !status.ok()) return status;
+  }
   for (const auto& [role, proc] : procs) {
     if (!proc) {
       return base::Error(contender_kind + " " + role + " exited during the run:\n" +
@@ -162,6 +166,7 @@ base::Status RunOne(const BenchOptions& options, Stack& stack, Cluster& cluster,
 base::Status RunCell(const BenchOptions& options, Stack& stack) {
   CsvSink csv(options.csv, options);
   if (!csv.ok()) return base::Error("cannot append to " + options.csv);
+  LatencySink latencies(options.latencies_csv, options);
   Workload& workload = stack.workload();
   std::optional<Cluster> shared;
   for (int rep = 1; rep <= options.reps; ++rep) {
@@ -178,7 +183,7 @@ base::Status RunCell(const BenchOptions& options, Stack& stack) {
         slot = std::move(*started);
         cluster = &*slot;
       }
-      if (auto status = RunOne(options, stack, *cluster, kind, rep, csv); !status.ok()) {
+      if (auto status = RunOne(options, stack, *cluster, kind, rep, csv, latencies); !status.ok()) {
         return status;
       }
     }

@@ -8,7 +8,8 @@
 // (from /proc, read just before it is stopped); the API requests it made
 // (apiserver_request_total, after minus before) by verb and resource, its
 // object and event writes; the CSI calls the driver logged, by method; and
-// writes and CSI operations per object when the workload counts objects.
+// writes and CSI operations per object when the workload counts objects;
+// and, to --latencies-csv, the per-object latencies the workload recorded.
 // A workload that SettlesRequests has the runner wait, before it samples
 // and counts, until the contender's requests stop (settle_s). Logs stay in
 // --work-dir.

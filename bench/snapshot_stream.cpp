@@ -3,11 +3,12 @@
 // saturation (0.2/s at QPS 5: upstream's controller makes about 17 requests
 // per snapshot, under 5 QPS; 10/s unthrottled) for --duration seconds. Figures: per snapshot,
 // milliseconds from just before its create request to the watch showing it
-// readyToUse. Readiness: the driver answers ready only from the
-// --ready-after-th answer on (the CreateSnapshot and the polls after it), so
-// the create-to-ready time shows the contender's polling cadence; it also
-// reports the time from the driver's first ready answer (its log, see
-// driver_log.h) to readyToUse.
+// readyToUse (p50, p99; every snapshot's in latencies.csv as series "ready").
+// Readiness: the driver answers ready only from the --ready-after-th answer on
+// (the CreateSnapshot and the polls after it), so the create-to-ready time
+// shows the contender's polling cadence; it also reports the time from the
+// driver's first ready answer (its log, see driver_log.h) to readyToUse
+// (series "driver_to_ready").
 #include <thread>
 
 #include "bench/driver_log.h"
@@ -63,7 +64,7 @@ class SnapshotStream : public SnapshotWorkload {
     }
     if (auto status = WaitAllReady(ctx, names_); !status.ok()) return status.error();
     const Stamps ready = snapshots().DoneStamps(names_);
-    auto latencies = LatenciesMs(ready, created);
+    auto latencies = RecordLatencies(ctx, "ready", ready, created);
     Figures figures = {{"snapshots", static_cast<double>(names_.size())},
                        {"rate_per_s", 1.0 / interval_.count()},
                        {"ready_p50_ms", Percentile(latencies, 50)},
@@ -84,7 +85,7 @@ class SnapshotStream : public SnapshotWorkload {
       return base::Error("the driver log shows " + std::to_string(matched.size()) + " of " +
                          std::to_string(names_.size()) + " snapshots answered ready");
     }
-    auto after_driver = LatenciesMs(matched, driver_ready);
+    auto after_driver = RecordLatencies(ctx, "driver_to_ready", matched, driver_ready);
     figures.insert(figures.end(), {{"ready_after", static_cast<double>(ready_after_)},
                                    {"driver_to_ready_p50_ms", Percentile(after_driver, 50)},
                                    {"driver_to_ready_p99_ms", Percentile(after_driver, 99)}});

@@ -31,4 +31,19 @@ std::vector<double> LatenciesMs(const Stamps& stamps, const std::vector<Clock::t
   return latencies;
 }
 
+std::vector<double> RecordLatencies(RunContext& ctx, std::string name, const Stamps& stamps,
+                                    const std::vector<Clock::time_point>& from) {
+  LatencySeries series{.name = std::move(name), .ms = {}};
+  series.ms.reserve(from.size());
+  for (size_t i = 0; i < stamps.size() && i < from.size(); ++i) {
+    if (stamps[i]) {
+      series.ms.emplace_back(1000 * Seconds(*stamps[i] - from[i]));
+    } else {
+      series.ms.emplace_back();
+    }
+  }
+  ctx.latencies.push_back(std::move(series));
+  return LatenciesMs(stamps, from);
+}
+
 }  // namespace bench

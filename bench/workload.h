@@ -24,6 +24,14 @@ namespace bench {
 
 using Figures = std::vector<std::pair<std::string, double>>;
 
+// One run's per-object latencies (latencies.csv): results.csv keeps only their
+// p50 and p99, which cannot show a bimodal or long-tailed distribution.
+struct LatencySeries {
+  std::string name;  // "attach": the series whose percentiles are attach_p50_ms, attach_p99_ms
+  // By object index (arrival order); nullopt: the object has no stamp.
+  std::vector<std::optional<double>> ms;
+};
+
 struct RunContext {
   kube::Client& admin;
   const BenchOptions& options;
@@ -31,6 +39,8 @@ struct RunContext {
   std::string driver_log;     // the fault driver's log of this run
   std::vector<pid_t> pids{};  // the contender's processes; none for the in-process floor
   Clock::time_point started{};
+  // Filled by Measure (RecordLatencies), written by the runner with the figures.
+  std::vector<LatencySeries> latencies{};
 };
 
 class Workload {
@@ -64,5 +74,9 @@ double Seconds(Clock::duration d);
 double SecondsToLast(const Stamps& stamps, Clock::time_point from);
 // Per object, milliseconds from from[i] to stamps[i] (missing ones left out).
 std::vector<double> LatenciesMs(const Stamps& stamps, const std::vector<Clock::time_point>& from);
+// LatenciesMs that also keeps every object's latency, by index, in
+// ctx.latencies under `name` for latencies.csv.
+std::vector<double> RecordLatencies(RunContext& ctx, std::string name, const Stamps& stamps,
+                                    const std::vector<Clock::time_point>& from);
 
 }  // namespace bench

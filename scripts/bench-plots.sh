@@ -23,6 +23,12 @@
 # CPU seconds, peak and anonymous RSS (MB), API writes and CSI calls per
 # object, and all API requests. The floor runs inside the load generator, so
 # it has no CPU or RSS bars.
+#
+# A results directory with a latencies.csv (the stream workloads' per-object
+# latencies, bench/csv_sink.h) also gets <cell>-cdf.svg per stream cell: the
+# empirical CDF of each contender's latencies (log x when they span a factor
+# of 3 or more) and its tail (log y), one row per series (snap-readiness has
+# two), repetitions pooled.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -33,7 +39,7 @@ for arg in "$@"; do
   case $arg in
     --out=*) OUT=${arg#*=} ;;
     --quick) QUICK=1 ;;
-    -h|--help) sed -n '2,26p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,31p' "$0"; exit 0 ;;
     -*) echo "bench-plots: unknown argument $arg (see --help)" >&2; exit 2 ;;
     *) DIRS+=("$arg") ;;
   esac
@@ -179,6 +185,131 @@ for cell in $(cut -f1 "$TMP/all.tsv" | awk '!seen[$0]++'); do
   } >"$TMP/plot.gp"
   gnuplot "$TMP/plot.gp" 2> >(grep -v 'warning: Skipping data file with no valid points' >&2)
   echo "$OUT/$cell.svg"
+  drawn=$((drawn + 1))
+done
+
+# Latency distributions: one SVG per cell with a latencies.csv (the stream
+# workloads' per-object latencies, bench/csv_sink.h), <cell>-cdf.svg, a row
+# per series: on the left the empirical CDF (fraction of objects done within
+# x ms; nearest-rank percentiles, as results.csv's p50/p99, are where it
+# reaches 0.5 and 0.99), on the right its tail on a log scale (fraction of
+# objects taking x ms or more), where the slowest few show. Repetitions are
+# pooled: every object of every repetition is one step.
+rm -rf "$TMP/lat"
+mkdir -p "$TMP/lat"
+for d in "${DIRS[@]}"; do
+  [[ -f $d/latencies.csv ]] || continue
+  date=$(sed -n 's/^date: //p' "$d/run-info.txt" 2>/dev/null | head -n 1 || true)
+  commit=$(sed -n 's/^commit: //p' "$d/run-info.txt" 2>/dev/null | head -n 1 || true)
+  stack=$(sed -n "s/^stack: \([a-z]*\),.*/\1/p" "$d/run-info.txt" 2>/dev/null | head -n 1 || true)
+  case $stack in
+    attacher) stack="csi-attacher " ;;
+    snapshot) stack="snapshot-controller + csi-snapshotter " ;;
+    resizer) stack="csi-resizer " ;;
+    provisioner) stack="csi-provisioner " ;;
+  esac
+  # A later directory's cell replaces an earlier one's: its files are rewritten.
+  awk -F, -v dir="$TMP/lat" -v date="${date:-?}" -v commit="${commit:-?}" -v stack="$stack" '
+    NF == 11 {
+      cell = $1 "-" $2 "ms-qps" $3
+      if (!(cell in seen)) {
+        seen[cell] = 1
+        system("rm -rf \"" dir "/" cell "\"; mkdir -p \"" dir "/" cell "\"")
+        printf "%s%s, driver latency %s ms, QPS %s/%s, %s workers: per-object latency; %s, commit %s\n",
+               stack, $1, $2, $3, $4, $5, date, commit > (dir "/" cell "/title")
+      }
+      if (!((cell, $9) in listed)) { listed[cell, $9] = 1; print $9 > (dir "/" cell "/series") }
+      print $11 > (dir "/" cell "/" $9 "." $7 ".raw")
+      reps[cell SUBSEP $7] = ($8 > reps[cell SUBSEP $7]) ? $8 : reps[cell SUBSEP $7]
+    }
+    END { for (k in reps) { split(k, p, SUBSEP); print p[2], reps[k] > (dir "/" p[1] "/reps") } }
+  ' "$d/latencies.csv"
+done
+for celldir in "$TMP"/lat/*/; do
+  [[ -f $celldir/title ]] || continue
+  cell=$(basename "$celldir")
+  title=$(cat "$celldir/title")
+  mapfile -t series <"$celldir/series"
+  {
+    # Rows of 470 px under a 40 px title; in each row the key gets a band
+    # of its own under both panels, where it hides no curve.
+    height=$((${#series[@]} * 470 + 40))
+    echo "set terminal svg size 1200,$height dynamic font 'sans,11' background '#ffffff'"
+    echo "set output '$OUT/$cell-cdf.svg'"
+    echo "set grid xtics mxtics ytics lc rgb '#dddddd'"
+    echo "set border 3"
+    echo "set xtics nomirror"
+    echo "set ytics nomirror"
+    echo "set multiplot title \"${title//\"/}\" font 'sans,12'"
+    row=0
+    for s in "${series[@]}"; do
+      # Screen fractions of this row: plot area top and bottom, key line.
+      top=$(awk -v h="$height" -v r="$row" 'BEGIN {printf "%.4f", 1 - (40 + r * 470 + 30) / h}')
+      bottom=$(awk -v h="$height" -v r="$row" 'BEGIN {printf "%.4f", 1 - (40 + (r + 1) * 470 - 140) / h}')
+      keyline=$(awk -v h="$height" -v r="$row" 'BEGIN {printf "%.4f", 1 - (40 + (r + 1) * 470 - 48) / h}')
+      row=$((row + 1))
+      echo "set tmargin at screen $top; set bmargin at screen $bottom"
+      echo "set key at screen 0.5, screen $keyline center center vertical Left reverse font 'sans,10' samplen 2"
+      cdf="plot" tail="plot" min_frac=1
+      for c in "${CONTENDERS[@]}"; do
+        raw=$celldir/$s.$c.raw
+        [[ -f $raw ]] || continue
+        # x, fraction done by x (i/n), fraction taking x or more ((n-i+1)/n);
+        # a first row at fraction 0 so the CDF's step starts on the axis.
+        sort -g "$raw" | awk '{v[NR] = $1} END {
+          printf "%s\t0\t1\n", v[1]
+          for (i = 1; i <= NR; ++i) printf "%s\t%.6f\t%.6f\n", v[i], i / NR, (NR - i + 1) / NR }' \
+          >"$celldir/$s.$c.dat"
+        label=$(sort -g "$raw" | awk -v c="$c" -v reps="$(awk -v c="$c" '$1 == c {print $2}' "$celldir/reps")" '
+          {v[NR] = $1}
+          END {
+            # Nearest rank, as bench/percentile.cpp.
+            p50 = v[int(NR * 0.50 + 0.999999)]; p99 = v[int(NR * 0.99 + 0.999999)]
+            printf "%s (%d%s): p50 %.4g, p99 %.4g, max %.4g ms",
+                   c, NR, (reps > 1 ? " in " reps " reps" : ""), p50, p99, v[NR] }')
+        frac=$(awk 'END {print 1 / (NR - 1)}' "$celldir/$s.$c.dat")
+        min_frac=$(awk -v a="$min_frac" -v b="$frac" 'BEGIN {print (b < a ? b : a)}')
+        [[ $cdf == plot ]] || { cdf+=","; tail+=","; }
+        cdf+=" '$celldir/$s.$c.dat' using 1:2 with steps lw 2 lc rgb '${COLOR[$c]}' title '$label'"
+        tail+=" '$celldir/$s.$c.dat' every ::1 using 1:3 with fsteps lw 2 lc rgb '${COLOR[$c]}' notitle"
+      done
+      # The same x range in both panels: whole decades on a log scale when
+      # the latencies span a factor of 3 or more, else linear (a readiness cell's
+      # create-to-ready times all lie within a few percent of 3 s).
+      cat "$celldir/$s".*.raw | awk 'NR == 1 || $1 < lo {lo = $1} NR == 1 || $1 > hi {hi = $1}
+        END {
+          lo = (lo > 0 ? lo : 0.001)
+          if (hi / lo >= 3) {
+            print "set logscale x 10"
+            print "set xlabel \"latency (ms, log scale)\""
+            printf "set xrange [%g:%g]\n", 10 ^ int(log(lo) / log(10) - (lo < 1 ? 1 : 0)),
+                   10 ^ (int(log(hi) / log(10)) + 1)
+          } else {
+            pad = (hi > lo ? (hi - lo) * 0.05 : hi * 0.05)
+            print "unset logscale x"
+            print "set xlabel \"latency (ms)\""
+            printf "set xrange [%g:%g]\n", lo - pad, hi + pad
+          }
+        }'
+      echo "unset logscale y"
+      echo "set yrange [0:1]"
+      echo "set ytics 0.1"
+      echo "set ylabel 'fraction of objects done'"
+      echo "set lmargin at screen 0.07; set rmargin at screen 0.48"
+      echo "set title '$s: CDF (dashed: p50, p99)' noenhanced"
+      echo "$cdf, 0.5 with lines dt 2 lc rgb '#888888' notitle, 0.99 with lines dt 2 lc rgb '#888888' notitle"
+      echo "set logscale y 10"
+      echo "set yrange [$(awk -v f="$min_frac" 'BEGIN {print f * 0.7}'):1]"
+      echo "set ytics auto"
+      echo "set ylabel 'fraction taking x or more (log scale)'"
+      echo "set lmargin at screen 0.57; set rmargin at screen 0.98"
+      echo "set title '$s: tail' noenhanced"
+      echo "$tail"
+    done
+    echo "unset multiplot"
+  } >"$TMP/cdf.gp"
+  gnuplot "$TMP/cdf.gp"
+  echo "$OUT/$cell-cdf.svg"
   drawn=$((drawn + 1))
 done
 [[ $drawn -gt 0 ]] || { echo "bench-plots: nothing to draw" >&2; exit 1; }

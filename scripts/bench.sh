@@ -214,4 +214,4 @@ done
 
 build/default/bench/bench-report "$CSV" >"$RESULTS/report.md"
 cat "$RESULTS/report.md"
-log "results: $RESULTS (results.csv, report.md, run-info.txt, logs/)"
+log "results: $RESULTS (results.csv,$([[ -f $RESULTS/latencies.csv ]] && echo " latencies.csv,") report.md, run-info.txt, logs/)"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Where a running binary's resident memory is, and which library its resident
-# file pages belong to (bench/RESULTS.md, the sidecar's RSS profile).
+# file pages belong to (bench/history/notebook.md, the sidecar's RSS profile).
 #
 #   scripts/rss-profile.sh capture PID DIR     # save /proc/PID/{smaps,status}, the thread names
 #                                              # and the present pages of the executable
