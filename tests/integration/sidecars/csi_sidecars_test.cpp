@@ -166,5 +166,31 @@ TEST_F(AllInOneTest, ControllerWhoseDriverLacksItsCapabilityStaysOffAndTheOthers
   EXPECT_EQ(HolderOf(leases.snapshotter), "");
 }
 
+// Without the snapshot CRDs csi-snapshotter does not exit: its informers
+// retry the list until the CRDs appear (docs/snapshots.md §3.2). Inside
+// csi-sidecars that failing list must not hold the other controllers back.
+class NoSnapshotCrdsTest : public AllInOneTest {
+ protected:
+  static void SetUpTestSuite() { StartSuite(/*snapshot_crds=*/false); }
+};
+
+TEST_F(NoSnapshotCrdsTest, SnapshotterRetriesItsListWhileTheOthersRun) {
+  const std::string driver = "no-crds.csi.example.com";
+  ASSERT_NO_FATAL_FAILURE(StartFaultDriver(driver, {}));
+  testsupport::Process* sidecars =
+      StartCsiSidecars({"--controllers=attacher,provisioner,snapshotter", "--leader-election",
+                        "--leader-election-namespace=default"});
+  ASSERT_NE(sidecars, nullptr);
+
+  const std::string pv = ProvisionedPv("no-crds", driver);
+  ASSERT_FALSE(pv.empty()) << LogOf(*sidecars);
+  EXPECT_TRUE(Attaches("no-crds-node", driver, pv)) << LogOf(*sidecars);
+  EXPECT_TRUE(sidecars->IsRunning());
+  const std::string log = LogOf(*sidecars);
+  EXPECT_THAT(log, HasSubstr("\"Failed to list or watch, retrying\" "
+                             "resource=\"volumesnapshotcontents\""));
+  EXPECT_EQ(HolderOf(LeasesOf(driver).snapshotter), "csi-sidecars");
+}
+
 }  // namespace
 }  // namespace sidecars_it

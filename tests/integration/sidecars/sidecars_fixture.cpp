@@ -37,11 +37,15 @@ DriverLeases LeasesOf(const std::string& driver) {
           .snapshotter = "external-snapshotter-leader-" + Dashed(driver)};
 }
 
-void CsiSidecarsTest::SetUpTestSuite() {
-  const std::string log = std::filesystem::temp_directory_path() / "sidecars-peers.log";
-  auto crds = testsupport::FindPeer("SNAPSHOT_CRDS_DIR", "snapshot", log);
-  ASSERT_TRUE(crds.ok()) << crds.error().message;
-  auto plane = testsupport::ControlPlane::Start({.crd_dirs = {*crds}, .controller_manager = true});
+void CsiSidecarsTest::StartSuite(bool snapshot_crds) {
+  testsupport::ControlPlaneOptions options{.controller_manager = true};
+  if (snapshot_crds) {
+    const std::string log = std::filesystem::temp_directory_path() / "sidecars-peers.log";
+    auto crds = testsupport::FindPeer("SNAPSHOT_CRDS_DIR", "snapshot", log);
+    ASSERT_TRUE(crds.ok()) << crds.error().message;
+    options.crd_dirs = {*crds};
+  }
+  auto plane = testsupport::ControlPlane::Start(options);
   ASSERT_TRUE(plane.ok()) << "control plane failed to start: " << plane.error().message;
   plane_ = std::move(plane).value().release();
   auto admin = testsupport::TestClient(plane_->admin_kubeconfig());

@@ -33,7 +33,9 @@ DriverLeases LeasesOf(const std::string& driver);
 
 class CsiSidecarsTest : public ::testing::Test {
  protected:
-  static void SetUpTestSuite();
+  static void SetUpTestSuite() { StartSuite(/*snapshot_crds=*/true); }
+  // The suite's control plane, with or without the snapshot CRDs.
+  static void StartSuite(bool snapshot_crds);
   static void TearDownTestSuite();
   void SetUp() override;
   void TearDown() override;
