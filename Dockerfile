@@ -1,6 +1,7 @@
 # One image per binary, as upstream ships them: csi-attacher, csi-snapshotter,
 # snapshot-controller, csi-provisioner, csi-resizer, csi-node-driver-registrar
-# and livenessprobe. All seven are built on Debian bookworm with the
+# and livenessprobe, and csi-sidecars (the four controller sidecars in one).
+# All eight are built on Debian bookworm with the
 # project's own dependency script (lean: gRPC, protobuf, abseil, yaml-cpp and
 # the C++ runtime linked statically, cmake/lean_binaries.cmake) and shipped on
 # bookworm-slim with only the packages owning the shared libraries they still
@@ -17,6 +18,7 @@
 #   docker build --target csi-resizer -t csi-resizer .
 #   docker build --target csi-node-driver-registrar -t csi-node-driver-registrar .
 #   docker build --target livenessprobe -t livenessprobe .
+#   docker build --target csi-sidecars -t csi-sidecars .
 
 FROM debian:bookworm AS build
 # git: the version (--version, user agent) comes from `git describe`.
@@ -29,12 +31,12 @@ COPY . .
 RUN git config --global --add safe.directory /src \
     && cmake --preset default -DCSI_ATTACHER_TESTS=OFF \
     && cmake --build --preset default --target csi-attacher csi-snapshotter snapshot-controller \
-         csi-provisioner csi-resizer csi-node-driver-registrar livenessprobe \
+         csi-provisioner csi-resizer csi-node-driver-registrar livenessprobe csi-sidecars \
     && mkdir /out && for binary in csi-attacher csi-snapshotter snapshot-controller \
-         csi-provisioner csi-resizer csi-node-driver-registrar livenessprobe; do \
+         csi-provisioner csi-resizer csi-node-driver-registrar livenessprobe csi-sidecars; do \
          strip --strip-debug -o /out/$binary build/default/cmd/$binary/$binary; done
 
-# What the seven images share: the runtime packages and the non-root user.
+# What the eight images share: the runtime packages and the non-root user.
 FROM debian:bookworm-slim AS runtime
 COPY deploy/image/runtime-packages.txt /tmp/runtime-packages.txt
 RUN apt-get update \
@@ -67,6 +69,10 @@ FROM runtime AS livenessprobe
 COPY --from=build /out/livenessprobe /livenessprobe
 USER 0:0
 ENTRYPOINT ["/livenessprobe"]
+
+FROM runtime AS csi-sidecars
+COPY --from=build /out/csi-sidecars /csi-sidecars
+ENTRYPOINT ["/csi-sidecars"]
 
 FROM runtime AS csi-snapshotter
 COPY --from=build /out/csi-snapshotter /csi-snapshotter

@@ -34,7 +34,8 @@ TEST_P(ImageVersionTest, BinaryStartsFromItsImageRootAndPrintsTheVersion) {
 
 INSTANTIATE_TEST_SUITE_P(Binaries, ImageVersionTest,
                          ::testing::Values(ATTACHER_BIN, SNAPSHOTTER_BIN, SNAPSHOT_CONTROLLER_BIN,
-                                           PROVISIONER_BIN, RESIZER_BIN, REGISTRAR_BIN),
+                                           PROVISIONER_BIN, RESIZER_BIN, REGISTRAR_BIN,
+                                           CSI_SIDECARS_BIN),
                          [](const auto& info) {
                            std::string name = info.param.substr(info.param.rfind('/') + 1);
                            for (char& c : name) c = c == '-' ? '_' : c;
