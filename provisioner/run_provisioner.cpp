@@ -92,11 +92,13 @@ struct Provisioner::Parts {
     claims.emplace(driver.name, options.identity, driver.capabilities, claim_options, informers,
                    api, volume_driver, claim_events, &metrics, clock);
     volumes.emplace(driver.name,
-                    VolumeControllerOptions{.loop = options.claims.loop,
-                                            .check_attachments = driver.capabilities.Has(
-                                                csi::ControllerRpc::PUBLISH_UNPUBLISH_VOLUME),
-                                            .capacity = claim_options.capacity,
-                                            .node = options.claims.node},
+                    VolumeControllerOptions{
+                        .loop = options.claims.loop,
+                        .check_attachments =
+                            driver.capabilities.Has(csi::ControllerRpc::PUBLISH_UNPUBLISH_VOLUME),
+                        .capacity = claim_options.capacity,
+                        .node = options.claims.node,
+                        .not_found_is_deleted = options.delete_not_found_is_success},
                     informers, api, volume_driver, volume_events, &metrics, clock);
     if (driver.capabilities.Has(csi::ControllerRpc::CLONE_VOLUME)) {
       component::LoopOptions loop = options.claims.loop;

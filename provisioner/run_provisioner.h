@@ -43,6 +43,8 @@ struct RunProvisionerOptions {
   uint32_t cloning_protection_threads = 1;  // --cloning-protection-threads
   // --snapshot-orphan-sweep-interval (§3.7); not positive: no sweeper.
   std::chrono::nanoseconds snapshot_orphan_sweep_interval{std::chrono::minutes(5)};
+  // --delete-volume-not-found-is-success (§9.9, #1277).
+  bool delete_not_found_is_success = false;
   std::string identity;                      // storage.kubernetes.io/csiProvisionerIdentity
   std::optional<CapacityTracking> capacity;  // --enable-capacity
 };

@@ -1,8 +1,11 @@
 #include "provisioner/volume_controller.h"
 
+#include <grpcpp/support/status_code_enum.h>
+
 #include <utility>
 
 #include "base/log.h"
+#include "csi/errors.h"
 #include "csi_params/volumes.h"
 #include "kube/api/metadata_patch.h"
 #include "kube/api/strategic_metadata_patch.h"
@@ -149,7 +152,15 @@ kube::ReconcileResult VolumeController::Delete(const Volume& volume) {
       if (metrics_) metrics_->DeleteFailed(class_name);
       return secrets.error();
     }
-    if (base::Status s = driver_.DeleteVolume(handle, *secrets, view->migrated); !s.ok()) {
+    base::Status s = driver_.DeleteVolume(handle, *secrets, view->migrated);
+    if (!s.ok() && options_.not_found_is_deleted && csi::IsGrpcCode(s.error(), grpc::NOT_FOUND)) {
+      LOG_INFO("Volume not found by the driver, taken as deleted")
+          .With("PV", name)
+          .With("volumeHandle", handle)
+          .With("err", s.error().message);
+      s = base::Status::Ok();
+    }
+    if (!s.ok()) {
       LOG_ERROR("Volume deletion failed").With("PV", name).With("err", s.error().message);
       events_.DeleteFailed(volume, s.error().message);
       if (metrics_) metrics_->DeleteFailed(class_name);

@@ -60,6 +60,10 @@ struct VolumeControllerOptions {
   CapacityRefresh* capacity = nullptr;
   // --node-deployment (§3.12).
   std::optional<NodeDeploymentOptions> node;
+  // --delete-volume-not-found-is-success (§9.9, #1277): a DeleteVolume
+  // answered NotFound counts as done (the volume is gone) instead of
+  // failing, and retrying, forever.
+  bool not_found_is_deleted = false;
 };
 
 class VolumeController {

@@ -35,6 +35,11 @@ void RegisterOwnFlags(base::FlagSet& flags, Options& o) {
             "32); -1 keeps the whole UID with its dashes.");
   flags.Int("worker-threads", &o.worker_threads, o.worker_threads,
             "Workers per queue (claims, volumes): how many CSI calls may run at once.");
+  flags.Bool("delete-volume-not-found-is-success", &o.delete_volume_not_found_is_success,
+             o.delete_volume_not_found_is_success,
+             "Take a DeleteVolume answered NotFound as the volume deleted, for drivers that do "
+             "not answer OK for a volume that is already gone as CSI asks; the PV then goes "
+             "instead of waiting forever. Not in upstream's provisioner.");
   flags.Int("cloning-protection-threads", &o.cloning_protection_threads,
             o.cloning_protection_threads,
             "Workers releasing the clone-source finalizer of claims.");

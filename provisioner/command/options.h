@@ -52,6 +52,8 @@ struct Options : component::SidecarOptions, component::RetryIntervalOptions {
   bool node_deployment_immediate_binding = true;
   std::chrono::nanoseconds node_deployment_base_delay = std::chrono::seconds(20);
   std::chrono::nanoseconds node_deployment_max_delay = std::chrono::seconds(60);
+  // Ours (§9.9, #1277); upstream has no such flag.
+  bool delete_volume_not_found_is_success = false;
 };
 
 // Registers every flag on `flags`, writing into `options` (which must outlive

@@ -69,6 +69,7 @@ provisioner::RunProvisionerOptions ProvisionerOptionsFrom(const Options& options
   out.cloning_protection_threads =
       static_cast<uint32_t>(std::max<int64_t>(0, options.cloning_protection_threads));
   out.snapshot_orphan_sweep_interval = options.snapshot_orphan_sweep_interval;
+  out.delete_not_found_is_success = options.delete_volume_not_found_is_success;
   return out;
 }
 

@@ -128,5 +128,26 @@ TEST_F(OursOnlyTest, DeletePolicySendsOneDeleteVolumePerVolume) {
   EXPECT_EQ(deleted, handles);
 }
 
+// §9.9 (#1277): a driver that answers DeleteVolume NotFound for a volume
+// already gone leaves upstream's PV Terminating forever; with
+// --delete-volume-not-found-is-success ours takes the answer as the volume
+// deleted and the PV goes.
+TEST_F(OursOnlyTest, DeleteVolumeNotFoundLetsThePvGoWhenAskedTo) {
+  const std::string driver = "gone.csi.example.com";
+  ASSERT_NO_FATAL_FAILURE(StartFaultDriver(driver));
+  ASSERT_NO_FATAL_FAILURE(
+      CreateStorageClass({.name = "gone", .provisioner = driver, .reclaim_policy = "Delete"}));
+  ASSERT_NE(StartOurProvisioner({"--delete-volume-not-found-is-success"}), nullptr);
+  json claim = CreateClaim({.name = "gone", .storage_class = "gone"});
+  ASSERT_TRUE(claim.is_object());
+  ASSERT_EQ(PhaseOf(AwaitBound("default", "gone")), "Bound");
+  WriteDriverFaults(
+      {{"DeleteVolume", json::array({{{"code", "NOT_FOUND"}, {"message", "no such volume"}}})}});
+  ASSERT_NO_FATAL_FAILURE(DeleteClaim("default", "gone"));
+  EXPECT_TRUE(AwaitPvGone(PvNameOf(claim)));
+  EXPECT_EQ(DriverCalls("DeleteVolume"), 1);
+  EXPECT_EQ(DriverCallsOk("DeleteVolume"), 0);
+}
+
 }  // namespace
 }  // namespace provisioner_it

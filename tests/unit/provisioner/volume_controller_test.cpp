@@ -68,7 +68,8 @@ class VolumeControllerTest : public fakes::World {
   // `attachments`; VolumeAttachments hold deletion back when
   // `check_attachments`.
   void Start(std::vector<Pv> volumes, std::vector<kube::StorageClass> classes = {DriverClass()},
-             std::vector<kube::VolumeAttachment> attachments = {}, bool check_attachments = false) {
+             std::vector<kube::VolumeAttachment> attachments = {}, bool check_attachments = false,
+             bool not_found_is_deleted = false) {
     volumes_.SetItems(std::move(volumes));
     classes_.SetItems(std::move(classes));
     attachments_.SetItems(std::move(attachments));
@@ -77,6 +78,7 @@ class VolumeControllerTest : public fakes::World {
     VolumeControllerOptions options;
     options.loop.worker_threads = 1;  // retries from 1 s doubling up to 5 min
     options.check_attachments = check_attachments;
+    options.not_found_is_deleted = not_found_is_deleted;
     controller_.emplace(std::string(kDriver), std::move(options), informers, api_, driver_, events_,
                         nullptr, clock_);
     RunController(*controller_);
@@ -192,6 +194,28 @@ TEST_F(VolumeControllerTest, FailedDeleteVolumeIsReportedAsIsAndRetried) {
       log_.Of({"released"}),
       (std::vector<std::string>{"DeleteFailed released: rpc error: code = Internal desc = busy",
                                 "DELETE released", "PATCH released: " + kRemoveFinalizer}));
+}
+
+// §9.9 (#1277): with --delete-volume-not-found-is-success a DeleteVolume
+// answered NotFound finishes the deletion at once; without it, as upstream,
+// NotFound is a failure like any other (the test above).
+TEST_F(VolumeControllerTest, DeleteVolumeNotFoundCountsAsDeletedWhenAskedTo) {
+  const auto not_found = base::Error::Grpc(grpc::NOT_FOUND, "rpc error: code = NotFound");
+  driver_.ScriptDelete("vol-gone", {not_found});
+  Start({ReleasedVolume("gone")}, {DriverClass()}, {}, false, /*not_found_is_deleted=*/true);
+  ASSERT_TRUE(log_.Await("PATCH", "gone"));
+  EXPECT_EQ(log_.Of({"gone", "vol-gone"}), DeletionOf("gone"));
+  EXPECT_THAT(log_.Times("DeleteVolume", "vol-gone"), ElementsAre(kStart));
+}
+
+TEST_F(VolumeControllerTest, DeleteVolumeNotFoundIsAFailureByDefault) {
+  const auto not_found = base::Error::Grpc(grpc::NOT_FOUND, "rpc error: code = NotFound");
+  driver_.ScriptDelete("vol-gone", {not_found});
+  Start({ReleasedVolume("gone")});
+  ASSERT_TRUE(AwaitTimer(kStart + 1s));
+  EXPECT_THAT(
+      log_.Of({"gone", "vol-gone"}),
+      ElementsAre("DeleteVolume vol-gone: {}", "DeleteFailed gone: rpc error: code = NotFound"));
 }
 
 kube::VolumeAttachment AttachmentOf(const std::string& pv, const std::string& node) {
