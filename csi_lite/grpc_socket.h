@@ -46,9 +46,9 @@ class GrpcSocket {
   base::Result<std::string> Call(std::string_view method, std::string_view request,
                                  std::chrono::steady_clock::time_point deadline);
 
+ private:
   struct Stream;  // one call's state, seen by nghttp2's callbacks
 
- private:
   GrpcSocket(int fd, nghttp2_session* session) : fd_(fd), session_(session) {}
 
   // Writes what nghttp2 has queued by `deadline`; the call's error otherwise.
