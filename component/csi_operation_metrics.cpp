@@ -3,7 +3,7 @@
 #include <string_view>
 #include <vector>
 
-#include "csi/errors.h"
+#include "csi/status_error.h"
 
 namespace component {
 namespace {

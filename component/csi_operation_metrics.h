@@ -13,7 +13,7 @@
 #include <mutex>
 #include <string>
 
-#include "csi/connection.h"
+#include "csi/call_record.h"
 #include "metrics/registry.h"
 
 namespace component {

@@ -33,6 +33,7 @@
 #include "base/log.h"
 #include "base/result.h"
 #include "csi/address.h"
+#include "csi/call_record.h"
 
 namespace google::protobuf {
 class Message;
@@ -44,16 +45,6 @@ class Status;
 }  // namespace grpc
 
 namespace csi {
-
-// What the metrics layer learns about every unary call.
-struct CallRecord {
-  std::string_view method;  // full gRPC method: "/csi.v1.Controller/ListVolumes"
-  int code;                 // gRPC status code, 0 = OK
-  double seconds;           // time spent in the call
-  bool migrated;            // the call serves an in-tree PV (CSI migration)
-};
-// Called on the calling thread after each call; must be thread-safe.
-using MetricsHook = std::function<void(const CallRecord&)>;
 
 struct ConnectOptions {
   std::chrono::nanoseconds connect_timeout = std::chrono::seconds(30);

@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include "base/strconv.h"
+#include "csi/go_json.h"
 #include "csi/proto/csi.pb.h"
 
 namespace csi {
@@ -21,40 +21,6 @@ using google::protobuf::Message;
 using google::protobuf::Reflection;
 
 constexpr std::string_view kStripped = "***stripped***";
-
-// Go's encoding/json string encoding with its default HTML escaping.
-void AppendJsonString(std::string* out, std::string_view s) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  out->push_back('"');
-  while (!s.empty()) {
-    size_t width = 1;
-    unsigned char b = s[0];
-    if (b >= 0x80) {
-      char32_t r = base::DecodeRune(s, &width);
-      if (r == 0xFFFD && width == 1) {
-        *out += "\\ufffd";
-      } else if (r == 0x2028 || r == 0x2029) {
-        *out += r == 0x2028 ? "\\u2028" : "\\u2029";
-      } else {
-        out->append(s.substr(0, width));
-      }
-    } else if (b == '"' || b == '\\') {
-      out->push_back('\\');
-      out->push_back(static_cast<char>(b));
-    } else if (b == '\n' || b == '\r' || b == '\t' || b == '\b' || b == '\f') {
-      out->push_back('\\');
-      out->push_back(b == '\n' ? 'n' : b == '\r' ? 'r' : b == '\t' ? 't' : b == '\b' ? 'b' : 'f');
-    } else if (b < 0x20 || b == '<' || b == '>' || b == '&') {
-      *out += "\\u00";
-      out->push_back(kHex[b >> 4]);
-      out->push_back(kHex[b & 0xF]);
-    } else {
-      out->push_back(static_cast<char>(b));
-    }
-    s.remove_prefix(width);
-  }
-  out->push_back('"');
-}
 
 void AppendBase64(std::string* out, std::string_view bytes) {
   static constexpr char kAlphabet[] =
@@ -82,7 +48,7 @@ void AppendBase64(std::string* out, std::string_view bytes) {
 template <typename Float>
 void AppendFloat(std::string* out, Float f) {
   if (!std::isfinite(f)) {
-    AppendJsonString(out, std::isnan(f) ? "NaN" : f > 0 ? "+Inf" : "-Inf");
+    AppendGoJsonString(out, std::isnan(f) ? "NaN" : f > 0 ? "+Inf" : "-Inf");
     return;
   }
   char buf[64];
@@ -139,7 +105,7 @@ void AppendValue(std::string* out, const Message& message, const FieldDescriptor
                             : r->GetEnumValue(message, field);
       const auto* value = field->enum_type()->FindValueByNumber(number);
       if (value != nullptr) {
-        AppendJsonString(out, value->name());
+        AppendGoJsonString(out, value->name());
       } else {
         *out += std::to_string(number);
       }
@@ -153,7 +119,7 @@ void AppendValue(std::string* out, const Message& message, const FieldDescriptor
       if (field->type() == FieldDescriptor::TYPE_BYTES) {
         AppendBase64(out, s);
       } else {
-        AppendJsonString(out, s);
+        AppendGoJsonString(out, s);
       }
       return;
     }
@@ -177,7 +143,7 @@ std::string MapKey(const Message& entry) {
 
 void AppendField(std::string* out, const Message& message, const FieldDescriptor* field) {
   if (field->options().GetExtension(v1::csi_secret)) {
-    AppendJsonString(out, kStripped);
+    AppendGoJsonString(out, kStripped);
     return;
   }
   const Reflection* r = message.GetReflection();
@@ -193,7 +159,7 @@ void AppendField(std::string* out, const Message& message, const FieldDescriptor
     out->push_back('{');
     for (const auto& [key, value] : entries) {
       if (out->back() != '{') out->push_back(',');
-      AppendJsonString(out, key);
+      AppendGoJsonString(out, key);
       out->push_back(':');
       *out += value;
     }
@@ -220,7 +186,7 @@ void AppendMessage(std::string* out, const Message& message) {
   for (const auto& [name, field] : by_name) {
     if (!first) out->push_back(',');
     first = false;
-    AppendJsonString(out, name);
+    AppendGoJsonString(out, name);
     out->push_back(':');
     AppendField(out, message, field);
   }

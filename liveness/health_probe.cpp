@@ -1,7 +1,7 @@
 #include "liveness/health_probe.h"
 
 #include "base/log.h"
-#include "csi/identity_client.h"
+#include "csi_lite/identity_client.h"
 
 namespace liveness {
 
@@ -38,11 +38,10 @@ metrics::HttpResponse HealthProbe::Check() const {
 base::Result<bool> HealthProbe::ProbeOnce() const {
   // One budget for connect and Probe, as upstream's request context.
   const auto deadline = std::chrono::steady_clock::now() + probe_timeout_;
-  csi::ConnectOptions options;
+  csi_lite::ConnectOptions options;
   options.connect_timeout = probe_timeout_;
   options.metrics = metrics_;
-  options.watch_for_loss = false;  // the connection lives for this check only
-  auto connection = csi::Connect(csi_address_, std::move(options));
+  auto connection = csi_lite::Connection::Connect(csi_address_, std::move(options));
   if (!connection.ok()) {
     // Upstream's body is the dial's own error: the context's deadline.
     LOG_ERROR("Failed to establish connection to CSI driver")
@@ -55,7 +54,7 @@ base::Result<bool> HealthProbe::ProbeOnce() const {
   if (remaining <= std::chrono::nanoseconds::zero()) {
     return base::Error::Transport("context deadline exceeded");
   }
-  csi::IdentityClient identity(**connection);
+  csi_lite::IdentityClient identity(**connection);
   return identity.Probe(remaining);
 }
 

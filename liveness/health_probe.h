@@ -1,5 +1,6 @@
 // HealthProbe: livenessprobe's /healthz (docs/node-sidecars.md §6.3). Every check
-// opens a fresh connection to the driver, calls Identity Probe and closes
+// opens a fresh connection to the driver (csi_lite/: no gRPC in this binary),
+// calls Identity Probe and closes
 // the connection, all within --probe-timeout, so a driver whose socket
 // vanished or that stopped answering is never reported healthy from an old
 // connection (upstream #68). Answers, bodies without a newline:
@@ -19,7 +20,7 @@
 #include <string_view>
 
 #include "base/result.h"
-#include "csi/connection.h"
+#include "csi/call_record.h"
 #include "metrics/http_response.h"
 
 namespace liveness {

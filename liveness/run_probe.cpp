@@ -7,7 +7,7 @@
 #include "base/log.h"
 #include "component/csi_operation_metrics.h"
 #include "component/exit_codes.h"
-#include "csi/identity_client.h"
+#include "csi_lite/identity_client.h"
 #include "liveness/health_probe.h"
 #include "metrics/http_server.h"
 #include "metrics/process_collector.h"
@@ -69,18 +69,17 @@ int RunLivenessProbe(const LivenessOptions& options, std::stop_token stop) {
   (*health_server)->Handle("/healthz", [&probe] { return probe.Check(); });
   LOG_INFO("ServeMux listening").With("address", options.health_address);
 
-  csi::ConnectOptions connect;
+  csi_lite::ConnectOptions connect;
   connect.connect_timeout = kForever;
   connect.metrics = operations.Hook();
-  connect.watch_for_loss = false;  // closed right after the name is known
   connect.stop = stop;
-  auto connection = csi::Connect(options.csi_address, std::move(connect));
+  auto connection = csi_lite::Connection::Connect(options.csi_address, std::move(connect));
   if (!connection.ok()) {
     if (stop.stop_requested()) return component::StoppedDuringStartup("connecting to the driver");
     return component::Fail("Failed to establish connection to CSI driver", connection.error());
   }
   LOG_INFO("Calling CSI driver to discover driver name");
-  base::Result<std::string> name = csi::IdentityClient(**connection).GetDriverName(kForever);
+  base::Result<std::string> name = csi_lite::IdentityClient(**connection).GetDriverName(kForever);
   connection->reset();
   if (!name.ok()) return component::Fail("Failed to get CSI driver name", name.error());
   LOG_INFO("CSI driver name").With("driver", *name);

@@ -23,6 +23,7 @@ kube/tools                 4     base kube/api kube/client
 csi                        5     base
 metrics                    5     base
 component                  6     base kube/api kube/client kube/runtime kube/tools csi metrics
+csi_lite                   6     base csi
 migration                  7     base kube/api
 csi_params                 7     base kube/api
 snapshot                   8     base kube/api kube/client kube/runtime component csi_params
@@ -31,7 +32,7 @@ provisioner                9     base kube/api kube/client kube/runtime kube/too
 resizer                    9     base kube/api kube/client kube/runtime kube/tools csi metrics component migration csi_params
 snapshotter                9     base kube/api kube/client kube/runtime kube/tools csi metrics component csi_params snapshot
 snapshot_controller        9     base kube/api kube/client kube/runtime kube/tools metrics component csi_params snapshot
-liveness                   9     base csi metrics component
+liveness                   9     base csi csi_lite metrics component
 registrar                  9     base csi metrics component
 attacher/command           10    base kube/client component attacher
 snapshotter/command        10    base component snapshot snapshotter
