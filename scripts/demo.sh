@@ -30,8 +30,19 @@
 #      deletes its volume and PV;
 #   5. each binary's /metrics, the interesting lines.
 # Leaves nothing running. Logs stay in $DEMO_DIR (printed at the end).
+#
+# scripts/demo.sh --csi-sidecars: the same, with one csi-sidecars process
+# (--controllers=attacher,provisioner,snapshotter, docs/csi-sidecars.md) as
+# the ServiceAccount of deploy/kubernetes/csi-sidecars/rbac.yaml in place of
+# our csi-provisioner, csi-attacher and csi-snapshotter.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
+SIDECARS=0
+case "${1:-}" in
+  "") ;;
+  --csi-sidecars) SIDECARS=1 ;;
+  *) echo "usage: scripts/demo.sh [--csi-sidecars]" >&2; exit 2 ;;
+esac
 export CCACHE_BASEDIR=$PWD CCACHE_NOHASHDIR=true
 
 DEMO_DIR=${DEMO_DIR:-$(mktemp -d /tmp/csi-demo.XXXXXX)}
@@ -50,7 +61,7 @@ cleanup() {
   for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
   for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
   echo
-  echo "Everything stopped. Logs: $DEMO_DIR (provisioner.log, attacher.log, snapshotter.log, snapshot-controller.log, csi-driver.log, cp/*.log: etcd, kube-apiserver, kube-controller-manager)"
+  echo "Everything stopped. Logs: $DEMO_DIR (provisioner.log, attacher.log, snapshotter.log or csi-sidecars.log, snapshot-controller.log, csi-driver.log, cp/*.log: etcd, kube-apiserver, kube-controller-manager)"
 }
 trap cleanup EXIT
 
@@ -60,7 +71,8 @@ PEERS=$(tools/peers/build.sh etcd kube kubectl controller-manager csi-mock crds)
 eval "$(grep -E '^[A-Z_]+_(BIN|DIR)=' <<<"$PEERS")"
 export ETCD_BIN KUBE_APISERVER_BIN KUBE_CONTROLLER_MANAGER_BIN
 cmake --preset default >/dev/null
-cmake --build --preset default --target csi-provisioner csi-attacher csi-snapshotter snapshot-controller local-control-plane
+cmake --build --preset default --target csi-provisioner csi-attacher csi-snapshotter snapshot-controller \
+  csi-sidecars local-control-plane
 
 say "Starting etcd + kube-apiserver (with the snapshot CRDs) + kube-controller-manager (PV binder, attach-detach)"
 build/default/local-control-plane --dir "$DEMO_DIR/cp" --crds "$SNAPSHOT_CRDS_DIR" --controller-manager \
@@ -114,43 +126,41 @@ scrape() {
 }
 
 DRIVER=csi-mock.demo.example.com
-say "The provisioner's ServiceAccount and RBAC, as a cluster installs them; a kubeconfig with its token"
-run kubectl apply -f deploy/kubernetes/csi-provisioner/rbac.yaml
-PROVISIONER_KUBECONFIG=$DEMO_DIR/provisioner.kubeconfig
-# A day-long token from the TokenRequest API, as the control plane gives the
-# other binaries'; the kubeconfig names the API server and its CA as theirs do.
-PROVISIONER_TOKEN=$(kubectl create token csi-provisioner --namespace default --duration 24h)
-(
-  export KUBECONFIG=$PROVISIONER_KUBECONFIG
-  umask 077
-  kubectl config set-cluster demo --server "$SERVER" --certificate-authority "$CA_FILE" >/dev/null
-  kubectl config set-credentials csi-provisioner --token "$PROVISIONER_TOKEN" >/dev/null
-  kubectl config set-context demo --cluster demo --user csi-provisioner --namespace default >/dev/null
-  kubectl config use-context demo >/dev/null
-)
-unset PROVISIONER_TOKEN
-# RBAC objects reach the authorizer a moment after they are created.
-deadline=$((SECONDS + 60))
-until kubectl --kubeconfig "$PROVISIONER_KUBECONFIG" get persistentvolumes,storageclasses >/dev/null 2>&1; do
-  [ "$SECONDS" -lt "$deadline" ] || { echo "the RBAC rules of default/csi-provisioner never took effect"; exit 1; }
-  sleep 0.5
-done
-run kubectl auth can-i create persistentvolumes --all-namespaces --as system:serviceaccount:default:csi-provisioner
+# account_kubeconfig ACCOUNT RBAC_YAML FILE: applies the account's RBAC as a
+# cluster installs it and writes FILE, a kubeconfig with a day-long token of
+# default/ACCOUNT from the TokenRequest API, naming the API server and its CA
+# as the control plane's other kubeconfigs do; returns once its rules apply.
+account_kubeconfig() {
+  local account=$1 rbac=$2 file=$3 token
+  run kubectl apply -f "$rbac"
+  token=$(kubectl create token "$account" --namespace default --duration 24h)
+  (
+    export KUBECONFIG=$file
+    umask 077
+    kubectl config set-cluster demo --server "$SERVER" --certificate-authority "$CA_FILE" >/dev/null
+    kubectl config set-credentials "$account" --token "$token" >/dev/null
+    kubectl config set-context demo --cluster demo --user "$account" --namespace default >/dev/null
+    kubectl config use-context demo >/dev/null
+  )
+  # RBAC objects reach the authorizer a moment after they are created.
+  local deadline=$((SECONDS + 60))
+  until kubectl --kubeconfig "$file" get persistentvolumes,storageclasses >/dev/null 2>&1; do
+    [ "$SECONDS" -lt "$deadline" ] || { echo "the RBAC rules of default/$account never took effect"; exit 1; }
+    sleep 0.5
+  done
+  run kubectl auth can-i create persistentvolumes --all-namespaces --as "system:serviceaccount:default:$account"
+}
 
-say "Starting the CSI driver ($DRIVER) and our four binaries"
-start csi-driver "$CSI_MOCK_BIN" --endpoint "$DEMO_DIR/csi.sock" --name "$DRIVER"
-free_port PROVISIONER_PORT
-free_port ATTACHER_PORT
-free_port SNAPSHOTTER_PORT
-free_port CONTROLLER_PORT
-start provisioner build/default/cmd/csi-provisioner/csi-provisioner --kubeconfig "$PROVISIONER_KUBECONFIG" \
-  --csi-address "$DEMO_DIR/csi.sock" --timeout 15s --http-endpoint "127.0.0.1:$PROVISIONER_PORT" -v=2
-start attacher build/default/cmd/csi-attacher/csi-attacher --kubeconfig "$ATTACHER_KUBECONFIG" \
-  --csi-address "$DEMO_DIR/csi.sock" --timeout 15s --http-endpoint "127.0.0.1:$ATTACHER_PORT" -v=2
-start snapshot-controller build/default/cmd/snapshot-controller/snapshot-controller \
-  --kubeconfig "$SNAPSHOT_CONTROLLER_KUBECONFIG" --http-endpoint "127.0.0.1:$CONTROLLER_PORT" -v=2
-start snapshotter build/default/cmd/csi-snapshotter/csi-snapshotter --kubeconfig "$SNAPSHOTTER_KUBECONFIG" \
-  --csi-address "$DEMO_DIR/csi.sock" --http-endpoint "127.0.0.1:$SNAPSHOTTER_PORT" -v=2
+if [ "$SIDECARS" = 1 ]; then
+  say "csi-sidecars' ServiceAccount and RBAC (the union of the four sidecars' roles); a kubeconfig with its token"
+  SIDECARS_KUBECONFIG=$DEMO_DIR/csi-sidecars.kubeconfig
+  account_kubeconfig csi-sidecars deploy/kubernetes/csi-sidecars/rbac.yaml "$SIDECARS_KUBECONFIG"
+else
+  say "The provisioner's ServiceAccount and RBAC, as a cluster installs them; a kubeconfig with its token"
+  PROVISIONER_KUBECONFIG=$DEMO_DIR/provisioner.kubeconfig
+  account_kubeconfig csi-provisioner deploy/kubernetes/csi-provisioner/rbac.yaml "$PROVISIONER_KUBECONFIG"
+fi
+
 # await_metrics NAME PORT: waits until NAME serves /metrics (so it started,
 # connected to the driver and the API server); fails with its log's tail.
 await_metrics() {
@@ -160,14 +170,45 @@ await_metrics() {
     sleep 0.5
   done
 }
-await_metrics provisioner "$PROVISIONER_PORT"
-await_metrics attacher "$ATTACHER_PORT"
-await_metrics snapshot-controller "$CONTROLLER_PORT"
-await_metrics snapshotter "$SNAPSHOTTER_PORT"
-echo "  csi-provisioner     as default/csi-provisioner,         metrics on :$PROVISIONER_PORT"
-echo "  csi-attacher        as default/csi-attacher,            metrics on :$ATTACHER_PORT"
+if [ "$SIDECARS" = 1 ]; then
+  say "Starting the CSI driver ($DRIVER), our snapshot-controller and one csi-sidecars"
+else
+  say "Starting the CSI driver ($DRIVER) and our four binaries"
+fi
+start csi-driver "$CSI_MOCK_BIN" --endpoint "$DEMO_DIR/csi.sock" --name "$DRIVER"
+free_port CONTROLLER_PORT
+start snapshot-controller build/default/cmd/snapshot-controller/snapshot-controller \
+  --kubeconfig "$SNAPSHOT_CONTROLLER_KUBECONFIG" --http-endpoint "127.0.0.1:$CONTROLLER_PORT" -v=2
+if [ "$SIDECARS" = 1 ]; then
+  # One endpoint serves the three controllers' metrics: the scrapes below ask it for each.
+  free_port PROVISIONER_PORT
+  ATTACHER_PORT=$PROVISIONER_PORT SNAPSHOTTER_PORT=$PROVISIONER_PORT
+  start csi-sidecars build/default/cmd/csi-sidecars/csi-sidecars --kubeconfig "$SIDECARS_KUBECONFIG" \
+    --controllers=attacher,provisioner,snapshotter --csi-address "$DEMO_DIR/csi.sock" --timeout 15s \
+    --snapshotter-timeout 1m --http-endpoint "127.0.0.1:$PROVISIONER_PORT" -v=2
+  await_metrics csi-sidecars "$PROVISIONER_PORT"
+  await_metrics snapshot-controller "$CONTROLLER_PORT"
+  echo "  csi-sidecars        as default/csi-sidecars,            metrics on :$PROVISIONER_PORT"
+  echo "    (--controllers=attacher,provisioner,snapshotter)"
+else
+  free_port PROVISIONER_PORT
+  free_port ATTACHER_PORT
+  free_port SNAPSHOTTER_PORT
+  start provisioner build/default/cmd/csi-provisioner/csi-provisioner --kubeconfig "$PROVISIONER_KUBECONFIG" \
+    --csi-address "$DEMO_DIR/csi.sock" --timeout 15s --http-endpoint "127.0.0.1:$PROVISIONER_PORT" -v=2
+  start attacher build/default/cmd/csi-attacher/csi-attacher --kubeconfig "$ATTACHER_KUBECONFIG" \
+    --csi-address "$DEMO_DIR/csi.sock" --timeout 15s --http-endpoint "127.0.0.1:$ATTACHER_PORT" -v=2
+  start snapshotter build/default/cmd/csi-snapshotter/csi-snapshotter --kubeconfig "$SNAPSHOTTER_KUBECONFIG" \
+    --csi-address "$DEMO_DIR/csi.sock" --http-endpoint "127.0.0.1:$SNAPSHOTTER_PORT" -v=2
+  await_metrics provisioner "$PROVISIONER_PORT"
+  await_metrics attacher "$ATTACHER_PORT"
+  await_metrics snapshot-controller "$CONTROLLER_PORT"
+  await_metrics snapshotter "$SNAPSHOTTER_PORT"
+  echo "  csi-provisioner     as default/csi-provisioner,         metrics on :$PROVISIONER_PORT"
+  echo "  csi-attacher        as default/csi-attacher,            metrics on :$ATTACHER_PORT"
+  echo "  csi-snapshotter     as default/csi-snapshotter,         metrics on :$SNAPSHOTTER_PORT"
+fi
 echo "  snapshot-controller as kube-system/snapshot-controller, metrics on :$CONTROLLER_PORT"
-echo "  csi-snapshotter     as default/csi-snapshotter,         metrics on :$SNAPSHOTTER_PORT"
 
 # await_volumeattachments N: waits until N VolumeAttachments exist (the
 # attach-detach controller makes them; `kubectl wait` needs them to exist).
@@ -261,9 +302,15 @@ echo "  the driver's calls:"
 grep -o 'csi-mock call /csi.v1.Controller/[A-Za-z]*: [A-Za-z]*' "$DEMO_DIR/csi-driver.log" | sort | uniq -c | sed 's/^ */    /'
 
 say "5. Metrics (the interesting lines of each /metrics)"
-scrape csi-provisioner "$PROVISIONER_PORT" \
-  '^controller_persistentvolume(claim_provision(_failed)?|_delete)_total|^csi_sidecar_operations_seconds_count.*(Create|Delete)Volume'
-scrape csi-attacher "$ATTACHER_PORT" '^csi_sidecar_operations_seconds_count'
+if [ "$SIDECARS" = 1 ]; then
+  # One connection: every controller's CSI calls in one family, the driver named once.
+  scrape csi-sidecars "$PROVISIONER_PORT" \
+    '^controller_persistentvolume(claim_provision(_failed)?|_delete)_total|^csi_sidecar_operations_seconds_count|^leader_election_master_status'
+else
+  scrape csi-provisioner "$PROVISIONER_PORT" \
+    '^controller_persistentvolume(claim_provision(_failed)?|_delete)_total|^csi_sidecar_operations_seconds_count.*(Create|Delete)Volume'
+  scrape csi-attacher "$ATTACHER_PORT" '^csi_sidecar_operations_seconds_count'
+  scrape csi-snapshotter "$SNAPSHOTTER_PORT" '^csi_sidecar_operations_seconds_count'
+fi
 scrape snapshot-controller "$CONTROLLER_PORT" '^snapshot_controller_(operation_total_seconds_count|operations_in_flight)'
-scrape csi-snapshotter "$SNAPSHOTTER_PORT" '^csi_sidecar_operations_seconds_count'
 say "Demo finished"
