@@ -39,6 +39,14 @@ base::Result<kube::VolumeSnapshot> CreateVolumeSnapshot(kube::Client& admin,
 // the snapshot's status copied from it.
 base::Status CreateReadySnapshot(kube::Client& admin, const std::string& name);
 
+// VolumeSnapshotContent <name> of the benchmark class for the driver's
+// volume `handle`, as the snapshot controller makes one for VolumeSnapshot
+// <name> (whose UID is made up: no snapshot controller runs, and the
+// sidecar only reads the reference): the sidecar has to cut it and report
+// it readyToUse.
+base::Status CreateDynamicContent(kube::Client& admin, const std::string& name,
+                                  const std::string& handle);
+
 base::Status DeleteVolumeSnapshot(kube::Client& admin, const std::string& name);
 
 }  // namespace bench
