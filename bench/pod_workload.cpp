@@ -121,7 +121,8 @@ base::Result<double> PodWorkload::Snapshot(RunContext& ctx,
   return RunPhase(ctx, *contents_, volumes, "snapshots ready", [&](size_t i) -> base::Status {
     auto handle = handles.find(volumes[i]);
     if (handle == handles.end()) return base::Error("no CSI PV " + volumes[i]);
-    return CreateDynamicContent(ctx.admin, volumes[i], handle->second);
+    // The PV's name is "pvc-<claim UID>": a UID of its own for each content.
+    return CreateDynamicContent(ctx.admin, volumes[i], handle->second, volumes[i].substr(4));
   });
 }
 

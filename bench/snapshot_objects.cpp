@@ -95,7 +95,7 @@ base::Status CreateReadySnapshot(kube::Client& admin, const std::string& name) {
 }
 
 base::Status CreateDynamicContent(kube::Client& admin, const std::string& name,
-                                  const std::string& handle) {
+                                  const std::string& handle, const std::string& snapshot_uid) {
   kube::VolumeSnapshotContent content;
   content.metadata.name = name;
   content.spec.deletion_policy = std::string(kube::kDeletionPolicyDelete);
@@ -104,7 +104,7 @@ base::Status CreateDynamicContent(kube::Client& admin, const std::string& name,
   content.spec.source.volume_handle = handle;
   content.spec.volume_snapshot_ref.name = name;
   content.spec.volume_snapshot_ref.namespace_ = kSnapshotNamespace;
-  content.spec.volume_snapshot_ref.uid = "0a0a0a0a-1111-2222-3333-444444444444";
+  content.spec.volume_snapshot_ref.uid = snapshot_uid;
   auto created = admin.Create(content);
   if (!created.ok()) return created.error().Wrap("creating content " + name);
   return {};
