@@ -110,6 +110,8 @@ done >"$TMP/all.tsv"
 # Panel of a metric (empty: not drawn).
 panel_of() {
   case $1 in
+    # The pod stack's per-process and per-resource rows: its totals are drawn.
+    attacher_*|provisioner_*|resizer_*|snapshotter_*|sidecars_*|"watches "*) ;;
     cpu_s|*_cpu_s) echo 3cpu ;;
     peak_rss_mb|rss_anon_mb|*_peak_rss_mb|*_rss_anon_mb) echo 4rss ;;
     *_p50_ms|*_p99_ms) echo 2latency ;;
@@ -117,7 +119,7 @@ panel_of() {
     *_s) echo 1time ;;
     api_writes_per_object|csi_ops_per_object) echo 5perobject ;;
     api_requests) echo 6requests ;;
-    all_tcp_connections|watches_*|"watches "*) echo 7watches ;;
+    all_tcp_connections|watches_*) echo 7watches ;;
   esac
 }
 declare -A PANEL_TITLE=(
