@@ -26,8 +26,11 @@ class PodScale : public PodWorkload {
 
   base::Status Populate(kube::Client& admin) override {
     const std::vector<std::string> existing = Names("bound", options_.existing);
-    return ForEachParallel(existing.size(), options_.creator_threads,
-                           [&](size_t i) { return CreateResizableClaim(admin, existing[i]); });
+    return ForEachParallel(existing.size(), options_.creator_threads, [&](size_t i) {
+      // kube-controller-manager runs: as its binder left them.
+      return CreateResizableClaim(admin, existing[i],
+                                  /*binder_annotations=*/true);
+    });
   }
 
   base::Result<Figures> Measure(RunContext& ctx) override {
