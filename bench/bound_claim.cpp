@@ -45,6 +45,9 @@ base::Status CreateBoundClaim(kube::Client& admin, const BoundClaimSpec& spec) {
   // The binder's status writes.
   nlohmann::json claim_status = {{"phase", "Bound"}};
   if (spec.capacity_in_status) claim_status["capacity"] = {{"storage", spec.size}};
+  // The binder also copies the access modes; a bound claim without them it
+  // writes again.
+  if (spec.binder_annotations) claim_status["accessModes"] = {"ReadWriteOnce"};
   auto bound = admin.PatchStatus<kube::PersistentVolumeClaim>(
       spec.ns, spec.name, kube::PatchType::kMerge, nlohmann::json{{"status", claim_status}}.dump());
   if (!bound.ok()) return bound.error().Wrap("marking PVC " + spec.name + " Bound");
