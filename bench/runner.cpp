@@ -1,5 +1,7 @@
 #include "bench/runner.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
@@ -103,6 +105,14 @@ base::Status RunOne(const BenchOptions& options, Stack& stack, Cluster& cluster,
             std::to_string(options.latency.count()) + "ms-qps" +
             std::to_string(static_cast<int>(options.qps)) + "-" + tag;
   run.csi_socket = run.dir + "/csi.sock";
+  // A Unix socket's path has at most 107 bytes (sun_path): a long results
+  // directory's run gets its socket in the temp directory instead (the
+  // pod-scale cell's csi-sidecars run could not start its driver).
+  if (run.csi_socket.size() > 107) {
+    run.csi_socket = (std::filesystem::temp_directory_path() /
+                      ("bench-" + std::to_string(getpid()) + "-" + tag + ".sock"))
+                         .string();
+  }
   std::filesystem::create_directories(run.dir);
   auto driver = StartDriver(options, stack, run);
   if (!driver.ok()) return driver.error();
