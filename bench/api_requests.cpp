@@ -1,5 +1,6 @@
 #include "bench/api_requests.h"
 
+#include <functional>
 #include <set>
 #include <sstream>
 #include <string_view>
@@ -19,6 +20,24 @@ std::string Label(std::string_view labels, std::string_view name) {
   return "";
 }
 
+// Calls `series(labels, value)` for every series of `metric` in the API
+// server's /metrics; `labels` keeps its braces: {verb="GET",...}.
+base::Status ForEachSeries(kube::Client& admin, std::string_view metric,
+                           const std::function<void(std::string_view, double)>& series) {
+  auto body = admin.Request("GET", "/metrics");
+  if (!body.ok()) return body.error().Wrap("scraping kube-apiserver /metrics");
+  const std::string prefix = std::string(metric) + "{";
+  std::istringstream lines(*body);
+  std::string line;
+  while (std::getline(lines, line)) {
+    if (!line.starts_with(prefix)) continue;
+    auto close = line.rfind('}');
+    std::string_view labels(line.data() + prefix.size() - 1, close - prefix.size() + 2);
+    series(labels, std::stod(line.substr(close + 1)));
+  }
+  return {};
+}
+
 bool IsWrite(const std::string& key) {
   for (std::string_view verb : {"POST ", "PUT ", "PATCH ", "DELETE ", "APPLY "}) {
     if (key.starts_with(verb)) return true;
@@ -35,26 +54,31 @@ bool IsEvents(const std::string& key) {
 }  // namespace
 
 base::Result<RequestCounts> ScrapeRequestCounts(kube::Client& admin, const RequestFilter& filter) {
-  auto body = admin.Request("GET", "/metrics");
-  if (!body.ok()) return body.error().Wrap("scraping kube-apiserver /metrics");
   RequestCounts counts;
-  std::istringstream lines(*body);
-  std::string line;
-  constexpr std::string_view kMetric = "apiserver_request_total{";
-  while (std::getline(lines, line)) {
-    if (!line.starts_with(kMetric)) continue;
-    auto close = line.rfind('}');
-    std::string_view labels(line.data() + kMetric.size() - 1, close - kMetric.size() + 2);
-    std::string resource = Label(labels, "resource");
-    std::string verb = Label(labels, "verb");
-    if (!filter.resources.contains(resource)) continue;
-    std::string subresource = Label(labels, "subresource");
-    std::string key = verb + " " + resource + (subresource.empty() ? "" : "/" + subresource);
-    if (filter.generator_writes.contains(key)) continue;
-    // Refused requests (409 conflicts, 404s, 422 failed tests) count apart.
-    if (std::string code = Label(labels, "code"); !code.starts_with('2')) key += " " + code;
-    counts[key] += std::stod(line.substr(close + 1));
-  }
+  auto scraped =
+      ForEachSeries(admin, "apiserver_request_total", [&](std::string_view labels, double value) {
+        std::string resource = Label(labels, "resource");
+        std::string verb = Label(labels, "verb");
+        if (!filter.resources.contains(resource)) return;
+        std::string subresource = Label(labels, "subresource");
+        std::string key = verb + " " + resource + (subresource.empty() ? "" : "/" + subresource);
+        if (filter.generator_writes.contains(key)) return;
+        // Refused requests (409 conflicts, 404s, 422 failed tests) count apart.
+        if (std::string code = Label(labels, "code"); !code.starts_with('2')) key += " " + code;
+        counts[key] += value;
+      });
+  if (!scraped.ok()) return scraped.error();
+  return counts;
+}
+
+base::Result<WatchCounts> ScrapeWatchCounts(kube::Client& admin) {
+  WatchCounts counts;
+  auto scraped = ForEachSeries(admin, "apiserver_longrunning_requests",
+                               [&](std::string_view labels, double value) {
+                                 if (Label(labels, "verb") != "WATCH") return;
+                                 counts[Label(labels, "resource")] += value;
+                               });
+  if (!scraped.ok()) return scraped.error();
   return counts;
 }
 

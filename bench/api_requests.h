@@ -41,6 +41,14 @@ base::Result<std::chrono::steady_clock::time_point> RequestsSettled(kube::Client
                                                                     std::chrono::seconds quiet,
                                                                     std::chrono::seconds timeout);
 
+// The watches open now, by resource ("persistentvolumes" -> 3), from the
+// gauge apiserver_longrunning_requests{verb="WATCH"} summed over its scopes:
+// the difference of two scrapes around a contender's start is its watches
+// (every other watcher - kube-controller-manager, the observers - is there
+// in both).
+using WatchCounts = std::map<std::string, double>;
+base::Result<WatchCounts> ScrapeWatchCounts(kube::Client& admin);
+
 double Total(const RequestCounts& counts);
 // The writes (POST, PUT, PATCH, DELETE, APPLY) among `counts`, refused ones
 // included: of events alone, or of everything else.

@@ -25,6 +25,9 @@ const char* Usage() {
          "       resize-bench --workload=resize-backlog|resize-pods --csv=FILE --work-dir=DIR\n"
          "       provision-bench --workload=prov-backlog|prov-stream|prov-scale|prov-capacity\n"
          "                       --csv=FILE --work-dir=DIR [--existing=20000]\n"
+         "       pod-bench --workload=pod-mix|pod-scale --csv=FILE --work-dir=DIR --crds-dir=DIR\n"
+         "                 [--existing=20000] [--upstream-{attacher,provisioner,resizer,\n"
+         "                 snapshotter}-bin=PATH] (contenders upstream4,ours4,csi-sidecars)\n"
          "  [--n=2000] [--attaches=100] [--rate=0] [--duration=60] [--latency-ms=0]\n"
          "  [--ready-after=3] [--qps=5] [--burst=10] [--workers=10] [--timeout=30s] [--reps=1]\n"
          "  [--contenders=ours,upstream,floor] (snapshot-bench also: mixed)\n"
@@ -82,6 +85,9 @@ base::Result<BenchOptions> ParseOptions(int argc, char** argv) {
         o.ours_controller_bin = value;
       else if (key == "upstream-controller-bin")
         o.upstream_controller_bin = value;
+      else if (key == "upstream-attacher-bin" || key == "upstream-provisioner-bin" ||
+               key == "upstream-resizer-bin" || key == "upstream-snapshotter-bin")
+        o.upstream_sidecar_bins[key.substr(9, key.size() - 9 - 4)] = value;
       else if (key == "crds-dir")
         o.crds_dir = value;
       else if (key == "driver-bin")
@@ -110,7 +116,8 @@ base::Result<BenchOptions> ParseOptions(int argc, char** argv) {
     o.latencies_csv = (std::filesystem::path(o.csv).parent_path() / "latencies.csv").string();
   }
   for (const auto& c : o.contenders) {
-    if (c != "ours" && c != "upstream" && c != "mixed" && c != "floor")
+    if (c != "ours" && c != "upstream" && c != "mixed" && c != "floor" && c != "upstream4" &&
+        c != "ours4" && c != "csi-sidecars")
       return base::Error("unknown contender " + c);
   }
   if (o.ready_after < 1) return base::Error("--ready-after must be at least 1");

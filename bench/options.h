@@ -6,6 +6,7 @@
 #pragma once
 
 #include <chrono>
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -17,7 +18,7 @@ namespace bench {
 struct BenchOptions {
   // attacher: backlog | stream | storm | scale; snapshot: see snapshot_stack.h;
   // resizer: resize-backlog | resize-pods; provisioner: prov-backlog |
-  // prov-stream | prov-scale | prov-capacity
+  // prov-stream | prov-scale | prov-capacity; pod: pod-mix | pod-scale
   std::string workload;
   // backlog: VAs, snapshots or claims; scale: attached VAs or ready snapshots (provisioner:
   // new claims); storm: detaches; provisioner capacity: Nodes
@@ -36,13 +37,17 @@ struct BenchOptions {
   std::string timeout = "30s";  // the contender binaries' --timeout
   int reps = 1;
   // ours, upstream, floor; the snapshot stack also has mixed (our sidecar,
-  // upstream's controller).
+  // upstream's controller); the pod stack has upstream4, ours4 and
+  // csi-sidecars instead (pod_stack.h).
   std::vector<std::string> contenders = {"ours", "upstream", "floor"};
   // empty: this build's csi-attacher, csi-snapshotter, csi-resizer or csi-provisioner
   std::string ours_bin;
   std::string upstream_bin;
   std::string ours_controller_bin;  // empty: this build's snapshot-controller
   std::string upstream_controller_bin;
+  // The pod stack's upstream4: each of upstream's four controller sidecars,
+  // by name (attacher, provisioner, resizer, snapshotter).
+  std::map<std::string, std::string> upstream_sidecar_bins;
   std::string crds_dir;  // the snapshot CRDs
   std::string driver_bin = FAULT_DRIVER_BIN;
   std::string csv;       // rows are appended

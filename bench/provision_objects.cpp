@@ -19,14 +19,15 @@ base::Status CreateProvisionedClass(kube::Client& admin) {
   return {};
 }
 
-base::Result<std::string> CreatePendingClaim(kube::Client& admin, const std::string& name) {
+base::Result<std::string> CreatePendingClaim(kube::Client& admin, const std::string& name,
+                                             const std::string& storage_class) {
   kube::PersistentVolumeClaim claim;
   claim.metadata.namespace_ = kProvisionNamespace;
   claim.metadata.name = name;
   claim.metadata.annotations[std::string(provisioner::kStorageProvisionerAnnotation)] = kDriverName;
   claim.spec.access_modes = {"ReadWriteOnce"};
   claim.spec.requests_storage = "1Gi";
-  claim.spec.storage_class_name = kProvisionClassName;
+  claim.spec.storage_class_name = storage_class;
   auto created = admin.Create(claim);
   if (!created.ok()) return created.error().Wrap("creating PVC " + name);
   return "pvc-" + created->metadata.uid.str();

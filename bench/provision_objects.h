@@ -21,10 +21,12 @@ inline constexpr const char* kZoneKey = "topology.bench.csi.test/zone";
 // Immediate binding, reclaim policy Delete.
 base::Status CreateProvisionedClass(kube::Client& admin);
 
-// PVC <name> of 1Gi in kProvisionClassName, annotated for the benchmark
-// driver; returns the name of the PV a provisioner makes for it,
-// "pvc-<uid>".
-base::Result<std::string> CreatePendingClaim(kube::Client& admin, const std::string& name);
+// PVC <name> of 1Gi in `storage_class` (of the benchmark driver),
+// annotated for the benchmark driver; returns the name of the PV a
+// provisioner makes for it, "pvc-<uid>".
+base::Result<std::string> CreatePendingClaim(
+    kube::Client& admin, const std::string& name,
+    const std::string& storage_class = kProvisionClassName);
 
 // "zone-<index % zones>".
 std::string ZoneOf(size_t index, size_t zones);

@@ -165,9 +165,10 @@ std::string Ratio(std::optional<double> a, std::optional<double> b) {
 }
 
 // The contenders a cell's table has columns for, in this order; the ratio
-// columns compare ours (and mixed) with upstream and with the floor.
+// columns compare ours (and mixed) with upstream and with the floor, and the
+// pod stack's ours4 and csi-sidecars with upstream4.
 const std::vector<std::string>& Sides() {
-  static const std::vector<std::string> sides = {"ours", "mixed"};
+  static const std::vector<std::string> sides = {"ours", "mixed", "ours4", "csi-sidecars"};
   return sides;
 }
 
@@ -178,6 +179,11 @@ bool Has(const Cell& cell, const std::string& contender) {
   return false;
 }
 
+// The reference the sides are divided by: upstream4 in a pod cell.
+std::string ReferenceOf(const Cell& cell) {
+  return Has(cell, "upstream4") ? "upstream4" : "upstream";
+}
+
 // Request counts, CPU and RSS are the contender's own; the floor runs inside
 // the load generator, so it has no CPU/RSS figures of its own.
 void RenderCell(const std::string& key, const Cell& cell, std::ostringstream& out) {
@@ -185,7 +191,8 @@ void RenderCell(const std::string& key, const Cell& cell, std::ostringstream& ou
   for (const auto& side : Sides()) {
     if (Has(cell, side)) sides.push_back(side);
   }
-  const bool upstream = Has(cell, "upstream");
+  const std::string reference_name = ReferenceOf(cell);
+  const bool upstream = Has(cell, reference_name);
   const bool floor = Has(cell, "floor");
   std::string header = "| figure |";
   std::string rule = "| --- |";
@@ -194,9 +201,9 @@ void RenderCell(const std::string& key, const Cell& cell, std::ostringstream& ou
     rule += " ---: |";
   };
   for (const auto& side : sides) column(side);
-  if (upstream) column("upstream");
+  if (upstream) column(reference_name);
   for (const auto& side : sides) {
-    if (upstream) column(side + "/upstream");
+    if (upstream) column(side + "/" + reference_name);
   }
   if (floor) column("floor");
   for (const auto& side : sides) {
@@ -210,7 +217,7 @@ void RenderCell(const std::string& key, const Cell& cell, std::ostringstream& ou
   for (const auto& metric : cell.metrics) {
     std::string row = "| " + metric + " |";
     for (const auto& side : sides) row += " " + Number(MedianOf(cell, metric, side)) + " |";
-    auto reference = MedianOf(cell, metric, "upstream");
+    auto reference = MedianOf(cell, metric, reference_name);
     if (upstream) row += " " + Number(reference) + " |";
     for (const auto& side : sides) {
       if (upstream) row += " " + Ratio(MedianOf(cell, metric, side), reference) + " |";

@@ -20,13 +20,15 @@ base::Status CreateExpandableClass(kube::Client& admin) {
   return {};
 }
 
-base::Status CreateResizableClaim(kube::Client& admin, const std::string& name) {
+base::Status CreateResizableClaim(kube::Client& admin, const std::string& name,
+                                  bool binder_annotations) {
   return CreateBoundClaim(admin, {.ns = kResizeNamespace,
                                   .name = name,
                                   .handle = name,
                                   .storage_class = kResizeClassName,
                                   .size = kResizeFrom,
-                                  .capacity_in_status = true});
+                                  .capacity_in_status = true,
+                                  .binder_annotations = binder_annotations});
 }
 
 namespace {

@@ -20,8 +20,10 @@ inline constexpr const char* kResizeTo = "2Gi";
 
 base::Status CreateExpandableClass(kube::Client& admin);
 
-// PVC <name> of kResizeFrom, Bound to PV <name> whose volume handle is <name>.
-base::Status CreateResizableClaim(kube::Client& admin, const std::string& name);
+// PVC <name> of kResizeFrom, Bound to PV <name> whose volume handle is <name>;
+// with `binder_annotations` also as the PV binder marks them (bound_claim.h).
+base::Status CreateResizableClaim(kube::Client& admin, const std::string& name,
+                                  bool binder_annotations = false);
 
 // Pod <name> using claim <claim>, with what a running application's Pod
 // carries (labels, an owner, two containers with env, resources, probes and

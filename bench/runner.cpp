@@ -1,5 +1,8 @@
 #include "bench/runner.h"
 
+#include <unistd.h>
+
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <thread>
@@ -70,6 +73,27 @@ std::string Prefixed(const std::string& role, const std::string& metric) {
   return role.empty() ? metric : role + "_" + metric;
 }
 
+// A contender of several processes (the snapshot pair, the pod stack's four
+// sidecars) against one of a single process (csi-sidecars) compares as a
+// whole: its CPU, RSS and connections summed, and its largest process's peak
+// RSS (what one Pod's largest container needs). Every process is alive here.
+void WriteTotals(CsvSink& csv, const std::string& kind, int rep,
+                 const std::vector<std::pair<std::string, std::optional<ProcSample>>>& procs) {
+  double cpu_s = 0, peak_kb = 0, max_peak_kb = 0, anon_kb = 0, connections = 0;
+  for (const auto& [role, proc] : procs) {
+    cpu_s += proc->cpu_seconds;
+    peak_kb += static_cast<double>(proc->peak_rss_kb);
+    max_peak_kb = std::max(max_peak_kb, static_cast<double>(proc->peak_rss_kb));
+    anon_kb += static_cast<double>(proc->rss_anon_kb);
+    connections += proc->tcp_connections;
+  }
+  csv.Write(kind, rep, "all_cpu_s", cpu_s);
+  csv.Write(kind, rep, "all_peak_rss_mb", peak_kb / 1024.0);
+  csv.Write(kind, rep, "max_peak_rss_mb", max_peak_kb / 1024.0);
+  csv.Write(kind, rep, "all_rss_anon_mb", anon_kb / 1024.0);
+  csv.Write(kind, rep, "all_tcp_connections", connections);
+}
+
 base::Status RunOne(const BenchOptions& options, Stack& stack, Cluster& cluster,
                     const std::string& contender_kind, int rep, CsvSink& csv,
                     LatencySink& latencies) {
@@ -81,6 +105,14 @@ base::Status RunOne(const BenchOptions& options, Stack& stack, Cluster& cluster,
             std::to_string(options.latency.count()) + "ms-qps" +
             std::to_string(static_cast<int>(options.qps)) + "-" + tag;
   run.csi_socket = run.dir + "/csi.sock";
+  // A Unix socket's path has at most 107 bytes (sun_path): a long results
+  // directory's run gets its socket in the temp directory instead (the
+  // pod-scale cell's csi-sidecars run could not start its driver).
+  if (run.csi_socket.size() > 107) {
+    run.csi_socket = (std::filesystem::temp_directory_path() /
+                      ("bench-" + std::to_string(getpid()) + "-" + tag + ".sock"))
+                         .string();
+  }
   std::filesystem::create_directories(run.dir);
   auto driver = StartDriver(options, stack, run);
   if (!driver.ok()) return driver.error();
@@ -135,6 +167,9 @@ base::Status RunOne(const BenchOptions& options, Stack& stack, Cluster& cluster,
     csv.Write(contender_kind, rep, Prefixed(role, "rss_anon_mb"), proc->rss_anon_kb / 1024.0);
     csv.Write(contender_kind, rep, Prefixed(role, "context_switches"), proc->context_switches);
     csv.Write(contender_kind, rep, Prefixed(role, "tcp_connections"), proc->tcp_connections);
+  }
+  if (std::any_of(procs.begin(), procs.end(), [](const auto& p) { return !p.first.empty(); })) {
+    WriteTotals(csv, contender_kind, rep, procs);
   }
   const double objects = static_cast<double>(workload.Objects());
   if (after.ok()) {

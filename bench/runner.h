@@ -5,7 +5,9 @@
 // with the stack's flags, and the workload's observers. Per run it appends to
 // the CSV: the workload's figures; per contender process (prefixed with its
 // role and '_' when it has one) CPU seconds, peak, final and anonymous RSS
-// (from /proc, read just before it is stopped); the API requests it made
+// (from /proc, read just before it is stopped), and for a contender whose
+// processes have roles their totals (all_cpu_s, all_peak_rss_mb,
+// max_peak_rss_mb, all_rss_anon_mb, all_tcp_connections); the API requests it made
 // (apiserver_request_total, after minus before) by verb and resource, its
 // object and event writes; the CSI calls the driver logged, by method; and
 // writes and CSI operations per object when the workload counts objects;

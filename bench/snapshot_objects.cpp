@@ -94,6 +94,22 @@ base::Status CreateReadySnapshot(kube::Client& admin, const std::string& name) {
   return {};
 }
 
+base::Status CreateDynamicContent(kube::Client& admin, const std::string& name,
+                                  const std::string& handle, const std::string& snapshot_uid) {
+  kube::VolumeSnapshotContent content;
+  content.metadata.name = name;
+  content.spec.deletion_policy = std::string(kube::kDeletionPolicyDelete);
+  content.spec.driver = kDriverName;
+  content.spec.volume_snapshot_class_name = kSnapshotClassName;
+  content.spec.source.volume_handle = handle;
+  content.spec.volume_snapshot_ref.name = name;
+  content.spec.volume_snapshot_ref.namespace_ = kSnapshotNamespace;
+  content.spec.volume_snapshot_ref.uid = snapshot_uid;
+  auto created = admin.Create(content);
+  if (!created.ok()) return created.error().Wrap("creating content " + name);
+  return {};
+}
+
 base::Status DeleteVolumeSnapshot(kube::Client& admin, const std::string& name) {
   return admin.Delete<kube::VolumeSnapshot>(kSnapshotNamespace, name);
 }

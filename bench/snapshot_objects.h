@@ -39,6 +39,15 @@ base::Result<kube::VolumeSnapshot> CreateVolumeSnapshot(kube::Client& admin,
 // the snapshot's status copied from it.
 base::Status CreateReadySnapshot(kube::Client& admin, const std::string& name);
 
+// VolumeSnapshotContent <name> of the benchmark class for the driver's
+// volume `handle`, as the snapshot controller makes one for VolumeSnapshot
+// <name> of UID `snapshot_uid` (no VolumeSnapshot exists: the sidecar only
+// reads the reference, and names the driver's snapshot by the UID, so each
+// content needs a UID of its own): the sidecar has to cut it and report it
+// readyToUse.
+base::Status CreateDynamicContent(kube::Client& admin, const std::string& name,
+                                  const std::string& handle, const std::string& snapshot_uid);
+
 base::Status DeleteVolumeSnapshot(kube::Client& admin, const std::string& name);
 
 }  // namespace bench

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Draws the benchmark's pictures: one SVG per cell (workload x driver latency
 # x QPS) of each results directory scripts/bench.sh wrote, with ours, upstream,
-# mixed and the floor side by side, bar by bar, each bar labelled with its
+# mixed and the floor (the pod stack: csi-sidecars, ours4, upstream4) side by
+# side, bar by bar, each bar labelled with its
 # figure. Figures are the medians over the repetitions in results.csv, taken
 # and printed (%.4g) as bench-report takes and prints them, so a bar's label
 # is the number in that run's report.md. Needs gnuplot (Debian: gnuplot-nox);
@@ -39,7 +40,7 @@ for arg in "$@"; do
   case $arg in
     --out=*) OUT=${arg#*=} ;;
     --quick) QUICK=1 ;;
-    -h|--help) sed -n '2,31p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,32p' "$0"; exit 0 ;;
     -*) echo "bench-plots: unknown argument $arg (see --help)" >&2; exit 2 ;;
     *) DIRS+=("$arg") ;;
   esac
@@ -74,6 +75,7 @@ medians() {  # results.csv run-info.txt
     attacher) stack="csi-attacher " ;;
     snapshot) stack="snapshot-controller + csi-snapshotter " ;;
     resizer) stack="csi-resizer " ;;
+    pod) stack="one driver's controller Pod " ;;
   esac
   awk -F, -v date="${date:-?}" -v commit="${commit:-?}" -v stack="$stack" '
     NF >= 9 {
@@ -108,20 +110,26 @@ done >"$TMP/all.tsv"
 # Panel of a metric (empty: not drawn).
 panel_of() {
   case $1 in
-    cpu_s|controller_cpu_s|sidecar_cpu_s) echo 3cpu ;;
+    # The pod stack's per-process and per-resource rows: its totals are drawn.
+    attacher_*|provisioner_*|resizer_*|snapshotter_*|sidecars_*|"watches "*) ;;
+    cpu_s|*_cpu_s) echo 3cpu ;;
     peak_rss_mb|rss_anon_mb|*_peak_rss_mb|*_rss_anon_mb) echo 4rss ;;
     *_p50_ms|*_p99_ms) echo 2latency ;;
     *_per_s) ;;
     *_s) echo 1time ;;
     api_writes_per_object|csi_ops_per_object) echo 5perobject ;;
     api_requests) echo 6requests ;;
+    all_tcp_connections|watches_*) echo 7watches ;;
   esac
 }
 declare -A PANEL_TITLE=(
   [1time]="time (s)" [2latency]="latency (ms)" [3cpu]="CPU (s)"
-  [4rss]="resident memory (MB)" [5perobject]="per object" [6requests]="API requests")
-CONTENDERS=(ours mixed upstream floor)
-declare -A COLOR=([ours]="#1b7837" [mixed]="#7fbf7b" [upstream]="#762a83" [floor]="#999999")
+  [4rss]="resident memory (MB)" [5perobject]="per object" [6requests]="API requests"
+  [7watches]="API connections, watches")
+# The pod stack's contenders (bench/pod_stack.h) after the others.
+CONTENDERS=(ours mixed upstream floor csi-sidecars ours4 upstream4)
+declare -A COLOR=([ours]="#1b7837" [mixed]="#7fbf7b" [upstream]="#762a83" [floor]="#999999"
+  [csi-sidecars]="#1b7837" [ours4]="#7fbf7b" [upstream4]="#762a83")
 
 drawn=0
 for cell in $(cut -f1 "$TMP/all.tsv" | awk '!seen[$0]++'); do

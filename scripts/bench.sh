@@ -12,8 +12,11 @@
 #             bench/floor_resizer.h)
 #   provisioner  our csi-provisioner vs external-provisioner v6.4.0
 #             (bench/provision_stack.h, bench/floor_provisioner.h)
+#   pod       one driver's controller Pod (bench/pod_stack.h): upstream's four
+#             sidecars (upstream4) vs ours as four binaries (ours4) vs
+#             csi-sidecars running all four (kube-controller-manager binds)
 #
-#   scripts/bench.sh [--stack=attacher|snapshot|resizer|provisioner] [--quick] [--workloads=W,...]
+#   scripts/bench.sh [--stack=attacher|snapshot|resizer|provisioner|pod] [--quick] [--workloads=W,...]
 #                    [--qps=5,1000] [--latencies=0,50] [--reps=N] [--results=DIR]
 #                    [--backlog-n=N] [--storm-n=N] [--storm-attaches=N]
 #                    [--stream-duration=S] [--scale-n=N] [--pods-n=N] [--ready-after=K]
@@ -28,7 +31,10 @@
 # claims at once; N is --backlog-n) and capacity (--capacity-nodes Nodes in 10
 # zones, 10 classes, --enable-capacity: GetCapacity calls and
 # CSIStorageCapacity writes per poll period; ours and upstream only); default
-# all. Contenders: ours,upstream,floor
+# all; pod mix (N claims provisioned and bound, attached, resized and
+# snapshotted, phase after phase; N is --backlog-n) and scale
+# (--scale-existing bound claims cached, then N new claims); default mix.
+# Contenders: ours,upstream,floor (pod: upstream4,ours4,csi-sidecars)
 # (the default); snapshot also mixed. --qps lists the QPS
 # settings: 5 means --kube-api-qps=5 --kube-api-burst=10 (upstream's
 # defaults), any other value Q means qps = burst = Q. Latency is the driver's
@@ -40,9 +46,11 @@
 # Default: both QPS settings, latencies 0 and 50 (resizer, provisioner: 0), 3 repetitions
 # (A B A B A B), full sizes (attacher backlog 2000, scale 20000; snapshot
 # backlog 1000, scale 20000; resizer backlog 1000; provisioner backlog 1000,
-# scale 20000 existing + 1000 new, capacity 1000 Nodes); --quick: 1
+# scale 20000 existing + 1000 new, capacity 1000 Nodes; pod mix 1000, scale
+# 20000 existing + 1000 new); --quick: 1
 # repetition and small sizes (resizer backlog 100, pods 1000; provisioner
-# 100 claims, 2000 existing, 100 Nodes; flags after it still count).
+# 100 claims, 2000 existing, 100 Nodes; pod 50 claims, 2000 existing; flags
+# after it still count).
 # --phase-timeout: seconds one phase (e.g. all ready) may take before the run
 # is abandoned (default 1800; a QPS 5 backlog of 1000 snapshots needs more).
 set -euo pipefail
@@ -112,7 +120,14 @@ case $STACK in
     CONTENDERS=${CONTENDERS:-ours,upstream,floor}
     BENCH=provision-bench
     PEER_NAMES="etcd kube provisioner" ;;
-  *) echo "bench: unknown stack $STACK (attacher, snapshot, resizer or provisioner)" >&2; exit 2 ;;
+  pod)
+    WORKLOADS=${WORKLOADS:-mix}
+    LATENCIES=${LATENCIES:-0}
+    BACKLOG_N=${BACKLOG_N:-$([[ -n $QUICK ]] && echo 50 || echo 1000)}
+    CONTENDERS=${CONTENDERS:-upstream4,ours4,csi-sidecars}
+    BENCH=pod-bench
+    PEER_NAMES="etcd kube controller-manager upstream provisioner resizer snapshot crds" ;;
+  *) echo "bench: unknown stack $STACK (attacher, snapshot, resizer, provisioner or pod)" >&2; exit 2 ;;
 esac
 LATENCIES=${LATENCIES:-0,50}
 RESULTS=${RESULTS:-bench/results/$(date -u +%Y%m%dT%H%M%SZ)}
@@ -137,6 +152,8 @@ PEERS=$(tools/peers/build.sh $PEER_NAMES)
 eval "$(grep -E '^[A-Z_]+=' <<<"$PEERS")"
 [[ -z $PRESET_UPSTREAM ]] || eval "$PRESET_UPSTREAM"
 export ETCD_BIN KUBE_APISERVER_BIN
+# The pod stack's control plane runs kube-controller-manager.
+[[ -z ${KUBE_CONTROLLER_MANAGER_BIN:-} ]] || export KUBE_CONTROLLER_MANAGER_BIN
 
 case $STACK in
   attacher)
@@ -153,6 +170,14 @@ case $STACK in
   provisioner)
     UPSTREAM_INFO="$UPSTREAM_PROVISIONER_BIN"
     STACK_ARGS=(--upstream-bin="$UPSTREAM_PROVISIONER_BIN") ;;
+  pod)
+    UPSTREAM_INFO="$UPSTREAM_ATTACHER_BIN $UPSTREAM_PROVISIONER_BIN $UPSTREAM_RESIZER_BIN"
+    UPSTREAM_INFO+=" $UPSTREAM_SNAPSHOTTER_BIN"
+    STACK_ARGS=(--upstream-attacher-bin="$UPSTREAM_ATTACHER_BIN"
+                --upstream-provisioner-bin="$UPSTREAM_PROVISIONER_BIN"
+                --upstream-resizer-bin="$UPSTREAM_RESIZER_BIN"
+                --upstream-snapshotter-bin="$UPSTREAM_SNAPSHOTTER_BIN"
+                --crds-dir="$SNAPSHOT_CRDS_DIR") ;;
 esac
 
 {
@@ -184,6 +209,7 @@ cell_name() {
     snapshot) echo "snap-$1" ;;
     resizer) echo "resize-$1" ;;
     provisioner) echo "prov-$1" ;;
+    pod) echo "pod-$1" ;;
     *) echo "$1" ;;
   esac
 }
@@ -204,6 +230,8 @@ for workload in "${workloads[@]}"; do
                             run_cell snap-readiness "$l" "$qps" --n=0 --duration="$STREAM_DURATION" \
                               --ready-after="$READY_AFTER"; done ;;
       provisioner/scale) run_cell prov-scale 0 "$qps" --n="$BACKLOG_N" --existing="$SCALE_EXISTING" ;;
+      pod/mix) run_cell pod-mix 0 "$qps" --n="$BACKLOG_N" ;;
+      pod/scale) run_cell pod-scale 0 "$qps" --n="$BACKLOG_N" --existing="$SCALE_EXISTING" ;;
       */scale) run_cell "$(cell_name scale)" 0 "$qps" --n="$SCALE_N" ;;
       provisioner/capacity) run_cell prov-capacity 0 "$qps" --n="$CAPACITY_NODES" ;;
       resizer/pods) run_cell resize-pods 0 "$qps" --n="$PODS_N" ;;
