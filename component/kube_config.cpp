@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <limits>
 
+#include "component/exit_codes.h"
+#include "component/leader_election.h"
 #include "kube/client/client.h"
 
 namespace component {
@@ -34,6 +36,29 @@ base::Status ApplyRateLimits(const KubeClientOptions& options, kube::RestConfig&
   config.qps = limits->qps;
   config.burst = limits->burst;
   return base::Status::Ok();
+}
+
+std::unique_ptr<kube::Client> SidecarClientOrExit(const SidecarOptions& options,
+                                                  std::string_view program, int& exit_code) {
+  base::Result<kube::RestConfig> config = LoadKubeConfig(options, program);
+  if (!config.ok()) {
+    exit_code = FailFatally(config.error().message);
+    return nullptr;
+  }
+  if (base::Status s = ApplyRateLimits(options, *config); !s.ok()) {
+    exit_code = FailFatally(s.error().message);
+    return nullptr;
+  }
+  if (base::Status s = CheckLeaderElection(options); !s.ok()) {
+    exit_code = Fail("Failed to initialize leader election", s.error());
+    return nullptr;
+  }
+  base::Result<std::unique_ptr<kube::Client>> client = kube::Client::Create(std::move(*config));
+  if (!client.ok()) {
+    exit_code = FailFatally(client.error().message);
+    return nullptr;
+  }
+  return std::move(client).value();
 }
 
 }  // namespace component

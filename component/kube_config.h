@@ -4,10 +4,12 @@
 // "<basename of argv[0]>/<version>".
 #pragma once
 
+#include <memory>
 #include <string_view>
 
 #include "base/result.h"
 #include "component/standard_flags.h"
+#include "kube/client/client.h"
 #include "kube/client/config.h"
 
 namespace component {
@@ -29,5 +31,13 @@ base::Result<KubeApiRateLimits> RateLimitsFor(const KubeClientOptions& options);
 
 // Sets `config`'s limits from RateLimitsFor; its error when they are invalid.
 base::Status ApplyRateLimits(const KubeClientOptions& options, kube::RestConfig& config);
+
+// A sidecar's API client, in csi-provisioner's order and words (shared with
+// csi-sidecars): the config, its rate limits, the leader-election durations,
+// the client. A failure is logged - fatally (exit 255) but for the durations,
+// "Failed to initialize leader election" (exit 1) - and its exit code set in
+// `exit_code`; the result is then null.
+std::unique_ptr<kube::Client> SidecarClientOrExit(const SidecarOptions& options,
+                                                  std::string_view program, int& exit_code);
 
 }  // namespace component

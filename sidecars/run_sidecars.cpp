@@ -10,7 +10,6 @@
 #include "component/exit_codes.h"
 #include "component/http_endpoint.h"
 #include "component/kube_config.h"
-#include "component/leader_election.h"
 #include "component/leader_identity.h"
 #include "component/run_leading.h"
 #include "component/shutdown_signals.h"
@@ -121,16 +120,10 @@ int ServeDriver(const Options& options, const PartList& selected,
 
 int Serve(const std::string& program, const Options& options, const PartList& selected,
           component::SidecarMetricFamilies& families, const component::RunEnvironment& env) {
-  base::Result<kube::RestConfig> config = component::LoadKubeConfig(options, program);
-  if (!config.ok()) return component::FailFatally(config.error().message);
-  if (base::Status s = component::ApplyRateLimits(options, *config); !s.ok()) {
-    return component::FailFatally(s.error().message);
-  }
-  if (base::Status s = component::CheckLeaderElection(options); !s.ok()) {
-    return Fail("Failed to initialize leader election", s.error());
-  }
-  base::Result<std::unique_ptr<kube::Client>> client = kube::Client::Create(std::move(*config));
-  if (!client.ok()) return component::FailFatally(client.error().message);
+  int exit_code = component::kExitFailure;
+  std::unique_ptr<kube::Client> client =
+      component::SidecarClientOrExit(options, program, exit_code);
+  if (!client) return exit_code;
 
   component::HttpEndpoint endpoint;
   component::SidecarStartup startup;
@@ -151,7 +144,7 @@ int Serve(const std::string& program, const Options& options, const PartList& se
     return std::nullopt;
   };
   return component::RunSidecar(startup, env, [&](const component::CsiDriver& driver) {
-    return ServeDriver(options, selected, driver, **client, families, endpoint, env);
+    return ServeDriver(options, selected, driver, *client, families, endpoint, env);
   });
 }
 

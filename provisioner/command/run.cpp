@@ -8,7 +8,6 @@
 #include "component/exit_codes.h"
 #include "component/http_endpoint.h"
 #include "component/kube_config.h"
-#include "component/leader_election.h"
 #include "component/leader_identity.h"
 #include "component/node_name.h"
 #include "component/run_leading.h"
@@ -41,16 +40,10 @@ std::optional<int> StartHttpEndpoint(const Options& options, component::HttpEndp
 // driver, then the controllers until `env.stop`.
 int Serve(const std::string& program, const Options& options, const component::FeatureGates& gates,
           const std::string& node_name, const RunEnvironment& env) {
-  base::Result<kube::RestConfig> config = component::LoadKubeConfig(options, program);
-  if (!config.ok()) return component::FailFatally(config.error().message);
-  if (base::Status s = component::ApplyRateLimits(options, *config); !s.ok()) {
-    return component::FailFatally(s.error().message);
-  }
-  if (base::Status s = component::CheckLeaderElection(options); !s.ok()) {
-    return Fail("Failed to initialize leader election", s.error());
-  }
-  base::Result<std::unique_ptr<kube::Client>> client = kube::Client::Create(std::move(*config));
-  if (!client.ok()) return component::FailFatally(client.error().message);
+  int exit_code = component::kExitFailure;
+  std::unique_ptr<kube::Client> client =
+      component::SidecarClientOrExit(options, program, exit_code);
+  if (!client) return exit_code;
 
   // Before the connection, whose metrics hook records into it.
   provisioner::ProvisionerMetrics provisioner_metrics;
@@ -67,12 +60,12 @@ int Serve(const std::string& program, const Options& options, const component::F
   provisioner::RunProvisionerOptions provisioner_options = ProvisionerOptionsFrom(options, gates);
   provisioner_options.claims.request.volume_attributes_class =
       component::SettleVolumeAttributesClassGate(
-          **client, gates.Enabled(kVolumeAttributesClass),
+          *client, gates.Enabled(kVolumeAttributesClass),
           options.feature_gates.contains(std::string(kVolumeAttributesClass)));
   std::unique_ptr<kube::Client> capacity_client;
   return component::RunSidecar(startup, env, [&](const component::CsiDriver& driver) {
-    if (base::Status s = SetUpForDriver(options, gates, node_name, driver, **client,
-                                        capacity_client, provisioner_options);
+    if (base::Status s = SetUpForDriver(options, gates, node_name, driver, *client, capacity_client,
+                                        provisioner_options);
         !s.ok()) {
       return component::FailFatally(s.error().message);
     }
@@ -85,9 +78,9 @@ int Serve(const std::string& program, const Options& options, const component::F
         [] { return component::LeaderElectionIdentity("CSI_PROVISIONER_LEADER_IDENTITY"); },
         provisioner_metrics.leader_election(), endpoint};
     auto run = [&](std::stop_token stop) {
-      provisioner::RunProvisioner(provisioner_options, driver, **client, provisioner_metrics, stop);
+      provisioner::RunProvisioner(provisioner_options, driver, *client, provisioner_metrics, stop);
     };
-    return component::RunLeading(options, **client, std::move(leadership), run,
+    return component::RunLeading(options, *client, std::move(leadership), run,
                                  env.stop.get_token());
   });
 }
