@@ -88,6 +88,8 @@ class FlagSet {
 
   // Whether the flag appeared on the command line (Go's FlagSet.Visit).
   bool IsSet(std::string_view name) const;
+  // The name the command line gives flag `name`: with a view's prefix.
+  std::string FullName(std::string_view name) const { return prefix_ + std::string(name); }
   // Arguments left after parsing (only non-empty with allow_positional).
   const std::vector<std::string>& Args() const { return args_; }
   // "Usage of <program>:\n" and one entry per flag, sorted by name.

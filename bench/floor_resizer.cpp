@@ -10,7 +10,7 @@
 namespace bench {
 namespace {
 
-std::string ClaimKeyOf(const resizer::ResizeClaim& claim) {
+std::string ClaimKeyOf(const kube::PersistentVolumeClaim& claim) {
   return claim.metadata.namespace_ + "/" + claim.metadata.name;
 }
 
@@ -31,7 +31,7 @@ FloorResizer::FloorResizer(kube::Client& client, FloorResizerOptions options)
            .workers = static_cast<uint32_t>(options_.workers),
            .retry_start = std::chrono::milliseconds(5),
            .retry_max = std::chrono::milliseconds(1000)},
-          resizer::ResizeClaim::kFacts, base::Clock::Real(),
+          kube::PersistentVolumeClaim::kFacts, base::Clock::Real(),
           [this](const std::string& key) { return kube::DoneOr(Sync(key)); },
           [](const std::string&) { return kube::WorkQueue::Lane::kNormal; }) {}
 
@@ -52,7 +52,7 @@ base::Status FloorResizer::StartWatches() {
       });
   if (!volumes.ok()) return volumes.error();
   volume_watch_ = std::move(*volumes);
-  auto claims = WatchPrimary<resizer::ResizeClaim>(client_, claims_, pool_, ClaimKeyOf);
+  auto claims = WatchPrimary<kube::PersistentVolumeClaim>(client_, claims_, pool_, ClaimKeyOf);
   if (!claims.ok()) return claims.error();
   claim_watch_ = std::move(*claims);
   return {};
@@ -77,11 +77,11 @@ base::Status FloorResizer::Sync(const std::string& key) {
   return Expand(*claim, *volume);
 }
 
-base::Status FloorResizer::Expand(const resizer::ResizeClaim& claim,
+base::Status FloorResizer::Expand(const kube::PersistentVolumeClaim& claim,
                                   const kube::PersistentVolume& volume) {
   const resizer::Size size{claim.spec.requests_storage, QuantityBytes(claim.spec.requests_storage)};
   const bool new_state = QuantityBytes(claim.status.allocated_storage) != size.bytes;
-  auto marked = client_.PatchStatus<resizer::ResizeClaim>(
+  auto marked = client_.PatchStatus<kube::PersistentVolumeClaim>(
       claim.metadata.namespace_, claim.metadata.name, kube::PatchType::kStrategicMerge,
       resizer::MarkResizingPatch(claim, size, new_state, std::chrono::system_clock::now()));
   if (!marked.ok()) return marked.error();
@@ -98,7 +98,7 @@ base::Status FloorResizer::Expand(const resizer::ResizeClaim& claim,
   if (!grown.ok()) return grown.error();
   volumes_.Upsert(grown->metadata.name, *grown);
 
-  auto finished = client_.PatchStatus<resizer::ResizeClaim>(
+  auto finished = client_.PatchStatus<kube::PersistentVolumeClaim>(
       claim.metadata.namespace_, claim.metadata.name, kube::PatchType::kStrategicMerge,
       resizer::MarkExpansionFinishedPatch(*marked, capacity));
   if (!finished.ok()) return finished.error();

@@ -1,6 +1,6 @@
 // FloorResizer: the resizer's floor, the least work any resizer must do to
 // expand a claim, as a reference no resizer can beat (the floor:
-// resize_stack.h). It keeps copies of the claims (as resizer::ResizeClaim)
+// resize_stack.h). It keeps copies of the claims (as kube::PersistentVolumeClaim)
 // and of the PVs (one ObjectWatch each), talks CSI to the driver itself,
 // and with the resizer's identity, one client limited to the same QPS/burst
 // as the resizers and `workers` threads, expands a Bound claim of the
@@ -30,9 +30,9 @@
 #include "bench/object_watch.h"
 #include "csi/proto/csi.grpc.pb.h"
 #include "kube/api/core/v1/persistent_volume.h"
+#include "kube/api/core/v1/persistent_volume_claim.h"
 #include "kube/client/client.h"
 #include "kube/runtime/reconcile_loop.h"
-#include "resizer/resize_claim.h"
 
 namespace bench {
 
@@ -53,19 +53,20 @@ class FloorResizer {
   FloorResizer(kube::Client& client, FloorResizerOptions options);
   base::Status StartWatches();
   base::Status Sync(const std::string& key);
-  base::Status Expand(const resizer::ResizeClaim& claim, const kube::PersistentVolume& volume);
+  base::Status Expand(const kube::PersistentVolumeClaim& claim,
+                      const kube::PersistentVolume& volume);
   // The driver's new capacity in bytes.
   base::Result<int64_t> ControllerExpand(const std::string& volume_id, int64_t bytes);
 
   kube::Client& client_;
   const FloorResizerOptions options_;
   std::unique_ptr<csi::v1::Controller::Stub> csi_;
-  FloorCache<resizer::ResizeClaim> claims_;     // by namespace/name
-  FloorCache<kube::PersistentVolume> volumes_;  // by name
+  FloorCache<kube::PersistentVolumeClaim> claims_;  // by namespace/name
+  FloorCache<kube::PersistentVolume> volumes_;      // by name
   kube::ReconcileLoop pool_;
   std::jthread runner_;
   std::unique_ptr<ObjectWatch<kube::PersistentVolume>> volume_watch_;
-  std::unique_ptr<ObjectWatch<resizer::ResizeClaim>> claim_watch_;
+  std::unique_ptr<ObjectWatch<kube::PersistentVolumeClaim>> claim_watch_;
 };
 
 }  // namespace bench

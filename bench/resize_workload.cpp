@@ -18,8 +18,8 @@ base::Result<std::unique_ptr<Workload>> MakeResizeWorkload(const BenchOptions& o
 base::Status ResizeWorkload::StartObserving(kube::Client& admin) {
   auto target = base::QuantityAsInt64(kResizeTo);
   if (!target.ok()) return target.error();
-  auto observer =
-      ResizeClaimObserver::Start(admin, [target = *target](const resizer::ResizeClaim& claim) {
+  auto observer = ResizeClaimObserver::Start(
+      admin, [target = *target](const kube::PersistentVolumeClaim& claim) {
         auto capacity = base::QuantityAsInt64(claim.status.capacity_storage);
         return capacity.ok() && *capacity >= target;
       });

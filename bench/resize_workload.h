@@ -11,11 +11,11 @@
 #include "base/result.h"
 #include "bench/object_observer.h"
 #include "bench/workload.h"
-#include "resizer/resize_claim.h"
+#include "kube/api/core/v1/persistent_volume_claim.h"
 
 namespace bench {
 
-using ResizeClaimObserver = ObjectObserver<resizer::ResizeClaim>;
+using ResizeClaimObserver = ObjectObserver<kube::PersistentVolumeClaim>;
 
 class ResizeWorkload : public Workload {
  public:

@@ -32,7 +32,8 @@ void ClaimTurns::GiveBack(const std::string& key) {
   for (const auto& wake : waiting) wake();
 }
 
-std::optional<ClaimInTurn> TakeTurn(ClaimTurns& turns, kube::Controller<ResizeClaim>& controller,
+std::optional<ClaimInTurn> TakeTurn(ClaimTurns& turns,
+                                    kube::Controller<kube::PersistentVolumeClaim>& controller,
                                     const std::string& key) {
   std::optional<ClaimTurns::Turn> turn =
       turns.TryTake(key, [&controller, key] { controller.Enqueue(key); });
@@ -41,15 +42,16 @@ std::optional<ClaimInTurn> TakeTurn(ClaimTurns& turns, kube::Controller<ResizeCl
   return ClaimInTurn{.turn = std::move(*turn), .claim = controller.store().GetByKey(key)};
 }
 
-base::Result<ResizeClaim> WriteClaimStatus(ResizerApi& api, kube::Store<ResizeClaim>& claims,
-                                           const ResizeClaim& base, const std::string& patch) {
-  base::Result<ResizeClaim> written =
+base::Result<kube::PersistentVolumeClaim> WriteClaimStatus(
+    ResizerApi& api, kube::Store<kube::PersistentVolumeClaim>& claims,
+    const kube::PersistentVolumeClaim& base, const std::string& patch) {
+  base::Result<kube::PersistentVolumeClaim> written =
       api.PatchClaimStatus(base.metadata.namespace_, base.metadata.name, patch);
   if (!written.ok()) return written;
-  std::shared_ptr<const ResizeClaim> cached =
+  std::shared_ptr<const kube::PersistentVolumeClaim> cached =
       claims.Get(base.metadata.namespace_, base.metadata.name);
   if (cached && cached->metadata.resource_version == base.metadata.resource_version) {
-    claims.ReplaceIfCurrent(cached, std::make_shared<const ResizeClaim>(*written));
+    claims.ReplaceIfCurrent(cached, std::make_shared<const kube::PersistentVolumeClaim>(*written));
   }
   return written;
 }

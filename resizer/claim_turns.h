@@ -24,9 +24,9 @@
 #include <vector>
 
 #include "base/result.h"
+#include "kube/api/core/v1/persistent_volume_claim.h"
 #include "kube/runtime/controller.h"
 #include "kube/runtime/store.h"
-#include "resizer/resize_claim.h"
 #include "resizer/resizer_api.h"
 
 namespace resizer {
@@ -68,18 +68,20 @@ class ClaimTurns {
 // A sync's turn and the claim the cache holds once it has it.
 struct ClaimInTurn {
   ClaimTurns::Turn turn;
-  std::shared_ptr<const ResizeClaim> claim;  // null: the claim is gone
+  std::shared_ptr<const kube::PersistentVolumeClaim> claim;  // null: the claim is gone
 };
 
 // The turn of `key` for a sync of `controller`, which queues `key` again
 // when the turn is given back if another sync holds it (nullopt then).
-std::optional<ClaimInTurn> TakeTurn(ClaimTurns& turns, kube::Controller<ResizeClaim>& controller,
+std::optional<ClaimInTurn> TakeTurn(ClaimTurns& turns,
+                                    kube::Controller<kube::PersistentVolumeClaim>& controller,
                                     const std::string& key);
 
 // api.PatchClaimStatus of `base` (the claim the patch was made from); the
 // answer also replaces `base` in `claims` while `claims` still holds that
 // version.
-base::Result<ResizeClaim> WriteClaimStatus(ResizerApi& api, kube::Store<ResizeClaim>& claims,
-                                           const ResizeClaim& base, const std::string& patch);
+base::Result<kube::PersistentVolumeClaim> WriteClaimStatus(
+    ResizerApi& api, kube::Store<kube::PersistentVolumeClaim>& claims,
+    const kube::PersistentVolumeClaim& base, const std::string& patch);
 
 }  // namespace resizer

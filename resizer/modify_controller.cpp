@@ -16,19 +16,20 @@
 namespace resizer {
 namespace {
 
-std::string ClaimKey(const ResizeClaim& claim) {
+std::string ClaimKey(const kube::PersistentVolumeClaim& claim) {
   return claim.metadata.namespace_ + "/" + claim.metadata.name;
 }
 
-bool IsPendingFor(const ResizeClaim& claim, const std::string& class_name) {
+bool IsPendingFor(const kube::PersistentVolumeClaim& claim, const std::string& class_name) {
   const auto& status = claim.status.modify_volume_status;
   return status && status->status == kModifyPending &&
-         claim.spec.volume_attributes_class_name == class_name;
+         claim.spec.volume_attributes_class_name.value_or("") == class_name;
 }
 
 }  // namespace
 
-bool ModifyUpdateNeedsSync(const ResizeClaim& old_claim, const ResizeClaim& new_claim) {
+bool ModifyUpdateNeedsSync(const kube::PersistentVolumeClaim& old_claim,
+                           const kube::PersistentVolumeClaim& new_claim) {
   return (old_claim.spec.volume_attributes_class_name !=
               new_claim.spec.volume_attributes_class_name ||
           !new_claim.status.modify_volume_status) &&
@@ -124,8 +125,8 @@ kube::ReconcileResult ModifyController::Sync(const std::string& key,
 
 kube::ReconcileResult ModifyController::Modify(const std::string& key, const Claim& claim,
                                                const kube::PersistentVolume& volume) {
-  const std::optional<ModifyVolumeStatus>& status = claim.status.modify_volume_status;
-  const std::string& wanted = claim.spec.volume_attributes_class_name;
+  const kube::HeapOptional<kube::ModifyVolumeStatus>& status = claim.status.modify_volume_status;
+  const std::string wanted = claim.spec.volume_attributes_class_name.value_or("");
   if (!status || wanted.empty() || status->target_volume_attributes_class_name != wanted) {
     slow_.Remove(key);  // a new class may be feasible
   } else {

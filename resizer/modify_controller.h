@@ -43,11 +43,11 @@
 #include "base/clock.h"
 #include "component/loop_options.h"
 #include "kube/api/core/v1/persistent_volume.h"
+#include "kube/api/core/v1/persistent_volume_claim.h"
 #include "kube/api/storage/v1/volume_attributes_class.h"
 #include "kube/runtime/controller.h"
 #include "kube/runtime/informer_set.h"
 #include "resizer/claim_turns.h"
-#include "resizer/resize_claim.h"
 #include "resizer/resize_events.h"
 #include "resizer/resizer_api.h"
 #include "resizer/slow_set.h"
@@ -63,11 +63,12 @@ struct ModifyControllerOptions {
 };
 
 // §5.1: whether an update of a claim needs a sync (a resync always does).
-bool ModifyUpdateNeedsSync(const ResizeClaim& old_claim, const ResizeClaim& new_claim);
+bool ModifyUpdateNeedsSync(const kube::PersistentVolumeClaim& old_claim,
+                           const kube::PersistentVolumeClaim& new_claim);
 
 class ModifyController {
  public:
-  using Claim = ResizeClaim;
+  using Claim = kube::PersistentVolumeClaim;
 
   // Everything passed by reference must outlive the controller; `queue_metrics`
   // may be null.

@@ -13,15 +13,15 @@ using Json = nlohmann::json;
 
 // `type` True with `message` (and `reason`), its transition time carried
 // over from the claim's condition of that type when status and reason stay.
-Json Condition(const ResizeClaim& claim, std::string_view type, std::string_view reason,
-               std::string_view message, const std::string& now) {
+Json Condition(const kube::PersistentVolumeClaim& claim, std::string_view type,
+               std::string_view reason, std::string_view message, const std::string& now) {
   Json condition = {{"type", type},
                     {"status", "True"},
                     {"lastProbeTime", now},
                     {"lastTransitionTime", now},
                     {"message", message}};
   if (!reason.empty()) condition["reason"] = reason;
-  const ClaimCondition* old = claim.FindCondition(type);
+  const kube::PersistentVolumeClaimCondition* old = claim.FindCondition(type);
   if (old && old->status == "True" && old->reason == reason && !old->last_transition_time.empty()) {
     condition["lastTransitionTime"] = old->last_transition_time;
   }
@@ -32,7 +32,7 @@ Json Deleted(std::string_view type) { return {{"type", type}, {"$patch", "delete
 
 }  // namespace
 
-std::string MarkModifyStatusPatch(const ResizeClaim& claim, std::string_view status,
+std::string MarkModifyStatusPatch(const kube::PersistentVolumeClaim& claim, std::string_view status,
                                   const ModifyFailure* failure,
                                   std::chrono::system_clock::time_point now) {
   Json modify = {{"status", status}};
@@ -41,7 +41,7 @@ std::string MarkModifyStatusPatch(const ResizeClaim& claim, std::string_view sta
     const std::string time = kube::FormatMetaTime(now);
     Json conditions = Json::array();
     if (!failure) {
-      const std::string& target = claim.spec.volume_attributes_class_name;
+      const std::string target = claim.spec.volume_attributes_class_name.value_or("");
       modify["targetVolumeAttributesClassName"] = target;
       conditions.push_back(
           Condition(claim, kModifyingVolumeCondition, "",
@@ -65,7 +65,8 @@ std::string MarkModifyStatusPatch(const ResizeClaim& claim, std::string_view sta
   return patch.dump();
 }
 
-std::string MarkModifyFinishedPatch(const ResizeClaim& claim, const std::string& target) {
+std::string MarkModifyFinishedPatch(const kube::PersistentVolumeClaim& claim,
+                                    const std::string& target) {
   Json status = {{"modifyVolumeStatus", nullptr}, {"currentVolumeAttributesClassName", target}};
   Json dropped = Json::array();
   for (std::string_view type : {kModifyingVolumeCondition, kModifyVolumeErrorCondition}) {

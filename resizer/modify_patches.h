@@ -14,7 +14,7 @@
 #include <string>
 #include <string_view>
 
-#include "resizer/resize_claim.h"
+#include "kube/api/core/v1/persistent_volume_claim.h"
 
 namespace resizer {
 
@@ -32,14 +32,15 @@ struct ModifyFailure {
 // spec.volumeAttributesClassName and the message says the modification is
 // in progress; with one, the message says it failed (final) or is still in
 // progress, and a ModifyVolumeError condition carries the code and message.
-std::string MarkModifyStatusPatch(const ResizeClaim& claim, std::string_view status,
+std::string MarkModifyStatusPatch(const kube::PersistentVolumeClaim& claim, std::string_view status,
                                   const ModifyFailure* failure,
                                   std::chrono::system_clock::time_point now);
 
 // Without RV, once the driver modified the volume: modifyVolumeStatus
 // removed, currentVolumeAttributesClassName = `target`, both modify
 // conditions dropped.
-std::string MarkModifyFinishedPatch(const ResizeClaim& claim, const std::string& target);
+std::string MarkModifyFinishedPatch(const kube::PersistentVolumeClaim& claim,
+                                    const std::string& target);
 
 // Without RV: drops the ModifyingVolume condition (a modification rolled
 // back by clearing the claim's class).

@@ -23,24 +23,25 @@ int64_t BytesOr0(std::string_view quantity) {
   return bytes.ok() ? *bytes : 0;
 }
 
-bool NeedsResize(const ResizeClaim& claim) {
+bool NeedsResize(const kube::PersistentVolumeClaim& claim) {
   return claim.status.phase == "Bound" && !claim.spec.volume_name.empty() &&
          BytesOr0(claim.spec.requests_storage) > BytesOr0(claim.status.capacity_storage);
 }
 
-std::string ClaimName(const ResizeClaim& claim) {
+std::string ClaimName(const kube::PersistentVolumeClaim& claim) {
   return claim.metadata.namespace_ + "/" + claim.metadata.name;
 }
 
 // The storage-resizer annotation: "" when absent.
-std::string_view ResizerOf(const ResizeClaim& claim) {
+std::string_view ResizerOf(const kube::PersistentVolumeClaim& claim) {
   auto it = claim.metadata.annotations.find(kStorageResizerAnnotation);
   return it == claim.metadata.annotations.end() ? std::string_view() : it->second;
 }
 
 }  // namespace
 
-bool ClaimUpdateNeedsSync(const ResizeClaim& old_claim, const ResizeClaim& new_claim) {
+bool ClaimUpdateNeedsSync(const kube::PersistentVolumeClaim& old_claim,
+                          const kube::PersistentVolumeClaim& new_claim) {
   return BytesOr0(old_claim.spec.requests_storage) != BytesOr0(new_claim.spec.requests_storage) ||
          ResizerOf(old_claim) != ResizerOf(new_claim) ||
          BytesOr0(new_claim.status.capacity_storage) >

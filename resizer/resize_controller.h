@@ -44,11 +44,11 @@
 #include "base/clock.h"
 #include "component/loop_options.h"
 #include "kube/api/core/v1/persistent_volume.h"
+#include "kube/api/core/v1/persistent_volume_claim.h"
 #include "kube/runtime/controller.h"
 #include "kube/runtime/informer_set.h"
 #include "resizer/claim_pod.h"
 #include "resizer/claim_turns.h"
-#include "resizer/resize_claim.h"
 #include "resizer/resize_events.h"
 #include "resizer/resizer_api.h"
 #include "resizer/size_choice.h"
@@ -68,11 +68,12 @@ struct ResizeControllerOptions {
 };
 
 // §4.1: whether an update of a claim needs a sync (a resync always does).
-bool ClaimUpdateNeedsSync(const ResizeClaim& old_claim, const ResizeClaim& new_claim);
+bool ClaimUpdateNeedsSync(const kube::PersistentVolumeClaim& old_claim,
+                          const kube::PersistentVolumeClaim& new_claim);
 
 class ResizeController {
  public:
-  using Claim = ResizeClaim;
+  using Claim = kube::PersistentVolumeClaim;
 
   // Everything passed by reference must outlive the controller; `queue_metrics`
   // may be null.

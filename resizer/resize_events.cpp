@@ -2,12 +2,12 @@
 
 namespace resizer {
 
-kube::ObjectReference RecordedResizeEvents::ReferenceTo(const ResizeClaim& claim) {
-  return {.kind = kube::InternedString(ResizeClaim::kFacts.kind),
+kube::ObjectReference RecordedResizeEvents::ReferenceTo(const kube::PersistentVolumeClaim& claim) {
+  return {.kind = kube::InternedString(kube::PersistentVolumeClaim::kFacts.kind),
           .namespace_ = claim.metadata.namespace_,
           .name = claim.metadata.name,
           .uid = claim.metadata.uid,
-          .api_version = kube::InternedString(ResizeClaim::kFacts.api_version),
+          .api_version = kube::InternedString(kube::PersistentVolumeClaim::kFacts.api_version),
           .resource_version = claim.metadata.resource_version};
 }
 

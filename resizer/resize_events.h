@@ -6,34 +6,34 @@
 
 #include <string_view>
 
+#include "kube/api/core/v1/persistent_volume_claim.h"
 #include "kube/tools/event_recorder.h"
-#include "resizer/resize_claim.h"
 
 namespace resizer {
 
 class ResizeEvents {
  public:
   virtual ~ResizeEvents() = default;
-  virtual void Normal(const ResizeClaim& claim, std::string_view reason,
+  virtual void Normal(const kube::PersistentVolumeClaim& claim, std::string_view reason,
                       std::string_view message) = 0;
-  virtual void Warning(const ResizeClaim& claim, std::string_view reason,
+  virtual void Warning(const kube::PersistentVolumeClaim& claim, std::string_view reason,
                        std::string_view message) = 0;
 };
 
 class RecordedResizeEvents final : public ResizeEvents {
  public:
   explicit RecordedResizeEvents(kube::EventRecorder& recorder) : recorder_(recorder) {}
-  void Normal(const ResizeClaim& claim, std::string_view reason,
+  void Normal(const kube::PersistentVolumeClaim& claim, std::string_view reason,
               std::string_view message) override {
     recorder_.Record(ReferenceTo(claim), kube::kEventTypeNormal, reason, message);
   }
-  void Warning(const ResizeClaim& claim, std::string_view reason,
+  void Warning(const kube::PersistentVolumeClaim& claim, std::string_view reason,
                std::string_view message) override {
     recorder_.Record(ReferenceTo(claim), kube::kEventTypeWarning, reason, message);
   }
 
  private:
-  static kube::ObjectReference ReferenceTo(const ResizeClaim& claim);
+  static kube::ObjectReference ReferenceTo(const kube::PersistentVolumeClaim& claim);
   kube::EventRecorder& recorder_;
 };
 

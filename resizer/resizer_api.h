@@ -11,9 +11,9 @@
 
 #include "base/result.h"
 #include "kube/api/core/v1/persistent_volume.h"
+#include "kube/api/core/v1/persistent_volume_claim.h"
 #include "kube/api/core/v1/secret.h"
 #include "kube/client/client.h"
-#include "resizer/resize_claim.h"
 
 namespace resizer {
 
@@ -21,8 +21,9 @@ class ResizerApi {
  public:
   virtual ~ResizerApi() = default;
   // The claim as written.
-  virtual base::Result<ResizeClaim> PatchClaimStatus(const std::string& ns, const std::string& name,
-                                                     const std::string& patch) = 0;
+  virtual base::Result<kube::PersistentVolumeClaim> PatchClaimStatus(const std::string& ns,
+                                                                     const std::string& name,
+                                                                     const std::string& patch) = 0;
   virtual base::Result<kube::PersistentVolume> PatchVolume(const std::string& name,
                                                            const std::string& patch) = 0;
   virtual base::Result<kube::Secret> GetSecret(const std::string& ns, const std::string& name) = 0;
@@ -44,9 +45,11 @@ class ResizerApiClient final : public ResizerApi {
  public:
   explicit ResizerApiClient(kube::Client& client) : client_(client) {}
 
-  base::Result<ResizeClaim> PatchClaimStatus(const std::string& ns, const std::string& name,
-                                             const std::string& patch) override {
-    return client_.PatchStatus<ResizeClaim>(ns, name, kube::PatchType::kStrategicMerge, patch);
+  base::Result<kube::PersistentVolumeClaim> PatchClaimStatus(const std::string& ns,
+                                                             const std::string& name,
+                                                             const std::string& patch) override {
+    return client_.PatchStatus<kube::PersistentVolumeClaim>(
+        ns, name, kube::PatchType::kStrategicMerge, patch);
   }
   base::Result<kube::PersistentVolume> PatchVolume(const std::string& name,
                                                    const std::string& patch) override {

@@ -1,8 +1,7 @@
 // Resizer: the last step of start-up (docs/resizer.md §2.3), built on an
 // InformerSet - the resizer's own, or one csi-sidecars shares between its
-// controllers: the caches
-// (claims as ResizeClaim, PVs, and VolumeAttributesClasses for modify) and
-// the resize controller when there is an `expander`, the modify controller
+// controllers: the caches (claims, PVs, and VolumeAttributesClasses for
+// modify) and the resize controller when there is an `expander`, the modify controller
 // when there is a `modifier`, with their Events (source "external-resizer
 // <driver>"). Run() runs them until `stop` and returns once the workers
 // stopped, with in-flight CSI calls finished. The queues report to

@@ -23,11 +23,11 @@ Json Condition(std::string_view type, TimePoint now, std::string_view message = 
 
 // The conditions list of a patch: `set` (may be null), and a delete
 // directive for each other resize condition the claim has unless `keep_old`.
-Json Conditions(const ResizeClaim& claim, const Json& set, bool keep_old) {
+Json Conditions(const kube::PersistentVolumeClaim& claim, const Json& set, bool keep_old) {
   Json list = Json::array();
   if (!set.is_null()) list.push_back(set);
   if (keep_old) return list;
-  for (const ClaimCondition& c : claim.status.conditions) {
+  for (const kube::PersistentVolumeClaimCondition& c : claim.status.conditions) {
     if (!IsResizeCondition(c.type)) continue;
     if (!set.is_null() && set["type"] == c.type) continue;
     list.push_back({{"type", c.type}, {"$patch", "delete"}});
@@ -35,13 +35,13 @@ Json Conditions(const ResizeClaim& claim, const Json& set, bool keep_old) {
   return list;
 }
 
-Json Metadata(const ResizeClaim& claim, bool with_rv) {
+Json Metadata(const kube::PersistentVolumeClaim& claim, bool with_rv) {
   Json metadata = Json::object();
   if (with_rv) metadata["resourceVersion"] = claim.metadata.resource_version;
   return metadata;
 }
 
-void DropNodeExpansionNotRequired(const ResizeClaim& claim, Json& metadata) {
+void DropNodeExpansionNotRequired(const kube::PersistentVolumeClaim& claim, Json& metadata) {
   if (claim.metadata.annotations.contains(kNodeExpansionNotRequiredAnnotation)) {
     metadata["annotations"][std::string(kNodeExpansionNotRequiredAnnotation)] = nullptr;
   }
@@ -49,8 +49,8 @@ void DropNodeExpansionNotRequired(const ResizeClaim& claim, Json& metadata) {
 
 }  // namespace
 
-std::string MarkResizingPatch(const ResizeClaim& claim, const Size& size, bool new_state,
-                              TimePoint now) {
+std::string MarkResizingPatch(const kube::PersistentVolumeClaim& claim, const Size& size,
+                              bool new_state, TimePoint now) {
   Json metadata = Metadata(claim, /*with_rv=*/true);
   DropNodeExpansionNotRequired(claim, metadata);
   Json status = {{"conditions", Conditions(claim, Condition(kResizingCondition, now), !new_state)},
@@ -59,8 +59,8 @@ std::string MarkResizingPatch(const ResizeClaim& claim, const Size& size, bool n
   return Json{{"metadata", metadata}, {"status", status}}.dump();
 }
 
-std::string MarkControllerErrorPatch(const ResizeClaim& claim, const std::string& error,
-                                     bool infeasible, TimePoint now) {
+std::string MarkControllerErrorPatch(const kube::PersistentVolumeClaim& claim,
+                                     const std::string& error, bool infeasible, TimePoint now) {
   Json condition =
       Condition(kControllerResizeErrorCondition, now, "failed to expand pvc with " + error);
   Json status = {{"conditions", Conditions(claim, condition, /*keep_old=*/true)}};
@@ -68,7 +68,7 @@ std::string MarkControllerErrorPatch(const ResizeClaim& claim, const std::string
   return Json{{"status", status}}.dump();
 }
 
-std::string MarkNodeExpansionPendingPatch(const ResizeClaim& claim, TimePoint now) {
+std::string MarkNodeExpansionPendingPatch(const kube::PersistentVolumeClaim& claim, TimePoint now) {
   Json metadata = Metadata(claim, /*with_rv=*/true);
   DropNodeExpansionNotRequired(claim, metadata);
   Json condition =
@@ -80,7 +80,8 @@ std::string MarkNodeExpansionPendingPatch(const ResizeClaim& claim, TimePoint no
   return Json{{"metadata", metadata}, {"status", status}}.dump();
 }
 
-std::string MarkExpansionFinishedPatch(const ResizeClaim& claim, const std::string& capacity) {
+std::string MarkExpansionFinishedPatch(const kube::PersistentVolumeClaim& claim,
+                                       const std::string& capacity) {
   Json metadata = Metadata(claim, /*with_rv=*/true);
   metadata["annotations"][std::string(kNodeExpansionNotRequiredAnnotation)] = "true";
   Json status = {{"capacity", {{kStorage, capacity}}}};

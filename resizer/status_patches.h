@@ -15,7 +15,7 @@
 #include <chrono>
 #include <string>
 
-#include "resizer/resize_claim.h"
+#include "kube/api/core/v1/persistent_volume_claim.h"
 #include "resizer/size_choice.h"
 
 namespace resizer {
@@ -26,23 +26,24 @@ using TimePoint = std::chrono::system_clock::time_point;
 // annotation removed. `new_state` (the size differs from the allocated one)
 // also drops the other resize conditions and sets the state
 // ControllerResizeInProgress.
-std::string MarkResizingPatch(const ResizeClaim& claim, const Size& size, bool new_state,
-                              TimePoint now);
+std::string MarkResizingPatch(const kube::PersistentVolumeClaim& claim, const Size& size,
+                              bool new_state, TimePoint now);
 
 // A final error, without RV: ControllerResizeError True "failed to expand
 // pvc with <error>", other conditions kept; `infeasible` also sets the state
 // ControllerResizeInfeasible.
-std::string MarkControllerErrorPatch(const ResizeClaim& claim, const std::string& error,
-                                     bool infeasible, TimePoint now);
+std::string MarkControllerErrorPatch(const kube::PersistentVolumeClaim& claim,
+                                     const std::string& error, bool infeasible, TimePoint now);
 
 // Success, the node still to expand, with RV: FileSystemResizePending True,
 // other conditions kept; state NodeResizePending; the annotation removed.
-std::string MarkNodeExpansionPendingPatch(const ResizeClaim& claim, TimePoint now);
+std::string MarkNodeExpansionPendingPatch(const kube::PersistentVolumeClaim& claim, TimePoint now);
 
 // Success, nothing left for the node, with RV: status.capacity =
 // `capacity`; every resize condition and the storage state dropped; the
 // annotation node-expansion-not-required "true".
-std::string MarkExpansionFinishedPatch(const ResizeClaim& claim, const std::string& capacity);
+std::string MarkExpansionFinishedPatch(const kube::PersistentVolumeClaim& claim,
+                                       const std::string& capacity);
 
 // The PV after a successful expansion: spec.capacity.storage = `capacity`
 // and, when the node must expand too, pre-resize-capacity = `old_capacity`

@@ -24,6 +24,15 @@ std::string FlagNameOf(const std::string& arg) {
   return name.substr(0, name.find('='));
 }
 
+// A part's own API budget on its prefixed view.
+void RegisterBudgetFlags(base::FlagSet& view, ApiBudget& budget) {
+  view.Float64("kube-api-qps", &budget.kube_api_qps, budget.kube_api_qps,
+               "This controller's own sustained requests per second to the API server. Unset: "
+               "--kube-api-qps.");
+  view.Int("kube-api-burst", &budget.kube_api_burst, budget.kube_api_burst,
+           "This controller's own burst above its QPS. Unset: --kube-api-burst.");
+}
+
 }  // namespace
 
 std::vector<component::FeatureSpec> UnionOfFeatureSpecs(
@@ -51,10 +60,27 @@ void RegisterFlags(base::FlagSet& flags, Options& o,
                  "Unset: each controller's own default.");
   flags.Int("max-grpc-log-length", &o.max_grpc_log_length, o.max_grpc_log_length,
             "Most characters of a gRPC response written to the log; 0 or less means all.");
-  for (const auto& part : parts) {
-    views.push_back(std::make_unique<base::FlagSet>(flags, std::string(part->name()) + "-"));
-    part->RegisterFlags(*views.back());
+  o.budgets.resize(parts.size());
+  for (size_t i = 0; i < parts.size(); ++i) {
+    views.push_back(std::make_unique<base::FlagSet>(flags, std::string(parts[i]->name()) + "-"));
+    RegisterBudgetFlags(*views.back(), o.budgets[i]);
+    parts[i]->RegisterFlags(*views.back());
   }
+}
+
+base::Result<component::KubeApiRateLimits> ApiLimitsOf(const Options& options, size_t index,
+                                                       const base::FlagSet& view,
+                                                       std::string_view part_name) {
+  component::KubeClientOptions client = options;
+  const ApiBudget& own = options.budgets.at(index);
+  if (view.IsSet("kube-api-qps")) client.kube_api_qps = own.kube_api_qps;
+  if (view.IsSet("kube-api-burst")) client.kube_api_burst = own.kube_api_burst;
+  base::Result<component::KubeApiRateLimits> limits = component::RateLimitsFor(client);
+  if (!limits.ok()) {
+    return base::Error("the " + std::string(part_name) +
+                       " controller's API budget: " + limits.error().message);
+  }
+  return limits;
 }
 
 base::Result<std::vector<size_t>> SelectedParts(

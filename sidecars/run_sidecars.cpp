@@ -26,14 +26,21 @@ using component::ControllerPart;
 using component::Fail;
 using PartList = std::vector<ControllerPart*>;
 
+// A part --controllers selects, with its API client's rate limits.
+struct SelectedPart {
+  ControllerPart* part;
+  component::KubeApiRateLimits api_limits;
+};
+using SelectedList = std::vector<SelectedPart>;
+
 // The parts that can run with `driver`, each with a client of its own over
 // `client`'s transport (its own QPS budget); the others are reported.
-PartList PrepareParts(const PartList& selected, const component::CsiDriver& driver,
+PartList PrepareParts(const SelectedList& selected, const component::CsiDriver& driver,
                       const kube::Client& client,
                       std::vector<std::unique_ptr<kube::Client>>& clients) {
   PartList ready;
-  for (ControllerPart* part : selected) {
-    clients.push_back(client.WithOwnTokenBucket());
+  for (const auto& [part, limits] : selected) {
+    clients.push_back(client.WithOwnTokenBucket(limits.qps, limits.burst));
     if (base::Status s = part->Prepare(driver, *clients.back()); !s.ok()) {
       LOG_ERROR("Controller stays off")
           .With("controller", std::string(part->name()))
@@ -91,7 +98,7 @@ int RunUnderLeases(const Options& options, const PartList& parts,
 
 // Once the driver is known: the parts that can run, their shared informers,
 // the HTTP endpoint, then the parts under their Leases.
-int ServeDriver(const Options& options, const PartList& selected,
+int ServeDriver(const Options& options, const SelectedList& selected,
                 const component::CsiDriver& driver, kube::Client& client,
                 component::SidecarMetricFamilies& families, component::HttpEndpoint& endpoint,
                 const component::RunEnvironment& env) {
@@ -118,7 +125,7 @@ int ServeDriver(const Options& options, const PartList& selected,
   return code;
 }
 
-int Serve(const std::string& program, const Options& options, const PartList& selected,
+int Serve(const std::string& program, const Options& options, const SelectedList& selected,
           component::SidecarMetricFamilies& families, const component::RunEnvironment& env) {
   int exit_code = component::kExitFailure;
   std::unique_ptr<kube::Client> client =
@@ -132,7 +139,7 @@ int Serve(const std::string& program, const Options& options, const PartList& se
   startup.max_grpc_log_length = static_cast<int>(options.max_grpc_log_length);
   std::chrono::nanoseconds longest{0};
   bool migrated_label = false;
-  for (const ControllerPart* part : selected) {
+  for (const auto& [part, limits] : selected) {
     longest = std::max(longest, part->csi_timeout());
     migrated_label = migrated_label || part->labels_migrated_calls();
   }
@@ -170,13 +177,16 @@ int Run(const std::vector<std::string>& args, component::RunEnvironment env, Par
   component::SidecarMetricFamilies families;
   const component::SharedSettings shared{
       options, gates, flags.IsSet("timeout") ? std::optional(options.timeout) : std::nullopt};
-  PartList selected_parts;
+  SelectedList selected_parts;
   for (size_t index : *selected) {
     ControllerPart& part = *parts[index];
     if (base::Status s = part.Configure(shared, *views[index], families); !s.ok()) {
       return Fail(s.error().message);
     }
-    selected_parts.push_back(&part);
+    base::Result<component::KubeApiRateLimits> limits =
+        ApiLimitsOf(options, index, *views[index], part.name());
+    if (!limits.ok()) return Fail(limits.error().message);
+    selected_parts.push_back({&part, *limits});
   }
   // Before Serve starts any thread, so that they all inherit the blocked mask.
   std::optional<component::ShutdownSignals> signals;

@@ -25,7 +25,8 @@ class AttacherPart final : public component::ControllerPart {
                          component::SidecarMetricFamilies& families) override {
     static_cast<component::SidecarOptions&>(options_) = shared.options;
     if (shared.timeout && !flags.IsSet("timeout")) options_.timeout = *shared.timeout;
-    if (base::Status s = CheckWorkerThreads(options_); !s.ok()) return s;
+    if (base::Status s = CheckWorkerThreads(options_, flags.FullName("worker-threads")); !s.ok())
+      return s;
     run_options_ = ControllerOptionsFrom(options_, shared.gates);
     metrics_.emplace(families);
     return base::Status::Ok();

@@ -42,9 +42,9 @@ attacher::RunControllerOptions ControllerOptionsFrom(const Options& options,
   return out;
 }
 
-base::Status CheckWorkerThreads(const Options& options) {
+base::Status CheckWorkerThreads(const Options& options, std::string_view flag_name) {
   if (options.worker_threads == 0) {
-    return base::Error("Option -worker-threads must be greater than zero");
+    return base::Error("Option -" + std::string(flag_name) + " must be greater than zero");
   }
   return base::Status::Ok();
 }

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 #include "attacher/run_controller.h"
 #include "base/flags.h"
@@ -33,8 +34,10 @@ void RegisterFlags(base::FlagSet& flags, Options& options);
 // all but the shared sidecar flags and --max-grpc-log-length.
 void RegisterOwnFlags(base::FlagSet& flags, Options& options);
 
-// --worker-threads must be positive (upstream's message; exit 1).
-base::Status CheckWorkerThreads(const Options& options);
+// --worker-threads must be positive (upstream's message, naming the flag as
+// the command line calls it: csi-sidecars' is --attacher-worker-threads; exit 1).
+base::Status CheckWorkerThreads(const Options& options,
+                                std::string_view flag_name = "worker-threads");
 
 // What the flags and gates decide for the controller.
 attacher::RunControllerOptions ControllerOptionsFrom(const Options& options,

@@ -1,5 +1,6 @@
 // PersistentVolumeClaim codec: a bound claim as the API server serves it, a
-// claim restored from a VolumeSnapshot, and the unset-vs-empty class name.
+// claim restored from a VolumeSnapshot, the unset-vs-empty class name, and
+// the status an expansion and a modification record.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -40,6 +41,48 @@ TEST(PersistentVolumeClaimCodec, DecodesBoundClaimAndRoundTrips) {
   auto again = DecodeObject<PersistentVolumeClaim>(EncodeObject(*pvc));
   ASSERT_TRUE(again.ok()) << again.error().message;
   EXPECT_EQ(*again, *pvc);
+}
+
+TEST(PersistentVolumeClaimCodec, ResizeAndModifyStatusDecodeAndRoundTrip) {
+  auto pvc = DecodeObject<PersistentVolumeClaim>(R"json({
+    "metadata": {"name": "growing", "namespace": "default"},
+    "spec": {"resources": {"requests": {"storage": "2Gi"}}, "volumeName": "pv-1",
+             "volumeAttributesClassName": "gold"},
+    "status": {"phase": "Bound", "capacity": {"storage": "1Gi"},
+               "allocatedResources": {"storage": "2Gi"},
+               "allocatedResourceStatuses": {"storage": "ControllerResizeInProgress"},
+               "currentVolumeAttributesClassName": "silver",
+               "modifyVolumeStatus": {"targetVolumeAttributesClassName": "gold",
+                                      "status": "InProgress"},
+               "conditions": [{"type": "Resizing", "status": "True",
+                               "lastTransitionTime": "2026-11-30T12:00:00Z"}]}})json");
+  ASSERT_TRUE(pvc.ok()) << pvc.error().message;
+  EXPECT_EQ(pvc->status.capacity_storage, "1Gi");
+  EXPECT_EQ(pvc->status.allocated_storage, "2Gi");
+  EXPECT_EQ(pvc->status.allocated_storage_status, "ControllerResizeInProgress");
+  EXPECT_EQ(pvc->status.current_volume_attributes_class_name, "silver");
+  ASSERT_TRUE(pvc->status.modify_volume_status.has_value());
+  EXPECT_EQ(pvc->status.modify_volume_status->target_volume_attributes_class_name, "gold");
+  EXPECT_EQ(pvc->status.modify_volume_status->status, "InProgress");
+  EXPECT_TRUE(pvc->HasTrueCondition("Resizing"));
+  EXPECT_FALSE(pvc->HasTrueCondition("FileSystemResizePending"));
+  ASSERT_NE(pvc->FindCondition("Resizing"), nullptr);
+  EXPECT_EQ(pvc->FindCondition("Resizing")->last_transition_time, "2026-11-30T12:00:00Z");
+
+  auto again = DecodeObject<PersistentVolumeClaim>(EncodeObject(*pvc));
+  ASSERT_TRUE(again.ok()) << again.error().message;
+  EXPECT_EQ(*again, *pvc);
+}
+
+TEST(PersistentVolumeClaimCodec, AClaimWithoutResizeStatusHasNone) {
+  auto pvc = DecodeObject<PersistentVolumeClaim>(
+      R"json({"metadata": {"name": "c"}, "status": {"phase": "Bound"}})json");
+  ASSERT_TRUE(pvc.ok()) << pvc.error().message;
+  EXPECT_TRUE(pvc->status.allocated_storage.empty());
+  EXPECT_FALSE(pvc->status.modify_volume_status.has_value());
+  EXPECT_TRUE(pvc->status.conditions.empty());
+  EXPECT_EQ(pvc->FindCondition("Resizing"), nullptr);
+  EXPECT_EQ(EncodeObject(*pvc).find("allocatedResources"), std::string::npos);
 }
 
 TEST(PersistentVolumeClaimCodec, DataSourceNamesTheVolumeSnapshotToRestore) {

@@ -65,8 +65,8 @@ TEST(ClaimTurnsTest, MovedTurnIsGivenBackOnceByItsLastHolder) {
 // An API whose status patches fail.
 class RefusingApi final : public ResizerApi {
  public:
-  base::Result<ResizeClaim> PatchClaimStatus(const std::string&, const std::string&,
-                                             const std::string&) override {
+  base::Result<kube::PersistentVolumeClaim> PatchClaimStatus(const std::string&, const std::string&,
+                                                             const std::string&) override {
     return base::Error("Conflict");
   }
   base::Result<kube::PersistentVolume> PatchVolume(const std::string&,
@@ -80,8 +80,9 @@ class RefusingApi final : public ResizerApi {
 
 class WriteClaimStatusTest : public ::testing::Test {
  protected:
-  std::shared_ptr<const ResizeClaim> Cache(const ResizeClaim& claim) {
-    auto stored = std::make_shared<const ResizeClaim>(claim);
+  std::shared_ptr<const kube::PersistentVolumeClaim> Cache(
+      const kube::PersistentVolumeClaim& claim) {
+    auto stored = std::make_shared<const kube::PersistentVolumeClaim>(claim);
     claims_.Upsert(stored);
     return stored;
   }
@@ -91,22 +92,22 @@ class WriteClaimStatusTest : public ::testing::Test {
 
   CallLog log_;
   RecordingApi api_{log_};
-  kube::Store<ResizeClaim> claims_;
+  kube::Store<kube::PersistentVolumeClaim> claims_;
 };
 
 TEST_F(WriteClaimStatusTest, AnswerReplacesTheCachedVersionThePatchWasMadeFrom) {
-  const ResizeClaim base = BoundClaim("claim");
+  const kube::PersistentVolumeClaim base = BoundClaim("claim");
   api_.Remember(base);
   Cache(base);
-  base::Result<ResizeClaim> written = WriteClaimStatus(api_, claims_, base, "{}");
+  base::Result<kube::PersistentVolumeClaim> written = WriteClaimStatus(api_, claims_, base, "{}");
   ASSERT_TRUE(written.ok()) << written.error().message;
   EXPECT_EQ(CachedVersion(), "written");
 }
 
 TEST_F(WriteClaimStatusTest, NewerCachedVersionIsKept) {
-  const ResizeClaim base = BoundClaim("claim");
+  const kube::PersistentVolumeClaim base = BoundClaim("claim");
   api_.Remember(base);
-  ResizeClaim newer = base;
+  kube::PersistentVolumeClaim newer = base;
   newer.metadata.resource_version = "2";  // a watch event came first
   Cache(newer);
   ASSERT_TRUE(WriteClaimStatus(api_, claims_, base, "{}").ok());
@@ -114,10 +115,11 @@ TEST_F(WriteClaimStatusTest, NewerCachedVersionIsKept) {
 }
 
 TEST_F(WriteClaimStatusTest, RefusedPatchLeavesTheCacheAlone) {
-  const ResizeClaim base = BoundClaim("claim");
+  const kube::PersistentVolumeClaim base = BoundClaim("claim");
   Cache(base);
   RefusingApi refusing;
-  base::Result<ResizeClaim> written = WriteClaimStatus(refusing, claims_, base, "{}");
+  base::Result<kube::PersistentVolumeClaim> written =
+      WriteClaimStatus(refusing, claims_, base, "{}");
   ASSERT_FALSE(written.ok());
   EXPECT_EQ(written.error().message, "Conflict");
   EXPECT_EQ(CachedVersion(), "1");
@@ -135,8 +137,9 @@ kube::VolumeAttributesClass FastClass() {
 // Both controllers, one worker each, over one claim cache and one ClaimTurns.
 class SharedClaimTest : public ::testing::Test {
  protected:
-  void Start(std::vector<ResizeClaim> claims, std::vector<kube::PersistentVolume> volumes) {
-    for (const ResizeClaim& claim : claims) api_.Remember(claim);
+  void Start(std::vector<kube::PersistentVolumeClaim> claims,
+             std::vector<kube::PersistentVolume> volumes) {
+    for (const kube::PersistentVolumeClaim& claim : claims) api_.Remember(claim);
     claims_.SetItems(std::move(claims));
     volumes_.SetItems(std::move(volumes));
     classes_.SetItems({FastClass()});
@@ -167,7 +170,7 @@ class SharedClaimTest : public ::testing::Test {
   ScriptedExpander expander_{log_};
   ScriptedModifier modifier_{log_};
   LoggedEvents events_{log_};
-  testsupport::FakeListerWatcher<ResizeClaim> claims_;
+  testsupport::FakeListerWatcher<kube::PersistentVolumeClaim> claims_;
   testsupport::FakeListerWatcher<kube::PersistentVolume> volumes_;
   testsupport::FakeListerWatcher<kube::VolumeAttributesClass> classes_;
   testsupport::FakeListerWatcher<ClaimPod> pods_;
@@ -180,18 +183,18 @@ class SharedClaimTest : public ::testing::Test {
 
 TEST_F(SharedClaimTest, ModifyOfAClaimBeingResizedRunsOnceTheResizeSyncHasWritten) {
   expander_.Hold();
-  ResizeClaim claim = BoundClaim("both");  // 1Gi asking for 2Gi, no class yet
+  kube::PersistentVolumeClaim claim = BoundClaim("both");  // 1Gi asking for 2Gi, no class yet
   Start({claim}, {VolumeOf(claim)});
   ASSERT_TRUE(log_.Await("EXPAND pv-both")) << log_.Dump();  // the resize sync holds the turn
 
-  ResizeClaim wanting = claim;
+  kube::PersistentVolumeClaim wanting = claim;
   wanting.metadata.resource_version = "2";
   wanting.spec.volume_attributes_class_name = "fast";
   api_.Remember(wanting);
   claims_.Send(WatchEventType::kModified, wanting);
   // One modify worker: once a claim queued after it was modified, the modify
   // sync of "both" has run, and found the turn taken.
-  ResizeClaim sentinel = BoundClaim("sentinel", "1Gi");
+  kube::PersistentVolumeClaim sentinel = BoundClaim("sentinel", "1Gi");
   sentinel.spec.volume_attributes_class_name = "fast";
   api_.Remember(sentinel);
   volumes_.Send(WatchEventType::kAdded, VolumeOf(sentinel));

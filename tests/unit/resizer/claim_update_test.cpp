@@ -10,8 +10,8 @@
 namespace resizer {
 namespace {
 
-ResizeClaim BaseClaim() {
-  ResizeClaim claim;
+kube::PersistentVolumeClaim BaseClaim() {
+  kube::PersistentVolumeClaim claim;
   claim.metadata.resource_version = "1";
   claim.spec.requests_storage = "1Gi";
   claim.status.capacity_storage = "1Gi";
@@ -19,38 +19,38 @@ ResizeClaim BaseClaim() {
 }
 
 TEST(ClaimUpdateTest, RequestChangeQueues) {
-  ResizeClaim changed = BaseClaim();
+  kube::PersistentVolumeClaim changed = BaseClaim();
   changed.spec.requests_storage = "2Gi";
   EXPECT_TRUE(ClaimUpdateNeedsSync(BaseClaim(), changed));
 }
 
 TEST(ClaimUpdateTest, SameRequestWrittenDifferentlyDoesNotQueue) {
-  ResizeClaim changed = BaseClaim();
+  kube::PersistentVolumeClaim changed = BaseClaim();
   changed.spec.requests_storage = "1024Mi";
   EXPECT_FALSE(ClaimUpdateNeedsSync(BaseClaim(), changed));
 }
 
 TEST(ClaimUpdateTest, StorageResizerAnnotationChangeQueues) {
-  ResizeClaim changed = BaseClaim();
+  kube::PersistentVolumeClaim changed = BaseClaim();
   changed.metadata.annotations[std::string(kStorageResizerAnnotation)] = "driver";
   EXPECT_TRUE(ClaimUpdateNeedsSync(BaseClaim(), changed));
 }
 
 TEST(ClaimUpdateTest, CapacityGrowthQueuesButShrinkDoesNot) {
-  ResizeClaim grown = BaseClaim();
+  kube::PersistentVolumeClaim grown = BaseClaim();
   grown.status.capacity_storage = "2Gi";
   EXPECT_TRUE(ClaimUpdateNeedsSync(BaseClaim(), grown));
   EXPECT_FALSE(ClaimUpdateNeedsSync(grown, BaseClaim()));
 }
 
 TEST(ClaimUpdateTest, AllocatedStatusChangeQueues) {
-  ResizeClaim changed = BaseClaim();
+  kube::PersistentVolumeClaim changed = BaseClaim();
   changed.status.allocated_storage_status = "NodeResizePending";
   EXPECT_TRUE(ClaimUpdateNeedsSync(BaseClaim(), changed));
 }
 
 TEST(ClaimUpdateTest, LabelsAndConditionsAloneDoNotQueue) {
-  ResizeClaim changed = BaseClaim();
+  kube::PersistentVolumeClaim changed = BaseClaim();
   changed.metadata.labels["app"] = "db";
   changed.status.conditions.push_back({"Resizing", "True"});
   EXPECT_FALSE(ClaimUpdateNeedsSync(BaseClaim(), changed));

@@ -16,8 +16,8 @@
 #include <vector>
 
 #include "kube/api/core/v1/persistent_volume.h"
+#include "kube/api/core/v1/persistent_volume_claim.h"
 #include "kube/api/core/v1/secret.h"
-#include "resizer/resize_claim.h"
 #include "resizer/resize_events.h"
 #include "resizer/resizer_api.h"
 #include "resizer/volume_expander.h"
@@ -72,15 +72,16 @@ class CallLog {
 class RecordingApi final : public ResizerApi {
  public:
   explicit RecordingApi(CallLog& log) : log_(log) {}
-  void Remember(const ResizeClaim& claim) {
+  void Remember(const kube::PersistentVolumeClaim& claim) {
     std::lock_guard lock(mu_);
     claims_[claim.metadata.name] = claim;
   }
-  base::Result<ResizeClaim> PatchClaimStatus(const std::string& ns, const std::string& name,
-                                             const std::string& patch) override {
+  base::Result<kube::PersistentVolumeClaim> PatchClaimStatus(const std::string& ns,
+                                                             const std::string& name,
+                                                             const std::string& patch) override {
     log_.Add("PATCH-STATUS " + ns + "/" + name + " " + patch);
     std::lock_guard lock(mu_);
-    ResizeClaim written = claims_[name];
+    kube::PersistentVolumeClaim written = claims_[name];
     written.metadata.resource_version = "written";
     return written;
   }
@@ -108,19 +109,19 @@ class RecordingApi final : public ResizerApi {
  private:
   CallLog& log_;
   std::mutex mu_;
-  std::map<std::string, ResizeClaim> claims_;    // guarded by mu_
-  std::map<std::string, kube::Secret> secrets_;  // guarded by mu_
+  std::map<std::string, kube::PersistentVolumeClaim> claims_;  // guarded by mu_
+  std::map<std::string, kube::Secret> secrets_;                // guarded by mu_
 };
 
 class LoggedEvents final : public ResizeEvents {
  public:
   explicit LoggedEvents(CallLog& log) : log_(log) {}
-  void Normal(const ResizeClaim& claim, std::string_view reason,
+  void Normal(const kube::PersistentVolumeClaim& claim, std::string_view reason,
               std::string_view message) override {
     log_.Add("EVENT Normal " + claim.metadata.name + " " + std::string(reason) + ": " +
              std::string(message));
   }
-  void Warning(const ResizeClaim& claim, std::string_view reason,
+  void Warning(const kube::PersistentVolumeClaim& claim, std::string_view reason,
                std::string_view message) override {
     log_.Add("EVENT Warning " + claim.metadata.name + " " + std::string(reason) + ": " +
              std::string(message));
@@ -195,8 +196,9 @@ class ScriptedModifier final : public VolumeModifier {
 };
 
 // A claim bound to "pv-<name>", 1Gi, asking for `request`.
-inline ResizeClaim BoundClaim(const std::string& name, const std::string& request = "2Gi") {
-  ResizeClaim claim;
+inline kube::PersistentVolumeClaim BoundClaim(const std::string& name,
+                                              const std::string& request = "2Gi") {
+  kube::PersistentVolumeClaim claim;
   claim.metadata.namespace_ = "ns";
   claim.metadata.name = name;
   claim.metadata.uid = kube::Uid("uid-" + name);
@@ -208,7 +210,7 @@ inline ResizeClaim BoundClaim(const std::string& name, const std::string& reques
   return claim;
 }
 
-inline kube::PersistentVolume VolumeOf(const ResizeClaim& claim,
+inline kube::PersistentVolume VolumeOf(const kube::PersistentVolumeClaim& claim,
                                        const std::string& driver = kResizeDriver) {
   kube::PersistentVolume volume;
   volume.metadata.name = claim.spec.volume_name;

@@ -33,16 +33,17 @@ using testing::ScriptedModifier;
 using testing::VolumeOf;
 
 // A bound claim of 1Gi asking for the class `wanted`.
-ResizeClaim ClaimWanting(const std::string& name, const std::string& wanted) {
-  ResizeClaim claim = BoundClaim(name, "1Gi");
+kube::PersistentVolumeClaim ClaimWanting(const std::string& name, const std::string& wanted) {
+  kube::PersistentVolumeClaim claim = BoundClaim(name, "1Gi");
   claim.spec.volume_attributes_class_name = wanted;
   return claim;
 }
 
-ResizeClaim InProgressTo(ResizeClaim claim, const std::string& target,
-                         std::string status = std::string(kModifyInProgress)) {
+kube::PersistentVolumeClaim InProgressTo(kube::PersistentVolumeClaim claim,
+                                         const std::string& target,
+                                         std::string status = std::string(kModifyInProgress)) {
   claim.status.modify_volume_status =
-      ModifyVolumeStatus{.target_volume_attributes_class_name = target, .status = status};
+      kube::ModifyVolumeStatus{.target_volume_attributes_class_name = target, .status = status};
   return claim;
 }
 
@@ -57,9 +58,10 @@ kube::VolumeAttributesClass Class(const std::string& name, kube::StringMap param
 
 class ModifyControllerTest : public ::testing::Test {
  protected:
-  void Start(std::vector<ResizeClaim> claims, std::vector<kube::PersistentVolume> volumes,
+  void Start(std::vector<kube::PersistentVolumeClaim> claims,
+             std::vector<kube::PersistentVolume> volumes,
              std::vector<kube::VolumeAttributesClass> classes) {
-    for (const ResizeClaim& claim : claims) api_.Remember(claim);
+    for (const kube::PersistentVolumeClaim& claim : claims) api_.Remember(claim);
     claims_.SetItems(std::move(claims));
     volumes_.SetItems(std::move(volumes));
     classes_.SetItems(std::move(classes));
@@ -83,7 +85,7 @@ class ModifyControllerTest : public ::testing::Test {
   // A claim wanting the class "sentinel" sent after everything else;
   // returns once it was modified, so every claim queued before was synced.
   void Settle() {
-    ResizeClaim sentinel = ClaimWanting("sentinel", "sentinel");
+    kube::PersistentVolumeClaim sentinel = ClaimWanting("sentinel", "sentinel");
     api_.Remember(sentinel);
     classes_.Send(WatchEventType::kAdded, Class("sentinel", {}));
     volumes_.Send(WatchEventType::kAdded, VolumeOf(sentinel));
@@ -95,7 +97,7 @@ class ModifyControllerTest : public ::testing::Test {
   RecordingApi api_{log_};
   ScriptedModifier modifier_{log_};
   LoggedEvents events_{log_};
-  testsupport::FakeListerWatcher<ResizeClaim> claims_;
+  testsupport::FakeListerWatcher<kube::PersistentVolumeClaim> claims_;
   testsupport::FakeListerWatcher<kube::PersistentVolume> volumes_;
   testsupport::FakeListerWatcher<kube::VolumeAttributesClass> classes_;
   kube::InformerSet informers_{kube::ReflectorOptions{}};
@@ -108,7 +110,7 @@ class ModifyControllerTest : public ::testing::Test {
 // §5.2-§5.4 in upstream's order: InProgress with RV, VolumeModify, the call
 // with the class's parameters, the PV's class, then the claim's (no RV).
 TEST_F(ModifyControllerTest, ClassChangeIsAppliedInUpstreamsOrder) {
-  ResizeClaim claim = ClaimWanting("gold", "gold");
+  kube::PersistentVolumeClaim claim = ClaimWanting("gold", "gold");
   Start({claim}, {VolumeOf(claim)}, {Class("gold", {{"iops", "300"}})});
   api_.Remember(InProgressTo(claim, "gold"));  // the claim as the first patch writes it
   ASSERT_TRUE(log_.Await("VolumeModifySuccessful")) << log_.Dump();
@@ -133,7 +135,7 @@ TEST_F(ModifyControllerTest, ClassChangeIsAppliedInUpstreamsOrder) {
 // §5.2 step 5: a class that does not exist: Warning, Pending without conditions,
 // no call. Unlike upstream (§9), the class's creation queues the claim.
 TEST_F(ModifyControllerTest, MissingClassMarksPendingAndItsCreationQueuesTheClaim) {
-  ResizeClaim claim = ClaimWanting("later", "later");
+  kube::PersistentVolumeClaim claim = ClaimWanting("later", "later");
   Start({claim}, {VolumeOf(claim)}, {});
   ASSERT_TRUE(log_.Await(R"("modifyVolumeStatus":{"status":"Pending"})")) << log_.Dump();
   EXPECT_NE(
@@ -146,10 +148,11 @@ TEST_F(ModifyControllerTest, MissingClassMarksPendingAndItsCreationQueuesTheClai
       << log_.Dump();
   // The API server's answer reaches the cache; being Pending, it is not
   // queued again by itself (§5.1).
-  ResizeClaim pending = InProgressTo(claim, "", std::string(kModifyPending));
+  kube::PersistentVolumeClaim pending = InProgressTo(claim, "", std::string(kModifyPending));
   pending.metadata.resource_version = "2";
   claims_.Send(WatchEventType::kModified, pending);
-  kube::Store<ResizeClaim>& cached = informers_.StoreOf<ResizeClaim>();
+  kube::Store<kube::PersistentVolumeClaim>& cached =
+      informers_.StoreOf<kube::PersistentVolumeClaim>();
   ASSERT_TRUE(testsupport::PollUntil(
       [&] {
         auto seen = cached.GetByKey("ns/later");
@@ -165,7 +168,7 @@ TEST_F(ModifyControllerTest, MissingClassMarksPendingAndItsCreationQueuesTheClai
 TEST_F(ModifyControllerTest, InvalidArgumentIsInfeasibleWithBothConditions) {
   modifier_.Answer(base::Error::Grpc(grpc::StatusCode::INVALID_ARGUMENT,
                                      "rpc error: code = InvalidArgument desc = bad iops"));
-  ResizeClaim claim = ClaimWanting("bad", "gold");
+  kube::PersistentVolumeClaim claim = ClaimWanting("bad", "gold");
   Start({claim}, {VolumeOf(claim)}, {Class("gold", {{"iops", "999999"}})});
   api_.Remember(InProgressTo(claim, "gold"));
   ASSERT_TRUE(log_.Await("EVENT Warning bad VolumeModifyFailed")) << log_.Dump();
@@ -190,7 +193,7 @@ TEST_F(ModifyControllerTest, InvalidArgumentIsInfeasibleWithBothConditions) {
 TEST_F(ModifyControllerTest, NonFinalErrorStaysInProgressAndIsRetried) {
   modifier_.Answer(base::Error::Grpc(grpc::StatusCode::UNAVAILABLE,
                                      "rpc error: code = Unavailable desc = busy"));
-  ResizeClaim claim = ClaimWanting("busy", "gold");
+  kube::PersistentVolumeClaim claim = ClaimWanting("busy", "gold");
   Start({claim}, {VolumeOf(claim)}, {Class("gold", {{"iops", "300"}})});
   api_.Remember(InProgressTo(claim, "gold"));
   ASSERT_TRUE(log_.Await("VolumeModifySuccessful")) << log_.Dump();
@@ -207,7 +210,7 @@ TEST_F(ModifyControllerTest, NonFinalErrorStaysInProgressAndIsRetried) {
 // target, even though its class now names another; no InProgress patch
 // comes before the call.
 TEST_F(ModifyControllerTest, ClaimInProgressAtStartContinuesToItsTarget) {
-  ResizeClaim claim = InProgressTo(ClaimWanting("redirected", "silver"), "gold");
+  kube::PersistentVolumeClaim claim = InProgressTo(ClaimWanting("redirected", "silver"), "gold");
   Start({claim}, {VolumeOf(claim)}, {Class("gold", {{"iops", "300"}}), Class("silver", {})});
   ASSERT_TRUE(log_.Await("VolumeModifySuccessful")) << log_.Dump();
   const int modified = log_.IndexOf("MODIFY pv-redirected params=iops=300,");
@@ -221,7 +224,8 @@ TEST_F(ModifyControllerTest, ClaimInProgressAtStartContinuesToItsTarget) {
 // §5.2 step 3: the class cleared while not InProgress rolls back: VolumeModifyCanceled
 // and the ModifyingVolume condition dropped (no RV), no call.
 TEST_F(ModifyControllerTest, ClearedClassRollsBackTheModifyingCondition) {
-  ResizeClaim claim = InProgressTo(ClaimWanting("cleared", ""), "gold", "Infeasible");
+  kube::PersistentVolumeClaim claim =
+      InProgressTo(ClaimWanting("cleared", ""), "gold", "Infeasible");
   claim.status.conditions = {{.type = "ModifyingVolume", .status = "True"}};
   Start({claim}, {VolumeOf(claim)}, {});
   const std::string dropped =
@@ -236,7 +240,7 @@ TEST_F(ModifyControllerTest, ClearedClassRollsBackTheModifyingCondition) {
 // §5.3: --extra-modify-metadata adds the claim's and the PV's names.
 TEST_F(ModifyControllerTest, ExtraMetadataNamesTheClaimAndThePv) {
   extra_modify_metadata_ = true;
-  ResizeClaim claim = ClaimWanting("meta", "gold");
+  kube::PersistentVolumeClaim claim = ClaimWanting("meta", "gold");
   Start({claim}, {VolumeOf(claim)}, {Class("gold", {{"iops", "300"}})});
   ASSERT_TRUE(log_.Await("MODIFY pv-meta")) << log_.Dump();
   EXPECT_NE(log_.IndexOf("MODIFY pv-meta params=csi.storage.k8s.io/pv/name=pv-meta,"
@@ -249,7 +253,7 @@ TEST_F(ModifyControllerTest, ExtraMetadataNamesTheClaimAndThePv) {
 // §5.3: the Secret named by the PV's modify annotations is read and passed.
 TEST_F(ModifyControllerTest, SecretFromThePvsModifyAnnotationsIsPassed) {
   api_.AddSecret("vault", "modify-creds", {{"token", "t0k3n"}});
-  ResizeClaim claim = ClaimWanting("secret", "gold");
+  kube::PersistentVolumeClaim claim = ClaimWanting("secret", "gold");
   kube::PersistentVolume volume = VolumeOf(claim);
   volume.metadata.annotations[std::string(kModifySecretNameAnnotation)] = "modify-creds";
   volume.metadata.annotations[std::string(kModifySecretNamespaceAnnotation)] = "vault";
@@ -262,10 +266,10 @@ TEST_F(ModifyControllerTest, SecretFromThePvsModifyAnnotationsIsPassed) {
 
 // §5.2: claims of other drivers, not Bound, or at their class are left alone.
 TEST_F(ModifyControllerTest, ClaimsNotOursOrAtTheirClassAreLeftAlone) {
-  ResizeClaim other = ClaimWanting("other", "gold");
-  ResizeClaim unbound = ClaimWanting("unbound", "gold");
+  kube::PersistentVolumeClaim other = ClaimWanting("other", "gold");
+  kube::PersistentVolumeClaim unbound = ClaimWanting("unbound", "gold");
   unbound.status.phase = "Pending";
-  ResizeClaim settled = ClaimWanting("settled", "gold");
+  kube::PersistentVolumeClaim settled = ClaimWanting("settled", "gold");
   settled.status.current_volume_attributes_class_name = "gold";
   Start({other, unbound, settled},
         {VolumeOf(other, "other.csi.example.com"), VolumeOf(unbound), VolumeOf(settled)},
@@ -279,16 +283,16 @@ TEST_F(ModifyControllerTest, ClaimsNotOursOrAtTheirClassAreLeftAlone) {
 
 // §5.1, as a table: which updates of a claim need a sync.
 TEST(ModifyUpdateNeedsSyncTest, ClassChangesAndSettledBoundClaims) {
-  const ResizeClaim bound = ClaimWanting("c", "gold");
-  ResizeClaim other_class = bound;
+  const kube::PersistentVolumeClaim bound = ClaimWanting("c", "gold");
+  kube::PersistentVolumeClaim other_class = bound;
   other_class.spec.volume_attributes_class_name = "silver";
-  const ResizeClaim in_progress = InProgressTo(bound, "gold");
-  ResizeClaim unbound = bound;
+  const kube::PersistentVolumeClaim in_progress = InProgressTo(bound, "gold");
+  kube::PersistentVolumeClaim unbound = bound;
   unbound.status.phase = "Pending";
   struct Case {
     const char* name;
-    const ResizeClaim& from;
-    const ResizeClaim& to;
+    const kube::PersistentVolumeClaim& from;
+    const kube::PersistentVolumeClaim& to;
     bool want;
   };
   const Case cases[] = {

@@ -50,9 +50,9 @@ ClaimPod PodUsing(const std::string& name, const std::string& claim,
 
 class ResizeControllerTest : public ::testing::Test {
  protected:
-  void Start(std::vector<ResizeClaim> claims, std::vector<kube::PersistentVolume> volumes,
-             std::vector<ClaimPod> pods = {}) {
-    for (const ResizeClaim& claim : claims) api_.Remember(claim);
+  void Start(std::vector<kube::PersistentVolumeClaim> claims,
+             std::vector<kube::PersistentVolume> volumes, std::vector<ClaimPod> pods = {}) {
+    for (const kube::PersistentVolumeClaim& claim : claims) api_.Remember(claim);
     claims_.SetItems(std::move(claims));
     volumes_.SetItems(std::move(volumes));
     pods_.SetItems(std::move(pods));
@@ -76,7 +76,7 @@ class ResizeControllerTest : public ::testing::Test {
   // A claim and its PV sent after everything else; returns once the
   // sentinel was expanded, so every claim queued before it was synced.
   void Settle() {
-    ResizeClaim sentinel = BoundClaim("sentinel");
+    kube::PersistentVolumeClaim sentinel = BoundClaim("sentinel");
     api_.Remember(sentinel);
     volumes_.Send(WatchEventType::kAdded, VolumeOf(sentinel, driver_));
     claims_.Send(WatchEventType::kAdded, sentinel);
@@ -87,7 +87,7 @@ class ResizeControllerTest : public ::testing::Test {
   RecordingApi api_{log_};
   ScriptedExpander expander_{log_};
   LoggedEvents events_{log_};
-  testsupport::FakeListerWatcher<ResizeClaim> claims_;
+  testsupport::FakeListerWatcher<kube::PersistentVolumeClaim> claims_;
   testsupport::FakeListerWatcher<kube::PersistentVolume> volumes_;
   testsupport::FakeListerWatcher<ClaimPod> pods_;
   kube::InformerSet informers_{kube::ReflectorOptions{}};
@@ -102,7 +102,7 @@ class ResizeControllerTest : public ::testing::Test {
 
 TEST_F(ResizeControllerTest, NodeExpansionRequiredMarksFileSystemResizePendingInUpstreamsOrder) {
   expander_.Answer(Expansion{.capacity_bytes = 2 * kGiB, .node_expansion_required = true});
-  ResizeClaim claim = BoundClaim("node");
+  kube::PersistentVolumeClaim claim = BoundClaim("node");
   Start({claim}, {VolumeOf(claim)});
   ASSERT_TRUE(log_.Await("FileSystemResizeRequired")) << log_.Dump();
   const int marked = log_.IndexOf("PATCH-STATUS ns/node {\"metadata\":{\"resourceVersion\":\"1\"}");
@@ -124,7 +124,7 @@ TEST_F(ResizeControllerTest, NodeExpansionRequiredMarksFileSystemResizePendingIn
 
 TEST_F(ResizeControllerTest, ZeroBytesFromTheDriverIsAFailureAndThePvKeepsItsSize) {
   expander_.Answer(Expansion{.capacity_bytes = 0});
-  ResizeClaim claim = BoundClaim("zero");
+  kube::PersistentVolumeClaim claim = BoundClaim("zero");
   Start({claim}, {VolumeOf(claim)});
   ASSERT_TRUE(log_.Await("EVENT Warning zero VolumeResizeFailed")) << log_.Dump();
   EXPECT_NE(log_.IndexOf("capacity_bytes 0"), -1) << log_.Dump();
@@ -134,7 +134,7 @@ TEST_F(ResizeControllerTest, ZeroBytesFromTheDriverIsAFailureAndThePvKeepsItsSiz
 
 TEST_F(ResizeControllerTest, InfeasibleErrorMarksTheClaimWithoutResourceVersion) {
   expander_.Answer(base::Error::Grpc(grpc::StatusCode::OUT_OF_RANGE, "too big"));
-  ResizeClaim claim = BoundClaim("big");
+  kube::PersistentVolumeClaim claim = BoundClaim("big");
   Start({claim}, {VolumeOf(claim)});
   ASSERT_TRUE(log_.Await("EVENT Warning big VolumeResizeFailed")) << log_.Dump();
   const int infeasible = log_.IndexOf("ControllerResizeInfeasible");
@@ -146,12 +146,12 @@ TEST_F(ResizeControllerTest, InfeasibleErrorMarksTheClaimWithoutResourceVersion)
 }
 
 TEST_F(ResizeControllerTest, ClaimsNotOursOrNotGrowingAreLeftAlone) {
-  ResizeClaim other_driver = BoundClaim("other-driver");
-  ResizeClaim wrong_uid = BoundClaim("wrong-uid");
+  kube::PersistentVolumeClaim other_driver = BoundClaim("other-driver");
+  kube::PersistentVolumeClaim wrong_uid = BoundClaim("wrong-uid");
   kube::PersistentVolume wrong_uid_volume = VolumeOf(wrong_uid);
   wrong_uid_volume.spec.claim_ref->uid = kube::Uid("someone-else");
-  ResizeClaim not_growing = BoundClaim("not-growing", "1Gi");
-  ResizeClaim pending = BoundClaim("pending");
+  kube::PersistentVolumeClaim not_growing = BoundClaim("not-growing", "1Gi");
+  kube::PersistentVolumeClaim pending = BoundClaim("pending");
   pending.status.phase = "Pending";
   Start({other_driver, wrong_uid, not_growing, pending},
         {VolumeOf(other_driver, "other.csi.example.com"), wrong_uid_volume, VolumeOf(not_growing),
@@ -163,7 +163,7 @@ TEST_F(ResizeControllerTest, ClaimsNotOursOrNotGrowingAreLeftAlone) {
 }
 
 // The in-tree GCE PD volume of `claim`, as KCM leaves it bound.
-kube::PersistentVolume GcePdVolumeOf(const ResizeClaim& claim) {
+kube::PersistentVolume GcePdVolumeOf(const kube::PersistentVolumeClaim& claim) {
   kube::PersistentVolume volume = VolumeOf(claim);
   kube::GCEPersistentDiskVolumeSource gce;
   gce.pd_name = "disk-" + claim.metadata.name;
@@ -171,7 +171,8 @@ kube::PersistentVolume GcePdVolumeOf(const ResizeClaim& claim) {
   return volume;
 }
 
-ResizeClaim NamingResizer(ResizeClaim claim, const std::string& resizer) {
+kube::PersistentVolumeClaim NamingResizer(kube::PersistentVolumeClaim claim,
+                                          const std::string& resizer) {
   claim.metadata.annotations["volume.kubernetes.io/storage-resizer"] = resizer;
   return claim;
 }
@@ -181,9 +182,10 @@ ResizeClaim NamingResizer(ResizeClaim claim, const std::string& resizer) {
 // annotation's arrival queues the claim.
 TEST_F(ResizeControllerTest, InTreeVolumeIsExpandedOnceTheClaimNamesTheMigratedDriver) {
   driver_ = "pd.csi.storage.gke.io";
-  ResizeClaim named = NamingResizer(BoundClaim("named"), driver_);
-  ResizeClaim unnamed = BoundClaim("unnamed");
-  ResizeClaim in_tree_named = NamingResizer(BoundClaim("in-tree-name"), "kubernetes.io/gce-pd");
+  kube::PersistentVolumeClaim named = NamingResizer(BoundClaim("named"), driver_);
+  kube::PersistentVolumeClaim unnamed = BoundClaim("unnamed");
+  kube::PersistentVolumeClaim in_tree_named =
+      NamingResizer(BoundClaim("in-tree-name"), "kubernetes.io/gce-pd");
   Start({named, unnamed, in_tree_named},
         {GcePdVolumeOf(named), GcePdVolumeOf(unnamed), GcePdVolumeOf(in_tree_named)});
   ASSERT_NO_FATAL_FAILURE(Settle());
@@ -191,7 +193,7 @@ TEST_F(ResizeControllerTest, InTreeVolumeIsExpandedOnceTheClaimNamesTheMigratedD
   EXPECT_EQ(log_.IndexOf("ns/unnamed"), -1) << log_.Dump();
   EXPECT_EQ(log_.IndexOf("ns/in-tree-name"), -1) << log_.Dump();
 
-  ResizeClaim annotated = NamingResizer(unnamed, driver_);
+  kube::PersistentVolumeClaim annotated = NamingResizer(unnamed, driver_);
   annotated.metadata.resource_version = "2";
   claims_.Send(WatchEventType::kModified, annotated);
   EXPECT_TRUE(log_.Await("EXPAND pv-unnamed 2147483648")) << log_.Dump();
@@ -199,14 +201,14 @@ TEST_F(ResizeControllerTest, InTreeVolumeIsExpandedOnceTheClaimNamesTheMigratedD
 
 // §9: only the drivers in-tree volumes migrate to take the annotation's word.
 TEST_F(ResizeControllerTest, InTreeVolumeIsLeftAloneByADriverNothingMigratesTo) {
-  ResizeClaim claim = NamingResizer(BoundClaim("not-migrated"), kResizeDriver);
+  kube::PersistentVolumeClaim claim = NamingResizer(BoundClaim("not-migrated"), kResizeDriver);
   Start({claim}, {GcePdVolumeOf(claim)});
   ASSERT_NO_FATAL_FAILURE(Settle());
   EXPECT_EQ(log_.IndexOf("ns/not-migrated"), -1) << log_.Dump();
 }
 
 TEST_F(ResizeControllerTest, PreResizeCapacityIsDroppedOnceTheNodeFinished) {
-  ResizeClaim claim = BoundClaim("finished", "2Gi");
+  kube::PersistentVolumeClaim claim = BoundClaim("finished", "2Gi");
   claim.status.capacity_storage = "2Gi";
   kube::PersistentVolume volume = VolumeOf(claim);
   volume.spec.capacity_storage = "2Gi";
@@ -220,7 +222,7 @@ TEST_F(ResizeControllerTest, PreResizeCapacityIsDroppedOnceTheNodeFinished) {
 TEST_F(ResizeControllerTest, AnnotateFsResizeOffWritesNoPreResizeCapacity) {
   annotate_fs_resize_ = false;
   expander_.Answer(Expansion{.capacity_bytes = 2 * kGiB, .node_expansion_required = true});
-  ResizeClaim claim = BoundClaim("gate-off");
+  kube::PersistentVolumeClaim claim = BoundClaim("gate-off");
   Start({claim}, {VolumeOf(claim)});
   ASSERT_TRUE(log_.Await("EVENT Normal gate-off FileSystemResizeRequired")) << log_.Dump();
   EXPECT_NE(log_.IndexOf(R"(PATCH-PV pv-gate-off {"spec":{"capacity":{"storage":"2Gi"}}})"), -1)
@@ -237,11 +239,12 @@ TEST_F(ResizeControllerTest, InUseRefusalHoldsTheClaimUntilItsPodEnds) {
   retry_start_ = 10min;
   retry_max_ = 20min;
   expander_.Answer(base::Error::Grpc(grpc::StatusCode::FAILED_PRECONDITION, "in use"));
-  ResizeClaim claim = BoundClaim("busy");
+  kube::PersistentVolumeClaim claim = BoundClaim("busy");
   ClaimPod pod = PodUsing("app", "busy");
   Start({claim}, {VolumeOf(claim)}, {pod});
   ASSERT_TRUE(log_.Await("EVENT Warning busy VolumeResizeFailed: resize volume")) << log_.Dump();
-  ResizeClaim raised = BoundClaim("busy", "3Gi");  // a change the update filter lets through
+  kube::PersistentVolumeClaim raised =
+      BoundClaim("busy", "3Gi");  // a change the update filter lets through
   raised.metadata.resource_version = "2";
   claims_.Send(WatchEventType::kModified, raised);
   ASSERT_TRUE(log_.Await("only supports offline expansion and volume is currently in-use"))
@@ -261,7 +264,7 @@ TEST_F(ResizeControllerTest, InUseRefusalHoldsTheClaimUntilItsPodEnds) {
 
 TEST_F(ResizeControllerTest, InUseRefusalWithoutARunningPodIsAskedAgain) {
   expander_.Answer(base::Error::Grpc(grpc::StatusCode::FAILED_PRECONDITION, "in use"));
-  ResizeClaim claim = BoundClaim("idle");
+  kube::PersistentVolumeClaim claim = BoundClaim("idle");
   Start({claim}, {VolumeOf(claim)}, {PodUsing("done", "idle", "Failed"), PodUsing("other", "x")});
   ASSERT_TRUE(log_.Await("EVENT Warning idle VolumeResizeFailed: resize volume")) << log_.Dump();
   expander_.Answer(Expansion{.capacity_bytes = 2 * kGiB});

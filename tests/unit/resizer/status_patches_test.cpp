@@ -16,8 +16,9 @@ using Json = nlohmann::json;
 
 const TimePoint kNow = TimePoint(std::chrono::seconds(1700000000));
 
-ResizeClaim ClaimWith(std::vector<ClaimCondition> conditions, bool not_required_annotation) {
-  ResizeClaim claim;
+kube::PersistentVolumeClaim ClaimWith(std::vector<kube::PersistentVolumeClaimCondition> conditions,
+                                      bool not_required_annotation) {
+  kube::PersistentVolumeClaim claim;
   claim.metadata.namespace_ = "ns";
   claim.metadata.name = "data";
   claim.metadata.resource_version = "42";
@@ -30,7 +31,8 @@ ResizeClaim ClaimWith(std::vector<ClaimCondition> conditions, bool not_required_
 }
 
 TEST(StatusPatchesTest, MarkResizingWithNewStateDropsOtherResizeConditionsAndTheAnnotation) {
-  ResizeClaim claim = ClaimWith({{"ControllerResizeError", "True"}, {"Other", "True"}}, true);
+  kube::PersistentVolumeClaim claim =
+      ClaimWith({{"ControllerResizeError", "True"}, {"Other", "True"}}, true);
   Json patch = Json::parse(MarkResizingPatch(claim, {"2Gi", 2LL << 30}, true, kNow));
   EXPECT_EQ(patch["metadata"]["resourceVersion"], "42");
   EXPECT_TRUE(patch["metadata"]["annotations"]["volume.kubernetes.io/node-expansion-not-required"]
@@ -46,7 +48,7 @@ TEST(StatusPatchesTest, MarkResizingWithNewStateDropsOtherResizeConditionsAndThe
 }
 
 TEST(StatusPatchesTest, MarkResizingOfTheSameSizeKeepsConditionsAndState) {
-  ResizeClaim claim = ClaimWith({{"ControllerResizeError", "True"}}, false);
+  kube::PersistentVolumeClaim claim = ClaimWith({{"ControllerResizeError", "True"}}, false);
   Json patch = Json::parse(MarkResizingPatch(claim, {"2Gi", 2LL << 30}, false, kNow));
   EXPECT_FALSE(patch["status"].contains("allocatedResourceStatuses"));
   EXPECT_FALSE(patch["metadata"].contains("annotations"));
@@ -69,7 +71,7 @@ TEST(StatusPatchesTest, OtherFinalErrorSetsOnlyTheCondition) {
 }
 
 TEST(StatusPatchesTest, NodePendingKeepsResizingNextToFileSystemResizePending) {
-  ResizeClaim claim = ClaimWith({{"Resizing", "True"}}, false);
+  kube::PersistentVolumeClaim claim = ClaimWith({{"Resizing", "True"}}, false);
   Json patch = Json::parse(MarkNodeExpansionPendingPatch(claim, kNow));
   EXPECT_EQ(patch["metadata"]["resourceVersion"], "42");
   EXPECT_EQ(patch["status"]["allocatedResourceStatuses"]["storage"], "NodeResizePending");
@@ -80,7 +82,7 @@ TEST(StatusPatchesTest, NodePendingKeepsResizingNextToFileSystemResizePending) {
 }
 
 TEST(StatusPatchesTest, FinishedSetsCapacityDropsResizeStateAndAnnotatesNodeNotRequired) {
-  ResizeClaim claim = ClaimWith({{"Resizing", "True"}, {"Other", "False"}}, false);
+  kube::PersistentVolumeClaim claim = ClaimWith({{"Resizing", "True"}, {"Other", "False"}}, false);
   Json patch = Json::parse(MarkExpansionFinishedPatch(claim, "2Gi"));
   EXPECT_EQ(patch["metadata"]["resourceVersion"], "42");
   EXPECT_EQ(patch["metadata"]["annotations"]["volume.kubernetes.io/node-expansion-not-required"],

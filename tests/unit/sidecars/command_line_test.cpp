@@ -89,6 +89,33 @@ TEST_F(CommandLineTest, SharedFlagsAreGivenOnceWithoutPrefix) {
   EXPECT_FALSE(Parse({"--provisioner-leader-election"}).ok());
 }
 
+TEST_F(CommandLineTest, EachControllersApiBudgetIsItsOwnOrElseTheSharedOne) {
+  ASSERT_TRUE(Parse({"--kube-api-qps=20", "--kube-api-burst=40", "--attacher-kube-api-qps=50",
+                     "--resizer-kube-api-burst=7"})
+                  .ok())
+      << out_.str();
+  auto limits = [&](size_t i) {
+    base::Result<component::KubeApiRateLimits> l =
+        ApiLimitsOf(options_, i, *views_[i], parts_[i]->name());
+    EXPECT_TRUE(l.ok()) << l.error().message;
+    return std::pair(l->qps, l->burst);
+  };
+  EXPECT_EQ(limits(0), std::pair(50.0, 40));
+  EXPECT_EQ(limits(1), std::pair(20.0, 40));
+  EXPECT_EQ(limits(2), std::pair(20.0, 7));
+  EXPECT_EQ(limits(3), std::pair(20.0, 40));
+}
+
+TEST_F(CommandLineTest, AnInvalidApiBudgetNamesItsController) {
+  ASSERT_TRUE(Parse({"--snapshotter-kube-api-burst=0"}).ok());
+  base::Result<component::KubeApiRateLimits> limits =
+      ApiLimitsOf(options_, 3, *views_[3], parts_[3]->name());
+  ASSERT_FALSE(limits.ok());
+  EXPECT_THAT(limits.error().message,
+              HasSubstr("the snapshotter controller's API budget: burst is required"));
+  EXPECT_TRUE(ApiLimitsOf(options_, 0, *views_[0], parts_[0]->name()).ok());
+}
+
 TEST_F(CommandLineTest, ControllersNamesTheControllersToRunEachOnce) {
   ASSERT_TRUE(Parse({"--controllers=snapshotter, attacher,snapshotter"}).ok());
   base::Result<std::vector<size_t>> selected = Selected();
@@ -151,7 +178,7 @@ TEST_F(CommandLineTest, AControllersFlagErrorIsReportedWhenConfigured) {
   component::SidecarMetricFamilies families;
   base::Status s = ConfigureAll(families);
   ASSERT_FALSE(s.ok());
-  EXPECT_THAT(s.error().message, HasSubstr("worker-threads must be greater than zero"));
+  EXPECT_EQ(s.error().message, "Option -attacher-worker-threads must be greater than zero");
 }
 
 TEST_F(CommandLineTest, AllFourControllersServeTheirMetricsFromOneRegistry) {
