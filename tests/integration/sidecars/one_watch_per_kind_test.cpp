@@ -109,12 +109,7 @@ TEST_F(OneWatchPerKindTest, AllFourControllersWatchEachKindOnceWhereUpstreamsFou
       StartCsiSidecars({"--controllers=attacher,provisioner,resizer,snapshotter"});
   ASSERT_NE(sidecars, nullptr);
   CreateClassAndClaim("one-watch", driver);
-  nlohmann::json claim = Await(
-      "/api/v1/namespaces/default/persistentvolumeclaims/one-watch", [](const nlohmann::json& c) {
-        return c.value(nlohmann::json::json_pointer("/status/phase"), std::string()) == "Bound";
-      });
-  ASSERT_EQ(claim.value(nlohmann::json::json_pointer("/status/phase"), std::string()), "Bound")
-      << LogOf(*sidecars);
+  ASSERT_TRUE(ClaimBound("one-watch")) << LogOf(*sidecars);
   const WatchCounts ours = Added(before, SettledWatches(*admin_));
   EXPECT_EQ(ours.at("persistentvolumeclaims"), 1) << Describe(ours);
   EXPECT_EQ(ours.at("persistentvolumes"), 1) << Describe(ours);

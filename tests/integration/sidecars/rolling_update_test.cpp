@@ -145,12 +145,7 @@ TEST_F(RollingUpdateTest, FromTheFourSidecarsToCsiSidecarsAndBackNeverWithTwoLea
     EXPECT_EQ(HolderOf(s.lease), "csi-sidecars");
   }
   CreateClassAndClaim("rolling", driver);
-  nlohmann::json claim = Await(
-      "/api/v1/namespaces/default/persistentvolumeclaims/rolling", [](const nlohmann::json& c) {
-        return c.value(nlohmann::json::json_pointer("/status/phase"), std::string()) == "Bound";
-      });
-  EXPECT_EQ(claim.value(nlohmann::json::json_pointer("/status/phase"), std::string()), "Bound")
-      << LogOf(*sidecars);
+  EXPECT_TRUE(ClaimBound("rolling")) << LogOf(*sidecars);
 
   // And back: the separate sidecars as standbys, then csi-sidecars goes.
   ASSERT_NO_FATAL_FAILURE(StartSeparate(separate, "after"));

@@ -175,6 +175,14 @@ nlohmann::json CsiSidecarsTest::CreateClassAndClaim(const std::string& name,
   return GetJson("/api/v1/namespaces/default/persistentvolumeclaims/" + name);
 }
 
+bool CsiSidecarsTest::ClaimBound(const std::string& name) {
+  auto phase = [](const nlohmann::json& claim) {
+    return claim.value(nlohmann::json::json_pointer("/status/phase"), std::string());
+  };
+  return phase(Await("/api/v1/namespaces/default/persistentvolumeclaims/" + name,
+                     [&](const nlohmann::json& c) { return phase(c) == "Bound"; })) == "Bound";
+}
+
 nlohmann::json CsiSidecarsTest::Await(const std::string& path,
                                       const std::function<bool(const nlohmann::json&)>& done,
                                       std::chrono::seconds timeout) {

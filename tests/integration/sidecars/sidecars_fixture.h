@@ -61,6 +61,8 @@ class CsiSidecarsTest : public ::testing::Test {
   // A StorageClass of `driver` allowing expansion, and a 1Gi claim of it;
   // returns the claim as created.
   nlohmann::json CreateClassAndClaim(const std::string& name, const std::string& driver);
+  // Whether the claim `name` (in "default") becomes Bound within kAwaitTimeout.
+  static bool ClaimBound(const std::string& name);
   // Polls until `done` holds for the object at `path`; the last version.
   static nlohmann::json Await(const std::string& path,
                               const std::function<bool(const nlohmann::json&)>& done,
