@@ -7,6 +7,8 @@
 
 #include <chrono>
 #include <filesystem>
+#include <iterator>
+#include <thread>
 
 #include "csi/status_error.h"
 #include "csi_lite/grpc_framing.h"
@@ -35,6 +37,9 @@ class GrpcServerTest : public ::testing::Test {
     methods[kEcho] = [](std::string_view request) { return std::string(request); };
     methods["/test.Echo/Fail"] = [](std::string_view) -> base::Result<std::string> {
       return csi::StatusError(9, "no: 100%\ndone");
+    };
+    methods["/test.Echo/Size"] = [](std::string_view request) {
+      return std::to_string(request.size());
     };
     methods["/test.Echo/Plain"] = [](std::string_view) -> base::Result<std::string> {
       return base::Error("not a status");
@@ -118,7 +123,10 @@ TEST_F(GrpcServerTest, MalformedBodiesAreInternalAndTheServerKeepsServing) {
 }
 
 TEST_F(GrpcServerTest, RequestOverFourMebibytesIsResourceExhausted) {
-  auto large = Call(kEcho, std::string(kMaxMessage + 1, 'x'));
+  auto largest = Call("/test.Echo/Size", std::string(kMaxMessage, 'x'));
+  ASSERT_TRUE(largest.ok()) << largest.error().message;
+  EXPECT_EQ(*largest, std::to_string(kMaxMessage));
+  auto large = Call("/test.Echo/Size", std::string(kMaxMessage + 1, 'x'));
   ASSERT_FALSE(large.ok());
   EXPECT_TRUE(csi::IsGrpcCode(large.error(), csi::codes::kResourceExhausted))
       << large.error().message;
@@ -132,7 +140,14 @@ TEST_F(GrpcServerTest, ABrokenConnectionIsClosedAloneAndOthersAreServed) {
   EXPECT_TRUE(Call(kEcho, "after").ok());
 }
 
+// The process' open descriptors: a connection the server failed to close stays among them.
+size_t OpenDescriptors() {
+  return static_cast<size_t>(std::distance(std::filesystem::directory_iterator("/proc/self/fd"),
+                                           std::filesystem::directory_iterator()));
+}
+
 TEST_F(GrpcServerTest, ClientClosingMidCallLeavesTheServerServing) {
+  const size_t before = OpenDescriptors();
   {
     RawClient raw(path_);
     raw.Send(RequestHeaders(kEcho) + Frame(kData, 0, 1, LengthPrefixed("half").substr(0, 6)));
@@ -140,6 +155,11 @@ TEST_F(GrpcServerTest, ClientClosingMidCallLeavesTheServerServing) {
   auto echoed = Call(kEcho, "next");
   ASSERT_TRUE(echoed.ok()) << echoed.error().message;
   EXPECT_EQ(*echoed, "next");
+  const auto give_up = std::chrono::steady_clock::now() + 1s;
+  while (OpenDescriptors() != before && std::chrono::steady_clock::now() < give_up) {
+    std::this_thread::sleep_for(10ms);
+  }
+  EXPECT_EQ(OpenDescriptors(), before) << "the closed connection's socket is still open";
 }
 
 TEST_F(GrpcServerTest, ServesSeveralConnectionsAtOnce) {
