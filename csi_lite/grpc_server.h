@@ -1,7 +1,7 @@
 // GrpcServer: unary gRPC calls served on a unix socket without gRPC - HTTP/2
 // prior knowledge on nghttp2's server side, one thread polling the listening
 // socket and every connection - for the registrar's registration service
-// (docs/node-sidecars.md §3.3, §4), whose two small calls do not justify
+// (docs/node-sidecars.md §3.3 and §3's memory), whose two small calls do not justify
 // gRPC's resident code and threads.
 //
 // A call is POST <method> with content-type application/grpc and one

@@ -9,7 +9,7 @@
 // driver socket that accepts no connection within --timeout is 500 "lost
 // connection to CSI driver at <address>". Else 200 "ok". Both dials are
 // bounded by --timeout (upstream's may block 30 s). The calls go through
-// csi_lite (no gRPC, §4).
+// csi_lite (no gRPC, §3's memory).
 //
 // Thread-safety: Check may run on any thread.
 #pragma once

@@ -1,6 +1,6 @@
 // kubelet's plugin registration messages (registrar/proto/pluginregistration.proto),
 // encoded and decoded by hand in protobuf's wire format (csi_lite/proto_wire.h)
-// so that the registrar links no protobuf (docs/node-sidecars.md §4). InfoRequest
+// so that the registrar links no protobuf (docs/node-sidecars.md §3, memory). InfoRequest
 // and RegistrationStatusResponse have no fields: their encoding is empty.
 // Unknown fields are skipped; for a field seen twice the last wins, as
 // protobuf merges. Stateless functions, safe from any thread.

@@ -6,7 +6,7 @@
 // vanishes (a preStop `rm`, another instance's clean-up; upstream #57), so
 // kubelet can always find the driver. Stop ends serving and removes the
 // socket, which makes kubelet deregister the driver. The service is served
-// by csi_lite::GrpcServer (no gRPC, docs/node-sidecars.md §4).
+// by csi_lite::GrpcServer (no gRPC, docs/node-sidecars.md §3, memory).
 //
 // Thread-safety: Stop may be called from any thread, once; the service must
 // outlive this object. The destructor stops serving and the watcher; only
