@@ -13,10 +13,9 @@ void ReadBoolValue(std::string_view bytes, FieldReader& outer, bool& value) {
   FieldReader reader(bytes);
   uint32_t number = 0, wire_type = 0;
   while (reader.Next(number, wire_type)) {
-    uint64_t v = 0;
-    if (number == 1 && reader.Expect(wire_type, kVarint) && reader.Varint(v)) {
-      value = v != 0;
-    } else if (number != 1) {
+    if (number == 1) {
+      reader.Bool(wire_type, value);
+    } else {
       reader.Skip(wire_type);
     }
   }
@@ -46,41 +45,34 @@ void ReadMapEntry(std::string_view bytes, FieldReader& outer,
 }  // namespace
 
 base::Result<ProbeResponse> DecodeProbeResponse(std::string_view bytes) {
-  ProbeResponse response;
-  FieldReader reader(bytes);
-  uint32_t number = 0, wire_type = 0;
-  while (reader.Next(number, wire_type)) {
-    std::string_view ready;
-    if (number == 1) {
-      if (reader.Expect(wire_type, kLengthDelimited) && reader.Bytes(ready)) {
+  return DecodeMessage<ProbeResponse>(
+      bytes, [](FieldReader& reader, ProbeResponse& response, uint32_t number, uint32_t wire_type) {
+        std::string_view ready;
+        if (number != 1) return reader.Skip(wire_type);
+        if (!reader.Message(wire_type, ready)) return false;
         // A repeated message field merges into what came before.
         ReadBoolValue(ready, reader, response.ready.emplace(response.ready.value_or(false)));
-      }
-    } else {
-      reader.Skip(wire_type);
-    }
-  }
-  if (base::Status done = reader.Done(); !done.ok()) return done.error();
-  return response;
+        return reader.error().empty();
+      });
 }
 
 base::Result<PluginInfo> DecodePluginInfo(std::string_view bytes) {
-  PluginInfo info;
-  FieldReader reader(bytes);
-  uint32_t number = 0, wire_type = 0;
-  while (reader.Next(number, wire_type)) {
-    std::string_view value;
-    if (number >= 1 && number <= 3) {
-      if (!reader.Expect(wire_type, kLengthDelimited) || !reader.Bytes(value)) break;
-      if (number == 1) info.name = value;
-      if (number == 2) info.vendor_version = value;
-      if (number == 3) ReadMapEntry(value, reader, info.manifest);
-    } else {
-      reader.Skip(wire_type);
-    }
-  }
-  if (base::Status done = reader.Done(); !done.ok()) return done.error();
-  return info;
+  return DecodeMessage<PluginInfo>(
+      bytes, [](FieldReader& reader, PluginInfo& info, uint32_t number, uint32_t wire_type) {
+        std::string_view entry;
+        switch (number) {
+          case 1:
+            return reader.String(wire_type, info.name);
+          case 2:
+            return reader.String(wire_type, info.vendor_version);
+          case 3:
+            if (!reader.Message(wire_type, entry)) return false;
+            ReadMapEntry(entry, reader, info.manifest);
+            return reader.error().empty();
+          default:
+            return reader.Skip(wire_type);
+        }
+      });
 }
 
 std::string LogJson(const ProbeResponse& response) {

@@ -74,6 +74,24 @@ bool FieldReader::Expect(uint32_t wire_type, uint32_t want) {
   return false;
 }
 
+bool FieldReader::Message(uint32_t wire_type, std::string_view& bytes) {
+  return Expect(wire_type, kLengthDelimited) && Bytes(bytes);
+}
+
+bool FieldReader::String(uint32_t wire_type, std::string& value) {
+  std::string_view bytes;
+  if (!Message(wire_type, bytes)) return false;
+  value = bytes;
+  return true;
+}
+
+bool FieldReader::Bool(uint32_t wire_type, bool& value) {
+  uint64_t v = 0;
+  if (!Expect(wire_type, kVarint) || !Varint(v)) return false;
+  value = v != 0;
+  return true;
+}
+
 bool FieldReader::Fail(std::string why) {
   if (error_.empty()) error_ = std::move(why);
   return false;

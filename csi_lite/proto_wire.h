@@ -29,6 +29,11 @@ class FieldReader {
   bool Skip(uint32_t wire_type);
   // Whether a field came with the wire type its type has; an error if not.
   bool Expect(uint32_t wire_type, uint32_t want);
+  // A field of its type, checked against its `wire_type`: a nested
+  // message's bytes, a string, a bool.
+  bool Message(uint32_t wire_type, std::string_view& bytes);
+  bool String(uint32_t wire_type, std::string& value);
+  bool Bool(uint32_t wire_type, bool& value);
   bool Fail(std::string why);
 
   const std::string& error() const { return error_; }
@@ -39,6 +44,20 @@ class FieldReader {
   std::string_view rest_;
   std::string error_;
 };
+
+// Decodes one message: `read_field(reader, message, number, wire_type)` reads
+// each field into `message` (Skip for one it does not know) and returns false
+// on an error; the first malformed byte is the error returned.
+template <typename Message, typename ReadField>
+base::Result<Message> DecodeMessage(std::string_view bytes, const ReadField& read_field) {
+  Message message{};
+  FieldReader reader(bytes);
+  uint32_t number = 0, wire_type = 0;
+  while (reader.Next(number, wire_type) && read_field(reader, message, number, wire_type)) {
+  }
+  if (base::Status done = reader.Done(); !done.ok()) return done.error();
+  return message;
+}
 
 // Appends field `number` to `out`; proto3 leaves out empty strings and false,
 // so these write nothing for them.

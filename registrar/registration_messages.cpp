@@ -8,8 +8,6 @@
 namespace registrar {
 
 using csi_lite::FieldReader;
-using csi_lite::kLengthDelimited;
-using csi_lite::kVarint;
 
 std::string Encode(const PluginInfo& info) {
   std::string out;
@@ -23,44 +21,36 @@ std::string Encode(const PluginInfo& info) {
 }
 
 base::Result<PluginInfo> DecodePluginInfo(std::string_view bytes) {
-  PluginInfo info;
-  FieldReader reader(bytes);
-  uint32_t number = 0, wire_type = 0;
-  while (reader.Next(number, wire_type)) {
-    std::string_view value;
-    if (number < 1 || number > 4) {
-      reader.Skip(wire_type);
-      continue;
-    }
-    if (!reader.Expect(wire_type, kLengthDelimited) || !reader.Bytes(value)) break;
-    if (number == 1) info.type = value;
-    if (number == 2) info.name = value;
-    if (number == 3) info.endpoint = value;
-    if (number == 4) info.supported_versions.emplace_back(value);
-  }
-  if (base::Status done = reader.Done(); !done.ok()) return done.error();
-  return info;
+  return csi_lite::DecodeMessage<PluginInfo>(
+      bytes, [](FieldReader& reader, PluginInfo& info, uint32_t number, uint32_t wire_type) {
+        switch (number) {
+          case 1:
+            return reader.String(wire_type, info.type);
+          case 2:
+            return reader.String(wire_type, info.name);
+          case 3:
+            return reader.String(wire_type, info.endpoint);
+          case 4:
+            return reader.String(wire_type, info.supported_versions.emplace_back());
+          default:
+            return reader.Skip(wire_type);
+        }
+      });
 }
 
 base::Result<RegistrationStatus> DecodeRegistrationStatus(std::string_view bytes) {
-  RegistrationStatus status;
-  FieldReader reader(bytes);
-  uint32_t number = 0, wire_type = 0;
-  while (reader.Next(number, wire_type)) {
-    uint64_t flag = 0;
-    std::string_view error;
-    if (number == 1) {
-      if (reader.Expect(wire_type, kVarint) && reader.Varint(flag)) {
-        status.plugin_registered = flag != 0;
-      }
-    } else if (number == 2) {
-      if (reader.Expect(wire_type, kLengthDelimited) && reader.Bytes(error)) status.error = error;
-    } else {
-      reader.Skip(wire_type);
-    }
-  }
-  if (base::Status done = reader.Done(); !done.ok()) return done.error();
-  return status;
+  return csi_lite::DecodeMessage<RegistrationStatus>(
+      bytes,
+      [](FieldReader& reader, RegistrationStatus& status, uint32_t number, uint32_t wire_type) {
+        switch (number) {
+          case 1:
+            return reader.Bool(wire_type, status.plugin_registered);
+          case 2:
+            return reader.String(wire_type, status.error);
+          default:
+            return reader.Skip(wire_type);
+        }
+      });
 }
 
 base::Status DecodeEmpty(std::string_view bytes) {
