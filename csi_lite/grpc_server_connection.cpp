@@ -90,7 +90,16 @@ std::unique_ptr<ServerConnection> ServerConnection::Open(int fd, const UnaryMeth
   nghttp2_session_callbacks_set_on_data_chunk_recv_callback(callbacks, &OnData);
   nghttp2_session_callbacks_set_on_frame_recv_callback(callbacks, &OnFrame);
   nghttp2_session_callbacks_set_on_stream_close_callback(callbacks, &OnClose);
-  int rc = nghttp2_session_server_new(&connection->session_, callbacks, connection.get());
+  nghttp2_option* option = nullptr;
+  int rc = nghttp2_option_new(&option);
+  if (rc == 0) {
+    // HTTP's rules would reset kubelet's calls: grpc-go sends the dialled
+    // socket path as :authority, which gRPC servers do not read. Call::Run
+    // checks what a gRPC call needs instead.
+    nghttp2_option_set_no_http_messaging(option, 1);
+    rc = nghttp2_session_server_new2(&connection->session_, callbacks, connection.get(), option);
+    nghttp2_option_del(option);
+  }
   nghttp2_session_callbacks_del(callbacks);
   const nghttp2_settings_entry settings[] = {
       {NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS, kMaxConcurrentCalls}};

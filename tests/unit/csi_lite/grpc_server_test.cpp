@@ -75,6 +75,18 @@ TEST_F(GrpcServerTest, AnswersWithHeadersTheMessageAndOkTrailers) {
   EXPECT_EQ(answer.data, LengthPrefixed("hi"));
 }
 
+// kubelet dials the registration socket by its path, so grpc-go sends that
+// path as :authority: not an authority by HTTP's rules, answered all the same.
+TEST_F(GrpcServerTest, AnswersWhateverTheAuthority) {
+  for (const char* authority : {"/var/lib/kubelet/plugins_registry/x-reg.sock", "", "a b"}) {
+    RawClient raw(path_);
+    raw.Send(RequestHeaders(kEcho, authority) + Frame(kData, kEndStream, 1, LengthPrefixed("hi")));
+    testing::RawAnswer answer = raw.Read();
+    EXPECT_EQ(answer.fields["grpc-status"], "0") << authority;
+    EXPECT_EQ(answer.data, LengthPrefixed("hi")) << authority;
+  }
+}
+
 TEST_F(GrpcServerTest, HandlerErrorIsTrailersOnlyWithItsCodeAndPercentEncodedMessage) {
   auto failed = Call("/test.Echo/Fail", "");
   ASSERT_FALSE(failed.ok());

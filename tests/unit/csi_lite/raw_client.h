@@ -30,11 +30,12 @@ struct RawAnswer {
 };
 
 // The request headers of a gRPC call of `path` on stream 1, not ending it.
-inline std::string RequestHeaders(const std::string& path) {
+inline std::string RequestHeaders(const std::string& path,
+                                  const std::string& authority = "localhost") {
   return HeadersFrame(0, {{":method", "POST"},
                           {":scheme", "http"},
                           {":path", path},
-                          {":authority", "localhost"},
+                          {":authority", authority},
                           {"content-type", "application/grpc"}});
 }
 
