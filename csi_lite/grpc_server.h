@@ -16,7 +16,9 @@
 //   request over 4 MiB                 ResourceExhausted, gRPC's default limit
 //   handler error                      its code (csi/status_error.h; Unknown
 //                                      for one that is not a gRPC status)
-// A connection that breaks HTTP/2 is closed; the others keep being served.
+// Any :authority is accepted, as gRPC servers do (kubelet's grpc-go sends
+// the socket path). A connection that breaks HTTP/2 is closed; the others
+// keep being served.
 //
 // Thread-safety: Stop may be called from any thread; the handlers must be
 // safe to run on the server's thread and outlive the server.
