@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 #include <vector>
 
@@ -19,6 +20,7 @@ namespace {
 
 // Connections waiting for accept: kubelet holds one, a probe or test a few more.
 constexpr int kBacklog = 16;
+constexpr auto kAcceptRetryPause = std::chrono::milliseconds(100);
 
 base::Error ListenError(const std::string& path, std::string_view step, int error) {
   return base::Error(fmt::format("listen unix {}: {}: {}", path, step, std::strerror(error)));
@@ -33,14 +35,14 @@ void AcceptAll(int listen_fd, const UnaryMethods& methods,
       if (errno == EINTR || errno == ECONNABORTED) continue;
       if (errno != EAGAIN) {
         LOG_ERROR("Accepting a gRPC connection failed").With("err", std::strerror(errno));
+        // Out of descriptors, say: the listening socket stays readable, and
+        // without a pause the loop would spin and log at full speed.
+        std::this_thread::sleep_for(kAcceptRetryPause);
       }
       return;
     }
     auto connection = ServerConnection::Open(fd, methods);
-    if (!connection) {
-      ::close(fd);  // no memory for a session: refuse this one, keep serving
-      continue;
-    }
+    if (!connection) continue;  // no memory for a session: Open closed it; keep serving
     // The server's SETTINGS go out at once, as gRPC's do.
     if (connection->OnReady(0)) connections.push_back(std::move(connection));
   }

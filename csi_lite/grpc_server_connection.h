@@ -18,7 +18,8 @@ namespace csi_lite {
 
 class ServerConnection {
  public:
-  // Takes the non-blocking socket `fd`; null if no session could be made.
+  // Takes the non-blocking socket `fd`; null, with `fd` closed, if no
+  // session could be made.
   static std::unique_ptr<ServerConnection> Open(int fd, const UnaryMethods& methods);
   ~ServerConnection();
   ServerConnection(const ServerConnection&) = delete;
