@@ -15,6 +15,7 @@
 #include <optional>
 
 #include "csi/status_error.h"
+#include "csi_lite/grpc_framing.h"
 
 namespace csi_lite {
 namespace {
@@ -22,11 +23,6 @@ namespace {
 using SteadyClock = std::chrono::steady_clock;
 
 using namespace csi::codes;
-
-// gRPC's default receive limit, which csi::Connect keeps.
-constexpr size_t kMaxResponseMessage = 4 * 1024 * 1024;
-// The 5 bytes before a message: compressed flag, big-endian length.
-constexpr size_t kMessagePrefix = 5;
 
 base::Error DeadlineError() {
   return csi::StatusError(kDeadlineExceeded, csi::kDeadlineExceededMessage);
@@ -39,23 +35,6 @@ std::string GrpcTimeout(SteadyClock::duration left) {
   auto s = ms / 1000;
   if (s < 100'000'000) return fmt::format("{}S", s);
   return fmt::format("{}M", std::min<int64_t>(s / 60, 99'999'999));
-}
-
-// grpc-message is percent-encoded (%XX) by the server.
-std::string PercentDecode(std::string_view s) {
-  std::string out;
-  out.reserve(s.size());
-  for (size_t i = 0; i < s.size(); ++i) {
-    unsigned value = 0;
-    if (s[i] == '%' && i + 2 < s.size() &&
-        std::from_chars(s.data() + i + 1, s.data() + i + 3, value, 16).ptr == s.data() + i + 3) {
-      out.push_back(static_cast<char>(value));
-      i += 2;
-    } else {
-      out.push_back(s[i]);
-    }
-  }
-  return out;
 }
 
 // What gRPC makes of an answer without grpc-status, by its HTTP status.
@@ -119,7 +98,7 @@ struct GrpcSocket::Stream {
                     size_t length, void* user_data) {
     Stream& stream = Of(user_data);
     if (stream_id != stream.id) return 0;
-    if (stream.body.size() + length > kMessagePrefix + kMaxResponseMessage) {
+    if (stream.body.size() + length > kMessagePrefix + kMaxMessage) {
       stream.too_large = true;
     } else {
       stream.body.append(reinterpret_cast<const char*>(data), length);
@@ -167,19 +146,16 @@ struct GrpcSocket::Stream {
     if (too_large) {
       return csi::StatusError(
           kResourceExhausted,
-          fmt::format("grpc: received message larger than max ({} bytes)", kMaxResponseMessage));
+          fmt::format("grpc: received message larger than max ({} bytes)", kMaxMessage));
     }
     if (body.size() < kMessagePrefix || body[0] != 0) {
       return csi::StatusError(kInternal, "grpc: no uncompressed response message");
     }
-    uint32_t length = 0;
-    for (size_t i = 1; i < kMessagePrefix; ++i) {
-      length = (length << 8) | static_cast<unsigned char>(body[i]);
-    }
-    if (body.size() != kMessagePrefix + length) {
+    std::optional<std::string_view> message = SingleMessage(body);
+    if (!message) {
       return csi::StatusError(kInternal, "grpc: the response is not exactly one message");
     }
-    return body.substr(kMessagePrefix);
+    return std::string(*message);
   }
 };
 
@@ -263,12 +239,7 @@ base::Result<std::string> GrpcSocket::Call(std::string_view method, std::string_
   if (left <= SteadyClock::duration::zero()) return DeadlineError();
 
   Stream stream;
-  stream.request.reserve(kMessagePrefix + request.size());
-  stream.request.push_back(0);  // not compressed
-  for (int shift = 24; shift >= 0; shift -= 8) {
-    stream.request.push_back(static_cast<char>((request.size() >> shift) & 0xFF));
-  }
-  stream.request.append(request);
+  stream.request = LengthPrefixed(request);
   nghttp2_session_set_user_data(session_, &stream);
 
   const std::string timeout = GrpcTimeout(left);

@@ -3,96 +3,19 @@
 #include <cstdint>
 
 #include "csi/go_json.h"
+#include "csi_lite/proto_wire.h"
 
 namespace csi_lite {
 namespace {
-
-enum WireType : uint32_t { kVarint = 0, kFixed64 = 1, kLengthDelimited = 2, kFixed32 = 5 };
-
-// Reads one message's fields in order; the first malformed byte stops it.
-class FieldReader {
- public:
-  explicit FieldReader(std::string_view bytes) : rest_(bytes) {}
-
-  // The next field's number and wire type; false at the end or on an error.
-  bool Next(uint32_t& number, uint32_t& wire_type) {
-    if (rest_.empty() || !error_.empty()) return false;
-    uint64_t tag = 0;
-    if (!Varint(tag)) return false;
-    number = static_cast<uint32_t>(tag >> 3);
-    wire_type = static_cast<uint32_t>(tag & 7);
-    if (number == 0) return Fail("field number 0");
-    return true;
-  }
-  bool Varint(uint64_t& value) {
-    value = 0;
-    for (int shift = 0; shift < 64; shift += 7) {
-      if (rest_.empty()) return Fail("truncated varint");
-      auto byte = static_cast<unsigned char>(rest_[0]);
-      rest_.remove_prefix(1);
-      value |= static_cast<uint64_t>(byte & 0x7F) << shift;
-      if ((byte & 0x80) == 0) return true;
-    }
-    return Fail("varint over 10 bytes");
-  }
-  bool Bytes(std::string_view& value) {
-    uint64_t length = 0;
-    if (!Varint(length)) return false;
-    if (length > rest_.size()) return Fail("truncated length-delimited field");
-    value = rest_.substr(0, length);
-    rest_.remove_prefix(length);
-    return true;
-  }
-  // Skips a field this decoder does not read; groups (3, 4) are long gone from protobuf.
-  bool Skip(uint32_t wire_type) {
-    uint64_t ignored = 0;
-    std::string_view ignored_bytes;
-    switch (wire_type) {
-      case kVarint:
-        return Varint(ignored);
-      case kLengthDelimited:
-        return Bytes(ignored_bytes);
-      case kFixed64:
-      case kFixed32: {
-        size_t width = wire_type == kFixed64 ? 8 : 4;
-        if (rest_.size() < width) return Fail("truncated fixed-width field");
-        rest_.remove_prefix(width);
-        return true;
-      }
-      default:
-        return Fail("unsupported wire type " + std::to_string(wire_type));
-    }
-  }
-  // Whether a field came with the wire type its type has; an error if not.
-  bool Expect(uint32_t wire_type, uint32_t want) {
-    if (wire_type == want) return true;
-    Fail("wrong wire type " + std::to_string(wire_type));
-    return false;
-  }
-  bool Fail(std::string why) {
-    if (error_.empty()) error_ = std::move(why);
-    return false;
-  }
-  const std::string& error() const { return error_; }
-  base::Status Done() const {
-    if (error_.empty()) return base::Status::Ok();
-    return base::Error("proto: cannot parse invalid wire-format data: " + error_);
-  }
-
- private:
-  std::string_view rest_;
-  std::string error_;
-};
 
 // google.protobuf.BoolValue's `value` (field 1) merged into `value`.
 void ReadBoolValue(std::string_view bytes, FieldReader& outer, bool& value) {
   FieldReader reader(bytes);
   uint32_t number = 0, wire_type = 0;
   while (reader.Next(number, wire_type)) {
-    uint64_t v = 0;
-    if (number == 1 && reader.Expect(wire_type, kVarint) && reader.Varint(v)) {
-      value = v != 0;
-    } else if (number != 1) {
+    if (number == 1) {
+      reader.Bool(wire_type, value);
+    } else {
       reader.Skip(wire_type);
     }
   }
@@ -122,41 +45,34 @@ void ReadMapEntry(std::string_view bytes, FieldReader& outer,
 }  // namespace
 
 base::Result<ProbeResponse> DecodeProbeResponse(std::string_view bytes) {
-  ProbeResponse response;
-  FieldReader reader(bytes);
-  uint32_t number = 0, wire_type = 0;
-  while (reader.Next(number, wire_type)) {
-    std::string_view ready;
-    if (number == 1) {
-      if (reader.Expect(wire_type, kLengthDelimited) && reader.Bytes(ready)) {
+  return DecodeMessage<ProbeResponse>(
+      bytes, [](FieldReader& reader, ProbeResponse& response, uint32_t number, uint32_t wire_type) {
+        std::string_view ready;
+        if (number != 1) return reader.Skip(wire_type);
+        if (!reader.Message(wire_type, ready)) return false;
         // A repeated message field merges into what came before.
         ReadBoolValue(ready, reader, response.ready.emplace(response.ready.value_or(false)));
-      }
-    } else {
-      reader.Skip(wire_type);
-    }
-  }
-  if (base::Status done = reader.Done(); !done.ok()) return done.error();
-  return response;
+        return reader.error().empty();
+      });
 }
 
 base::Result<PluginInfo> DecodePluginInfo(std::string_view bytes) {
-  PluginInfo info;
-  FieldReader reader(bytes);
-  uint32_t number = 0, wire_type = 0;
-  while (reader.Next(number, wire_type)) {
-    std::string_view value;
-    if (number >= 1 && number <= 3) {
-      if (!reader.Expect(wire_type, kLengthDelimited) || !reader.Bytes(value)) break;
-      if (number == 1) info.name = value;
-      if (number == 2) info.vendor_version = value;
-      if (number == 3) ReadMapEntry(value, reader, info.manifest);
-    } else {
-      reader.Skip(wire_type);
-    }
-  }
-  if (base::Status done = reader.Done(); !done.ok()) return done.error();
-  return info;
+  return DecodeMessage<PluginInfo>(
+      bytes, [](FieldReader& reader, PluginInfo& info, uint32_t number, uint32_t wire_type) {
+        std::string_view entry;
+        switch (number) {
+          case 1:
+            return reader.String(wire_type, info.name);
+          case 2:
+            return reader.String(wire_type, info.vendor_version);
+          case 3:
+            if (!reader.Message(wire_type, entry)) return false;
+            ReadMapEntry(entry, reader, info.manifest);
+            return reader.error().empty();
+          default:
+            return reader.Skip(wire_type);
+        }
+      });
 }
 
 std::string LogJson(const ProbeResponse& response) {

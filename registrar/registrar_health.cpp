@@ -1,34 +1,29 @@
 #include "registrar/registrar_health.h"
 
-#include <grpcpp/channel.h>
-#include <grpcpp/client_context.h>
-#include <grpcpp/create_channel.h>
-#include <grpcpp/security/credentials.h>
-
 #include "base/log.h"
-#include "csi/errors.h"
-#include "registrar/proto/pluginregistration.grpc.pb.h"
+#include "csi_lite/connection.h"
+#include "registrar/registration_messages.h"
+#include "registrar/registration_service.h"
 #include "registrar/socket_file.h"
 
 namespace registrar {
 namespace {
 
-std::chrono::system_clock::time_point After(std::chrono::nanoseconds d) {
-  return std::chrono::system_clock::now() +
-         std::chrono::duration_cast<std::chrono::system_clock::duration>(d);
+// A connection to `address` within `timeout`, redialled while the socket refuses.
+base::Result<std::unique_ptr<csi_lite::Connection>> Dial(const std::string& address,
+                                                         std::chrono::nanoseconds timeout) {
+  csi_lite::ConnectOptions options;
+  options.connect_timeout = timeout;
+  return csi_lite::Connection::Connect(address, std::move(options));
 }
-
-constexpr auto kStatePollWindow = std::chrono::milliseconds(50);
 
 }  // namespace
 
 RegistrarHealth::RegistrarHealth(std::string socket_path, std::string driver_name,
-                                 std::chrono::nanoseconds timeout,
-                                 std::shared_ptr<grpc::Channel> driver, std::string driver_address)
+                                 std::chrono::nanoseconds timeout, std::string driver_address)
     : socket_path_(std::move(socket_path)),
       driver_name_(std::move(driver_name)),
       timeout_(timeout),
-      driver_(std::move(driver)),
       driver_address_(std::move(driver_address)) {}
 
 metrics::HttpResponse RegistrarHealth::Check() const {
@@ -53,38 +48,38 @@ metrics::HttpResponse RegistrarHealth::Check() const {
 
 std::string RegistrarHealth::CheckRegistrationSocket() const {
   LOG_V(2, "Attempting to open a gRPC connection").With("socketfile", socket_path_);
-  auto channel = grpc::CreateChannel("unix:" + socket_path_, grpc::InsecureChannelCredentials());
-  if (!channel->WaitForConnected(After(timeout_))) {
+  auto connection = Dial(socket_path_, timeout_);
+  if (!connection.ok()) {
     return "error connecting to node-registrar socket " + socket_path_ +
            ": context deadline exceeded";
   }
   LOG_V(2, "Calling node registrar to check if it still responds");
-  auto stub = pluginregistration::Registration::NewStub(channel);
-  grpc::ClientContext context;
-  context.set_deadline(After(timeout_));
-  pluginregistration::PluginInfo info;
-  grpc::Status status = stub->GetInfo(&context, {}, &info);
-  if (!status.ok()) {
-    return "error getting info from node-registrar socket: " + csi::ErrorFromStatus(status).message;
-  }
-  if (info.name() != driver_name_) return "invalid driver name " + info.name();
+  PluginInfo info;
+  base::Status called =
+      (*connection)->Invoke(kGetInfoMethod, "", "{}", timeout_, [&info](std::string_view bytes) {
+        base::Result<PluginInfo> decoded = DecodePluginInfo(bytes);
+        if (!decoded.ok()) return base::Result<std::string>(decoded.error());
+        info = *std::move(decoded);
+        return base::Result<std::string>(LogJson(info));
+      });
+  if (!called.ok())
+    return "error getting info from node-registrar socket: " + called.error().message;
+  if (info.name != driver_name_) return "invalid driver name " + info.name;
   return "";
 }
 
 std::string RegistrarHealth::CheckDriver() const {
-  if (!driver_) return "";
-  // Nobody polls an idle channel's socket, so its state may still say READY
-  // for a driver that is gone: a short wait for a change polls it.
-  if (driver_->GetState(/*try_to_connect=*/true) == GRPC_CHANNEL_READY &&
-      !driver_->WaitForStateChange(GRPC_CHANNEL_READY, After(kStatePollWindow))) {
-    return "";
+  if (driver_address_.empty()) return "";
+  // A dial proves the driver listens: what a held gRPC channel's state told
+  // before, without holding one (a restarted driver is simply dialled anew).
+  if (!Dial(driver_address_, timeout_).ok()) {
+    driver_lost_ = true;
+    return "lost connection to CSI driver at " + driver_address_;
   }
-  // gRPC redials a restarted driver on its own; give it --timeout to come back.
-  if (driver_->WaitForConnected(After(timeout_))) {
+  if (driver_lost_.exchange(false)) {
     LOG_INFO("Connection to CSI driver re-established").With("address", driver_address_);
-    return "";
   }
-  return "lost connection to CSI driver at " + driver_address_;
+  return "";
 }
 
 }  // namespace registrar

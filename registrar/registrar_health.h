@@ -5,24 +5,20 @@
 //   dial fails within --timeout         500 "error connecting to node-registrar socket <p>: <err>"
 //   GetInfo fails                       500 "error getting info from node-registrar socket: <err>"
 //   GetInfo names another driver        500 "invalid driver name <name>"
-// and then, better than upstream (#139), that the driver still answers: a
-// driver connection that left READY and does not come back within --timeout
-// is 500 "lost connection to CSI driver at <address>". Else 200 "ok".
-// The dial is bounded by --timeout (upstream's may block 30 s).
+// and then, better than upstream (#139), that the driver is still there: a
+// driver socket that accepts no connection within --timeout is 500 "lost
+// connection to CSI driver at <address>". Else 200 "ok". Both dials are
+// bounded by --timeout (upstream's may block 30 s). The calls go through
+// csi_lite (no gRPC, §3's memory).
 //
-// Thread-safety: Check may run on any thread; the driver channel must
-// outlive this object.
+// Thread-safety: Check may run on any thread.
 #pragma once
 
+#include <atomic>
 #include <chrono>
-#include <memory>
 #include <string>
 
 #include "metrics/http_response.h"
-
-namespace grpc {
-class Channel;
-}
 
 namespace registrar {
 
@@ -30,10 +26,9 @@ inline constexpr const char* kSocketMissingBody = "registration socket does not 
 
 class RegistrarHealth {
  public:
-  // `driver` may be null: then only the registration socket is checked.
+  // `driver_address` may be empty: then only the registration socket is checked.
   RegistrarHealth(std::string socket_path, std::string driver_name,
-                  std::chrono::nanoseconds timeout, std::shared_ptr<grpc::Channel> driver,
-                  std::string driver_address);
+                  std::chrono::nanoseconds timeout, std::string driver_address);
 
   metrics::HttpResponse Check() const;
 
@@ -45,8 +40,9 @@ class RegistrarHealth {
   const std::string socket_path_;
   const std::string driver_name_;
   const std::chrono::nanoseconds timeout_;
-  const std::shared_ptr<grpc::Channel> driver_;
   const std::string driver_address_;
+  // The last driver check failed: the next success is logged as a reconnection.
+  mutable std::atomic<bool> driver_lost_ = false;
 };
 
 }  // namespace registrar

@@ -1,8 +1,5 @@
 #include "registrar/registration_server.h"
 
-#include <grpcpp/security/server_credentials.h>
-#include <grpcpp/server.h>
-#include <grpcpp/server_builder.h>
 #include <sys/stat.h>
 
 #include <cerrno>
@@ -30,29 +27,19 @@ RegistrationServer::RegistrationServer(std::string path, RegistrationService& se
 RegistrationServer::~RegistrationServer() {
   watcher_ = {};
   std::lock_guard lock(mu_);
-  if (server_) server_->Shutdown(std::chrono::system_clock::now());
+  server_.reset();
 }
 
 base::Status RegistrationServer::Listen() {
   LOG_INFO("Starting Registration Server").With("socketPath", path_);
-  grpc::ServerBuilder builder;
-  // One completion queue and one poller: kubelet calls rarely and one at a time.
-  builder.SetSyncServerOption(grpc::ServerBuilder::SyncServerOption::NUM_CQS, 1);
-  builder.SetSyncServerOption(grpc::ServerBuilder::SyncServerOption::MIN_POLLERS, 1);
-  builder.SetSyncServerOption(grpc::ServerBuilder::SyncServerOption::MAX_POLLERS, 1);
-  int bound = 0;
-  builder.AddListeningPort("unix:" + path_, grpc::InsecureServerCredentials(), &bound);
-  builder.RegisterService(&service_);
   // Only the owner may connect (kubelet runs as root): the socket is made 0700.
   const mode_t old_mask = ::umask(0077);
-  std::unique_ptr<grpc::Server> server = builder.BuildAndStart();
+  auto server = csi_lite::GrpcServer::Start(path_, service_.Methods());
   ::umask(old_mask);
-  if (!server || bound == 0) {
-    return base::Error("listen unix " + path_ + ": cannot bind the registration socket");
-  }
+  if (!server.ok()) return server.error();
   LOG_INFO("Registration Server started").With("socketPath", path_);
   std::lock_guard lock(mu_);
-  server_ = std::move(server);
+  server_ = std::move(server).value();
   return base::Status::Ok();
 }
 
@@ -71,7 +58,6 @@ void RegistrationServer::Watch(std::stop_token stop, std::chrono::nanoseconds in
     LOG_ERROR("Registration socket vanished, creating it again").With("socketPath", path_);
     {
       std::lock_guard lock(mu_);
-      if (server_) server_->Shutdown(std::chrono::system_clock::now());
       server_.reset();
     }
     if (base::Status s = Listen(); !s.ok()) {
@@ -86,7 +72,6 @@ base::Status RegistrationServer::Stop() {
   watcher_ = {};
   {
     std::lock_guard lock(mu_);
-    if (server_) server_->Shutdown(std::chrono::system_clock::now());
     server_.reset();
   }
   return RemoveSocket(path_);

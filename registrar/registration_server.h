@@ -5,7 +5,8 @@
 // on it. While it runs, a watcher re-creates the socket when its file
 // vanishes (a preStop `rm`, another instance's clean-up; upstream #57), so
 // kubelet can always find the driver. Stop ends serving and removes the
-// socket, which makes kubelet deregister the driver.
+// socket, which makes kubelet deregister the driver. The service is served
+// by csi_lite::GrpcServer (no gRPC, docs/node-sidecars.md §3, memory).
 //
 // Thread-safety: Stop may be called from any thread, once; the service must
 // outlive this object. The destructor stops serving and the watcher; only
@@ -20,11 +21,8 @@
 #include <thread>
 
 #include "base/result.h"
+#include "csi_lite/grpc_server.h"
 #include "registrar/registration_service.h"
-
-namespace grpc {
-class Server;
-}
 
 namespace registrar {
 
@@ -53,7 +51,7 @@ class RegistrationServer {
   const std::string path_;
   RegistrationService& service_;
   std::mutex mu_;  // guards server_
-  std::unique_ptr<grpc::Server> server_;
+  std::unique_ptr<csi_lite::GrpcServer> server_;
   std::jthread watcher_;  // last: stopped before the server goes
 };
 

@@ -6,8 +6,8 @@
 
 #include "base/log.h"
 #include "component/exit_codes.h"
-#include "csi/connection.h"
-#include "csi/identity_client.h"
+#include "csi_lite/connection.h"
+#include "csi_lite/identity_client.h"
 #include "metrics/http_server.h"
 #include "registrar/registrar_health.h"
 #include "registrar/registration_server.h"
@@ -29,9 +29,9 @@ bool SleepUnlessStopped(std::stop_token stop, std::chrono::nanoseconds d) {
 
 // GetPluginInfo until it answers or `window` has passed since the first try;
 // the last error otherwise. An empty name is final at once.
-base::Result<std::string> DriverName(csi::Connection& connection, const RegistrarOptions& options,
-                                     std::stop_token stop) {
-  csi::IdentityClient identity(connection);
+base::Result<std::string> DriverName(csi_lite::Connection& connection,
+                                     const RegistrarOptions& options, std::stop_token stop) {
+  csi_lite::IdentityClient identity(connection);
   const auto give_up = std::chrono::steady_clock::now() + options.driver_name_window;
   while (true) {
     const auto attempt = std::chrono::steady_clock::now();
@@ -49,18 +49,17 @@ base::Result<std::string> DriverName(csi::Connection& connection, const Registra
 
 int RunRegistrar(const RegistrarOptions& options, std::stop_token stop) {
   LOG_V(1, "Attempting to open a gRPC connection").With("csiAddress", options.csi_address);
-  csi::ConnectOptions connect;
-  // Upstream passes no loss callback: a lost driver is only logged, and
-  // /healthz reports it here (§9.1).
-  connect.watch_for_loss = false;
+  csi_lite::ConnectOptions connect;
   connect.stop = stop;
-  auto connection = csi::Connect(options.csi_address, std::move(connect));
+  // Held for start-up only: a lost driver is not fatal, /healthz reports it (§9.1).
+  auto connection = csi_lite::Connection::Connect(options.csi_address, std::move(connect));
   if (!connection.ok()) {
     if (stop.stop_requested()) return component::StoppedDuringStartup("connecting to the driver");
     return component::Fail("Error connecting to CSI driver", connection.error());
   }
   LOG_V(1, "Calling CSI driver to discover driver name");
   base::Result<std::string> name = DriverName(**connection, options, stop);
+  (*connection).reset();
   if (!name.ok()) {
     if (stop.stop_requested()) return component::StoppedDuringStartup("asking the driver's name");
     return component::Fail("Error retreiving CSI driver name", name.error());
@@ -74,8 +73,7 @@ int RunRegistrar(const RegistrarOptions& options, std::stop_token stop) {
     return component::Fail("Failed to listen on socket", server.error());
   }
 
-  RegistrarHealth health(socket_path, *name, options.timeout, (*connection)->channel(),
-                         options.csi_address);
+  RegistrarHealth health(socket_path, *name, options.timeout, options.csi_address);
   std::unique_ptr<metrics::HttpServer> http;
   if (options.http_address.empty()) {
     LOG_INFO("Skipping HTTP server");

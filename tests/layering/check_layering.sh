@@ -33,7 +33,7 @@ resizer                    9     base kube/api kube/client kube/runtime kube/too
 snapshotter                9     base kube/api kube/client kube/runtime kube/tools csi metrics component csi_params snapshot
 snapshot_controller        9     base kube/api kube/client kube/runtime kube/tools metrics component csi_params snapshot
 liveness                   9     base csi csi_lite metrics component
-registrar                  9     base csi metrics component
+registrar                  9     base csi csi_lite metrics component
 attacher/command           10    base kube/client component attacher
 snapshotter/command        10    base component snapshot snapshotter
 provisioner/command        10    base kube/api kube/client component provisioner

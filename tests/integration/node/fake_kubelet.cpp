@@ -5,6 +5,7 @@
 #include <grpcpp/client_context.h>
 #include <grpcpp/create_channel.h>
 #include <grpcpp/security/credentials.h>
+#include <grpcpp/support/channel_arguments.h>
 #include <sys/stat.h>
 
 #include <nlohmann/json.hpp>
@@ -21,8 +22,12 @@ std::chrono::system_clock::time_point DeadlineAfter(std::chrono::milliseconds d)
   return std::chrono::system_clock::now() + d;
 }
 
+// kubelet dials a socket by its bare path, so its grpc-go sends that path as
+// :authority; gRPC C++ would send "localhost". The path it is, as kubelet's.
 std::shared_ptr<grpc::Channel> UnixChannel(const std::string& path) {
-  return grpc::CreateChannel("unix:" + path, grpc::InsecureChannelCredentials());
+  grpc::ChannelArguments arguments;
+  arguments.SetString(GRPC_ARG_DEFAULT_AUTHORITY, path);
+  return grpc::CreateCustomChannel("unix:" + path, grpc::InsecureChannelCredentials(), arguments);
 }
 
 }  // namespace

@@ -19,6 +19,9 @@
 #include <filesystem>
 #include <thread>
 
+#include "csi/status_error.h"
+#include "csi_lite/grpc_socket.h"
+#include "registrar/proto/pluginregistration.grpc.pb.h"
 #include "registrar/registrar_health.h"
 #include "registrar/registration_service.h"
 #include "registrar/socket_file.h"
@@ -102,6 +105,28 @@ TEST_F(RegistrationServerTest, NotifyRegistrationStatusTrueIsAcknowledgedFalseIs
   }
 }
 
+// A request kubelet's gRPC would never send fails the call and changes nothing.
+TEST_F(RegistrationServerTest, MalformedNotifyIsInternalAndNeitherRegistersNorRefuses) {
+  auto server = RegistrationServer::Start(SocketPath(), service_);
+  ASSERT_TRUE(server.ok()) << server.error().message;
+  auto socket = csi_lite::GrpcSocket::Open(SocketPath());
+  ASSERT_TRUE(socket.ok()) << socket.error().message;
+  for (std::string request : {std::string("\x12\x05"
+                                          "ab"),
+                              std::string("\x0a\x01"
+                                          "x")}) {
+    auto answer = (*socket)->Call(kNotifyMethod, request, std::chrono::steady_clock::now() + 2s);
+    ASSERT_FALSE(answer.ok());
+    EXPECT_TRUE(csi::IsGrpcCode(answer.error(), csi::codes::kInternal)) << answer.error().message;
+  }
+  EXPECT_FALSE(service_.registered());
+  EXPECT_EQ(refused_, 0);
+  auto missing = (*socket)->Call("/pluginregistration.Registration/Unregister", "",
+                                 std::chrono::steady_clock::now() + 2s);
+  ASSERT_FALSE(missing.ok());
+  EXPECT_TRUE(csi::IsGrpcCode(missing.error(), csi::codes::kUnimplemented));
+}
+
 // §9.2 (upstream #57): a vanished socket is created again and answers.
 TEST_F(RegistrationServerTest, VanishedSocketIsCreatedAgain) {
   auto server = RegistrationServer::Start(SocketPath(), service_, 50ms);
@@ -135,12 +160,12 @@ TEST_F(RegistrationServerTest, RegularFileAtTheSocketPathIsRefused) {
 TEST_F(RegistrationServerTest, HealthzFollowsTheRegistrationSocket) {
   auto server = RegistrationServer::Start(SocketPath(), service_, std::chrono::hours(1));
   ASSERT_TRUE(server.ok()) << server.error().message;
-  RegistrarHealth health(SocketPath(), "mock.csi.test", 1s, nullptr, "");
+  RegistrarHealth health(SocketPath(), "mock.csi.test", 1s, "");
   metrics::HttpResponse answer = health.Check();
   EXPECT_EQ(answer.status, 200);
   EXPECT_EQ(answer.body, "ok");
 
-  RegistrarHealth other(SocketPath(), "other.csi.test", 1s, nullptr, "");
+  RegistrarHealth other(SocketPath(), "other.csi.test", 1s, "");
   answer = other.Check();
   EXPECT_EQ(answer.status, 500);
   EXPECT_EQ(answer.body, "invalid driver name mock.csi.test");
@@ -170,7 +195,7 @@ TEST_F(RegistrationServerTest, HealthzOfADeadSocketIs500WithinTimeout) {
   ::unlink(SocketPath().c_str());
   ASSERT_EQ(::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)), 0);
   ::close(fd);
-  RegistrarHealth health(SocketPath(), "mock.csi.test", 300ms, nullptr, "");
+  RegistrarHealth health(SocketPath(), "mock.csi.test", 300ms, "");
   auto start = std::chrono::steady_clock::now();
   metrics::HttpResponse answer = health.Check();
   EXPECT_LT(std::chrono::steady_clock::now() - start, 2s);
