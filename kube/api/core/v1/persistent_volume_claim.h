@@ -9,7 +9,7 @@
 // running several of them (csi-sidecars) watches and caches claims once. The
 // resize status costs a cached claim little: its texts repeat across claims
 // (sizes, states, class names) and are interned, the rare modification
-// status lives on the heap.
+// status and the rarely set data sources and selector live on the heap.
 #pragma once
 
 #include <optional>
@@ -72,9 +72,10 @@ struct PersistentVolumeClaimSpec {
   // Unset and "" differ: unset takes the default class, "" asks for none.
   std::optional<std::string> storage_class_name;
   std::string volume_mode;  // "" = Filesystem
-  std::optional<TypedLocalObjectReference> data_source;
-  std::optional<TypedObjectReference> data_source_ref = {};
-  std::optional<LabelSelector> selector = {};
+  // Rarely set: on the heap, so a claim without them costs a pointer each.
+  HeapOptional<TypedLocalObjectReference> data_source;
+  HeapOptional<TypedObjectReference> data_source_ref = {};
+  HeapOptional<LabelSelector> selector = {};
   std::optional<std::string> volume_attributes_class_name = {};
 
   bool operator==(const PersistentVolumeClaimSpec&) const = default;
