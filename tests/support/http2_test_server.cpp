@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
 
 #include "tests/support/loopback_listener.h"
@@ -18,6 +19,21 @@ namespace testsupport {
 namespace {
 
 constexpr int kConnectionSafetySeconds = 10;
+
+// Ends our side and reads until the peer closes its own (at most a second):
+// closing with bytes unread resets the connection, and a reset throws away
+// what the peer has not read yet - such as the GOAWAY that tells it to send
+// its request again elsewhere. Real servers linger the same way.
+void DrainUntilPeerCloses(int fd) {
+  ::shutdown(fd, SHUT_WR);
+  const auto end = std::chrono::steady_clock::now() + std::chrono::seconds(1);
+  char sink[4096];
+  while (std::chrono::steady_clock::now() < end) {
+    pollfd p{fd, POLLIN, 0};
+    if (::poll(&p, 1, 50) <= 0) continue;
+    if (::recv(fd, sink, sizeof sink, 0) <= 0) return;
+  }
+}
 
 // Chooses "h2" when the client offers it, and nothing otherwise.
 int SelectH2(SSL*, const unsigned char** out, unsigned char* out_length, const unsigned char* in,
@@ -227,6 +243,7 @@ void Http2TestServer::Serve(std::stop_token stop) {
       Connection connection{*this, ssl, nullptr, {}};
       connection.Run(stop);
       SSL_shutdown(ssl);
+      if (!stop.stop_requested()) DrainUntilPeerCloses(fd);
     }
     ERR_clear_error();
     SSL_free(ssl);
