@@ -12,7 +12,9 @@
 #include "attacher/command/attacher_part.h"
 #include "provisioner/command/provisioner_part.h"
 #include "resizer/command/resizer_part.h"
+#include "sidecars/run_sidecars.h"
 #include "snapshotter/command/snapshotter_part.h"
+#include "tests/support/log_capture.h"
 
 namespace sidecars {
 namespace {
@@ -193,6 +195,31 @@ TEST_F(CommandLineTest, AllFourControllersServeTheirMetricsFromOneRegistry) {
   EXPECT_THAT(exposition, HasSubstr("# TYPE process_start_time_seconds gauge"));
   EXPECT_EQ(exposition.find("leader_election_master_status{name=\"\"}"), std::string::npos)
       << "csi-sidecars has one series per Lease, none without a name";
+}
+
+// Run's start-up refuses what the command line checks refuse, before it
+// connects to anything: exit 1 with the reason logged.
+TEST(RunTest, StartUpEndsWithExit1AndTheReasonOnAnInvalidCommandLine) {
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"--controllers=attacher,snapshotter", "--snapshotter-kube-api-burst=0"},
+       "the snapshotter controller's API budget: burst is required"},
+      {{"--controllers=attacher", "--attacher-worker-threads=0"},
+       "Option -attacher-worker-threads must be greater than zero"},
+      {{"--controllers=attacher", "--resizer-workers=2"},
+       "flag --resizer-workers belongs to the resizer controller"},
+      {{"--controllers=healthmonitor"}, "--controllers: unknown controller"}};
+  for (const auto& [flags, reason] : cases) {
+    testsupport::LogCapture log;
+    std::vector<std::string> args = {"csi-sidecars"};
+    args.insert(args.end(), flags.begin(), flags.end());
+    component::RunEnvironment env;
+    std::ostringstream out;
+    env.out = &out;
+    env.err = &out;
+    env.handle_signals = false;
+    EXPECT_EQ(sidecars::Run(args, std::move(env), AllParts()), 1) << reason;
+    EXPECT_EQ(log.Grep(reason).size(), 1u) << reason;
+  }
 }
 
 }  // namespace
