@@ -27,6 +27,7 @@
 #include "component/sidecar_metric_families.h"
 #include "component/sidecar_startup.h"
 #include "component/standard_flags.h"
+#include "component/volume_attributes_class_gate.h"
 #include "kube/client/client.h"
 #include "kube/runtime/informer_set.h"
 
@@ -60,6 +61,8 @@ struct SharedSettings {
   const FeatureGates& gates;
   // --timeout when given: the default of every part's own --<name>-timeout.
   std::optional<std::chrono::nanoseconds> timeout;
+  // The VolumeAttributesClass gate, settled once for all parts.
+  VolumeAttributesClassGateOnce& volume_attributes_class;
 };
 
 class ControllerPart {

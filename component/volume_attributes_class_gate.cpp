@@ -45,4 +45,11 @@ bool SettleVolumeAttributesClassGate(kube::Client& client, bool enabled, bool se
   return false;
 }
 
+bool VolumeAttributesClassGateOnce::Settle(kube::Client& client, bool enabled,
+                                           bool set_on_command_line) {
+  std::lock_guard lock(mu_);
+  if (!settled_) settled_ = SettleVolumeAttributesClassGate(client, enabled, set_on_command_line);
+  return *settled_;
+}
+
 }  // namespace component

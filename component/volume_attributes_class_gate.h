@@ -7,6 +7,8 @@
 // leaves the gate as it is (the failure is logged).
 #pragma once
 
+#include <mutex>
+#include <optional>
 #include <string_view>
 
 #include "base/result.h"
@@ -25,5 +27,17 @@ base::Result<bool> ServesKind(kube::Client& client, std::string_view group_versi
 // already off, else whether the API server serves VolumeAttributesClasses
 // (on when it cannot tell).
 bool SettleVolumeAttributesClassGate(kube::Client& client, bool enabled, bool set_on_command_line);
+
+// The gate settled once for a process whose parts each need it (csi-sidecars'
+// provisioner and resizer, under one --feature-gates): the first Settle asks
+// the API server, later ones get that answer. Thread-safe.
+class VolumeAttributesClassGateOnce {
+ public:
+  bool Settle(kube::Client& client, bool enabled, bool set_on_command_line);
+
+ private:
+  std::mutex mu_;
+  std::optional<bool> settled_;  // guarded by mu_
+};
 
 }  // namespace component

@@ -175,8 +175,10 @@ int Run(const std::vector<std::string>& args, component::RunEnvironment env, Par
 
   // Before any part adds its families.
   component::SidecarMetricFamilies families;
+  component::VolumeAttributesClassGateOnce volume_attributes_class;
   const component::SharedSettings shared{
-      options, gates, flags.IsSet("timeout") ? std::optional(options.timeout) : std::nullopt};
+      options, gates, flags.IsSet("timeout") ? std::optional(options.timeout) : std::nullopt,
+      volume_attributes_class};
   SelectedList selected_parts;
   for (size_t index : *selected) {
     ControllerPart& part = *parts[index];

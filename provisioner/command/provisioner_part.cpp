@@ -31,6 +31,7 @@ class ProvisionerPart final : public component::ControllerPart {
     if (base::Status s = component::ReadNodeName(options_.node_deployment, node_name_); !s.ok())
       return s;
     gates_ = &shared.gates;
+    volume_attributes_class_ = &shared.volume_attributes_class;
     run_options_ = ProvisionerOptionsFrom(options_, shared.gates);
     metrics_.emplace(families);
     return base::Status::Ok();
@@ -45,10 +46,9 @@ class ProvisionerPart final : public component::ControllerPart {
   base::Status Prepare(const component::CsiDriver& driver, kube::Client& client) override {
     driver_ = &driver;
     client_ = &client;
-    run_options_.claims.request.volume_attributes_class =
-        component::SettleVolumeAttributesClassGate(
-            client, gates_->Enabled(kVolumeAttributesClass),
-            options_.feature_gates.contains(std::string(kVolumeAttributesClass)));
+    run_options_.claims.request.volume_attributes_class = volume_attributes_class_->Settle(
+        client, gates_->Enabled(kVolumeAttributesClass),
+        options_.feature_gates.contains(std::string(kVolumeAttributesClass)));
     return SetUpForDriver(options_, *gates_, node_name_, driver, client, capacity_client_,
                           run_options_);
   }
@@ -62,6 +62,7 @@ class ProvisionerPart final : public component::ControllerPart {
   Options options_;
   std::string node_name_;
   const component::FeatureGates* gates_ = nullptr;
+  component::VolumeAttributesClassGateOnce* volume_attributes_class_ = nullptr;
   provisioner::RunProvisionerOptions run_options_;
   std::optional<provisioner::ProvisionerMetrics> metrics_;
   const component::CsiDriver* driver_ = nullptr;

@@ -32,6 +32,7 @@ class ResizerPart final : public component::ControllerPart {
     resize_timeout_ = timeout_given ? options_.timeout : options_.resize_timeout;
     modify_timeout_ = timeout_given ? options_.timeout : options_.modify_timeout;
     gates_ = &shared.gates;
+    volume_attributes_class_ = &shared.volume_attributes_class;
     metrics_.emplace(families);
     return base::Status::Ok();
   }
@@ -40,7 +41,7 @@ class ResizerPart final : public component::ControllerPart {
   std::chrono::nanoseconds resync_period() const override { return options_.resync_period; }
 
   base::Status Prepare(const component::CsiDriver& driver, kube::Client& client) override {
-    const bool volume_attributes_class = component::SettleVolumeAttributesClassGate(
+    const bool volume_attributes_class = volume_attributes_class_->Settle(
         client, gates_->Enabled(kVolumeAttributesClass),
         options_.feature_gates.contains(std::string(kVolumeAttributesClass)));
     // The process read the controller's capabilities once for all parts.
@@ -65,6 +66,7 @@ class ResizerPart final : public component::ControllerPart {
   std::chrono::nanoseconds resize_timeout_{0};
   std::chrono::nanoseconds modify_timeout_{0};
   const component::FeatureGates* gates_ = nullptr;
+  component::VolumeAttributesClassGateOnce* volume_attributes_class_ = nullptr;
   std::optional<resizer::ResizerMetrics> metrics_;
   ResizerSetup setup_;
   const component::CsiDriver* driver_ = nullptr;

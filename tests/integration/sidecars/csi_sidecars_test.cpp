@@ -142,6 +142,13 @@ TEST_F(AllInOneTest, FourControllersWorkOverOneDriverConnectionAndOneEndpoint) {
                 HasSubstr(" 200 "));
   }
   EXPECT_THAT(testsupport::HttpGet(*port, "/healthz/leader-election"), HasSubstr(" 200 "));
+  // The provisioner and the resizer share the VolumeAttributesClass gate's
+  // discovery, as they share everything else the API server says once.
+  const std::string log = LogOf(*sidecars);
+  const std::string settled = "VolumeAttributesClass v1 API is available";
+  const size_t first = log.find(settled);
+  EXPECT_NE(first, std::string::npos) << log;
+  EXPECT_EQ(log.find(settled, first + 1), std::string::npos) << "settled twice";
 }
 
 TEST_F(AllInOneTest, ControllerWhoseDriverLacksItsCapabilityStaysOffAndTheOthersRun) {

@@ -49,7 +49,8 @@ class CommandLineTest : public ::testing::Test {
   base::Status ConfigureAll(component::SidecarMetricFamilies& families) {
     component::FeatureGates gates(UnionOfFeatureSpecs(parts_));
     const component::SharedSettings shared{
-        options_, gates, flags_.IsSet("timeout") ? std::optional(options_.timeout) : std::nullopt};
+        options_, gates, flags_.IsSet("timeout") ? std::optional(options_.timeout) : std::nullopt,
+        volume_attributes_class_};
     for (size_t i = 0; i < parts_.size(); ++i) {
       if (base::Status s = parts_[i]->Configure(shared, *views_[i], families); !s.ok()) return s;
     }
@@ -62,6 +63,7 @@ class CommandLineTest : public ::testing::Test {
   Options options_;
   std::vector<std::unique_ptr<base::FlagSet>> views_;
   std::vector<std::string> args_;
+  component::VolumeAttributesClassGateOnce volume_attributes_class_;
 };
 
 TEST_F(CommandLineTest, EachControllersOwnFlagsCarryItsNameAsPrefix) {
