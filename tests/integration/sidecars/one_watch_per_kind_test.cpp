@@ -42,7 +42,7 @@ WatchCounts OpenWatches(kube::Client& admin) {
     const size_t close = line.find('}');
     const std::string labels = line.substr(series.size(), close - series.size());
     if (LabelOf(labels, "verb") != "WATCH") continue;
-    counts[LabelOf(labels, "resource")] += std::stoi(line.substr(close + 2));
+    counts[LabelOf(labels, "resource")] += static_cast<int>(std::stod(line.substr(close + 2)));
   }
   return counts;
 }
